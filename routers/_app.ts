@@ -1,0 +1,12 @@
+import { createCallerFactory, router } from '../server/trpc/init.js';
+import { systemRouter } from './system/router.js';
+
+/** Mounts every resource router; the whole API surface in one list. */
+export const appRouter = router({
+  system: systemRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** In-process calls without HTTP: `createCaller(createInnerContext(services))`. */
+export const createCaller = createCallerFactory(appRouter);

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { runtimeConfigSchema } from '../../contracts/system.js';
+import { runtimeConfig } from '../../domain/system/runtime-config.js';
+import { persistedProcedure } from '../../server/trpc/procedures.js';
+
+/**
+ * Needs no sign-in, yet goes through persistence: the spec has it fail with
+ * 500 when the embedded data directory is unusable.
+ */
+export const appConfig = persistedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/app/config',
+      tags: ['system'],
+      summary: 'Client bootstrap: runtime mode and analytics settings',
+      errorResponses: { 500: 'Persistence is unavailable' },
+    },
+  })
+  .input(z.void())
+  .output(runtimeConfigSchema)
+  .query(({ ctx }) => runtimeConfig(ctx.services.config));

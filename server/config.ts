@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only module that reads the environment. Everything else receives the
+ * typed `Config` built here once, at startup.
+ */
+
+const envFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SERVICE_AUTHLESS: envFlag,
+  SERVICE_ENV_CONNECTIONS: envFlag,
+  ANALYTICS_KEY: optionalText,
+  ANALYTICS_UI_HOST: z.url().default('https://us.posthog.com'),
+  AUTH_SECRET: optionalText,
+  APP_BASE_URL: z.url().default('http://localhost:3000'),
+  DISABLE_RATE_LIMIT: envFlag,
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  SERVICE_EMBEDDED_DIR: z.string().min(1).default('./data'),
+});
+
+export type PersistenceMode = 'embedded' | 'server';
+export type Environment = 'development' | 'test' | 'production';
+
+export interface Config {
+  environment: Environment;
+  http: { port: number; host: string };
+  logLevel: string;
+  authless: boolean;
+  envConnections: boolean;
+  analytics: { key: string | null; uiHost: string };
+  auth: { secret: string | null; appBaseUrl: string };
+  rateLimit: { disabled: boolean };
+  persistence:
+    | { mode: 'embedded'; directory: string }
+    | { mode: 'server'; databaseUrl: string };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses an environment record; throws a ConfigError whose message names the bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const variable = String(issue.path[0] ?? 'environment');
+    const value = env[variable];
+    const shown = value === undefined ? 'unset' : `"${variable.includes('SECRET') || variable.includes('URL') ? '<redacted>' : value}"`;
+    throw new ConfigError(`Invalid ${variable} (${shown}): ${issue.message}`);
+  }
+  const vars = parsed.data;
+  return {
+    environment: vars.NODE_ENV,
+    http: { port: vars.PORT, host: vars.HOST },
+    logLevel: vars.LOG_LEVEL,
+    authless: vars.SERVICE_AUTHLESS,
+    envConnections: vars.SERVICE_ENV_CONNECTIONS,
+    analytics: { key: vars.ANALYTICS_KEY ?? null, uiHost: vars.ANALYTICS_UI_HOST },
+    auth: { secret: vars.AUTH_SECRET ?? null, appBaseUrl: vars.APP_BASE_URL },
+    rateLimit: { disabled: vars.DISABLE_RATE_LIMIT },
+    persistence: vars.DATABASE_URL
+      ? { mode: 'server', databaseUrl: vars.DATABASE_URL }
+      : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },
+  };
+}
+
+export function loadConfigFromProcessEnv(): Config {
+  return loadConfig(process.env);
+}

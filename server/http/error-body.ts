@@ -1,0 +1,42 @@
+import type { Response } from 'express';
+import { errorStatusByCode, type ErrorBody, type ErrorCode } from '../../contracts/errors.js';
+
+/** Sends the one error body shape, for errors raised outside the procedures (body parsing, unknown routes). */
+export function sendError(res: Response, code: ErrorCode, message: string): void {
+  const body: ErrorBody = { message, code };
+  res.status(errorStatusByCode[code]).type('application/json').send(JSON.stringify(body));
+}
+
+interface TrpcErrorShapeBody {
+  message?: string;
+  data?: { code?: string; message?: string; details?: Record<string, unknown>; issues?: unknown[]; path?: string };
+}
+
+/** Turns the adapter's error body (tRPC shape plus its own fields) into ours. */
+export function toRestErrorBody(raw: TrpcErrorShapeBody, route: string): ErrorBody {
+  const data = raw.data ?? {};
+  const code = data.code ?? 'INTERNAL_ERROR';
+  const unmatchedRoute = data.path === undefined && code === 'NOT_FOUND';
+  return {
+    message: unmatchedRoute ? `No route matches ${route}` : (data.message ?? raw.message ?? 'Internal error'),
+    code,
+    ...data.details,
+    ...(data.issues ? { issues: data.issues as ErrorBody['issues'] } : {}),
+  };
+}
+
+/**
+ * trpc-to-openapi writes `code` as the tRPC code (BAD_REQUEST, ...) and adds
+ * the raw tRPC shape. Rewrite error bodies on their way out so REST callers
+ * get `{ message, code, ...details }` with our codes. One place, all routes.
+ */
+export function rewriteErrorBodies(res: Response, route: string): void {
+  const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => Response;
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if (res.statusCode >= 400 && typeof chunk === 'string' && chunk.startsWith('{')) {
+      chunk = JSON.stringify(toRestErrorBody(JSON.parse(chunk) as TrpcErrorShapeBody, route));
+      res.setHeader('Content-Length', Buffer.byteLength(chunk as string));
+    }
+    return end(chunk, ...rest);
+  }) as Response['end'];
+}

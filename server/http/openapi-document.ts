@@ -1,0 +1,58 @@
+import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { z } from 'zod';
+import { errorBodySchema, errorStatusByCode } from '../../contracts/errors.js';
+import { appRouter } from '../../routers/_app.js';
+
+export const apiBasePath = '/api';
+
+const errorCodesByStatus = Object.entries(errorStatusByCode).reduce<Record<number, string[]>>((table, [code, status]) => {
+  (table[status] ??= []).push(code);
+  return table;
+}, {});
+
+function errorBodyJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(errorBodySchema, { target: 'openapi-3.0', io: 'output' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
+/**
+ * trpc-to-openapi describes errors with its own body (`code` = tRPC code).
+ * Ours is `{ message, code, ...details }` with the codes of `errorStatusByCode`:
+ * point every error response at that schema and list the codes each status carries.
+ */
+function describeErrorResponses(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components ??= {}).schemas ?? {};
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
+  schemas.Error = errorBodyJsonSchema();
+  document.components.schemas = schemas;
+  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations as Record<string, { responses: Record<string, any> }>)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400) continue;
+        const codes = errorCodesByStatus[Number(status)] ?? [];
+        operation.responses[status] = {
+          description: `${response.description}${codes.length ? ` (code: ${codes.join(', ')})` : ''}`,
+          content: errorContent,
+        };
+      }
+      operation.responses.default ??= { description: 'Error', content: errorContent };
+    }
+  }
+  return document;
+}
+
+/** The OpenAPI 3.1 description of every REST route, generated from the procedures. */
+export function buildOpenApiDocument(version: string): OpenAPIObject {
+  return describeErrorResponses(
+    generateOpenApiDocument(appRouter, {
+      title: 'Bullpen API',
+      description:
+        'Administer BullMQ queues across Redis stores. Every error answers `{ message, code }` ' +
+        'plus route-specific fields; `code` is machine-readable (e.g. VALIDATION_FAILED, STORE_UNAVAILABLE).',
+      version,
+      baseUrl: apiBasePath,
+    }),
+  );
+}

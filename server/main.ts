@@ -1,0 +1,41 @@
+import { ConfigError, loadConfigFromProcessEnv, type Config } from './config.js';
+import { createApp } from './http/app.js';
+import { listen } from './http/listen.js';
+import { createLogger } from './logger.js';
+import { closeServices, createServices } from './services.js';
+
+function readConfig(): Config {
+  try {
+    return loadConfigFromProcessEnv();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`bullpen: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = readConfig();
+const logger = createLogger({ level: config.logLevel });
+const services = await createServices(config, logger);
+const running = await listen(createApp(services), config.http.port, config.http.host).catch(async (error: Error) => {
+  logger.fatal({ err: error }, `cannot listen on ${config.http.host}:${config.http.port}: ${error.message}`);
+  await closeServices(services);
+  process.exit(1);
+});
+logger.info({ url: running.url, persistence: config.persistence.mode, authless: config.authless }, 'bullpen listening');
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  const forceExit = setTimeout(() => process.exit(1), 10_000).unref();
+  await running.close();
+  await closeServices(services);
+  clearTimeout(forceExit);
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

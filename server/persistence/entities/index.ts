@@ -1,0 +1,4 @@
+import { Organization } from './organization.js';
+
+/** Every entity Bullpen persists; one list for both databases. */
+export const entities = [Organization];

@@ -1,0 +1,4 @@
+import { Migration0001Organizations } from './0001-organizations.js';
+
+/** Applied in order at startup; never edit a released migration, add a new one. */
+export const migrations = [{ name: '0001-organizations', class: Migration0001Organizations }];

@@ -1,0 +1,87 @@
+import { TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { z } from 'zod';
+import { errorStatusByCode, type ErrorCode } from '../../contracts/errors.js';
+import { AppError } from '../../domain/errors.js';
+import { isDatabaseUnreachable } from '../persistence/persistence.js';
+
+export interface InputIssue {
+  path: Array<string | number>;
+  message: string;
+}
+
+/** What the client is told about an error: the same on REST and tRPC. */
+export interface ErrorDescription {
+  code: ErrorCode;
+  httpStatus: number;
+  message: string;
+  details: Record<string, unknown>;
+  issues?: InputIssue[];
+}
+
+const trpcCodeByStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Errors raised by tRPC or the REST adapter themselves, before any procedure runs. */
+const codeByTrpcCode: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
+  PARSE_ERROR: 'INVALID_JSON',
+  BAD_REQUEST: 'BAD_REQUEST',
+  NOT_FOUND: 'NOT_FOUND',
+  METHOD_NOT_SUPPORTED: 'METHOD_NOT_ALLOWED',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  CONFLICT: 'CONFLICT',
+  TOO_MANY_REQUESTS: 'RATE_LIMITED',
+};
+
+function describe(code: ErrorCode, message: string, details: Record<string, unknown> = {}): ErrorDescription {
+  return { code, httpStatus: errorStatusByCode[code], message, details };
+}
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.length === 0 ? 'input' : path.map(String).join('.');
+}
+
+function describeValidation(error: z.core.$ZodError): ErrorDescription {
+  const issues = error.issues.map((issue) => ({
+    path: issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment))),
+    message: issue.message,
+  }));
+  const summary = issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
+  return { ...describe('VALIDATION_FAILED', `Invalid input: ${summary}`), issues };
+}
+
+/** Classifies any error a procedure or the transport raised. */
+export function describeError(error: unknown): ErrorDescription {
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (cause instanceof AppError) return describe(cause.code, cause.message, cause.details);
+  if (cause instanceof z.core.$ZodError) return describeValidation(cause);
+  if (isDatabaseUnreachable(cause)) {
+    return describe('DATABASE_UNAVAILABLE', 'The database is unavailable; try again shortly');
+  }
+  if (error instanceof TRPCError && error.code !== 'INTERNAL_SERVER_ERROR') {
+    return describe(codeByTrpcCode[error.code] ?? 'BAD_REQUEST', error.message);
+  }
+  return describe('INTERNAL_ERROR', 'Internal error; the service log has the details');
+}
+
+/** The TRPCError that makes both transports answer with the description's HTTP status. */
+export function toTrpcError(error: TRPCError): TRPCError {
+  const description = describeError(error);
+  const code = trpcCodeByStatus[description.httpStatus] ?? 'INTERNAL_SERVER_ERROR';
+  if (code === error.code) return error;
+  return new TRPCError({ code, message: description.message, cause: error.cause ?? error });
+}

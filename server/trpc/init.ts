@@ -1,0 +1,35 @@
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Context } from './context.js';
+import { describeError } from './errors.js';
+
+/**
+ * The only place that calls initTRPC. Every error leaves with the same data
+ * (`code`, `httpStatus`, `message`, route-specific `details`, input `issues`),
+ * never with a stack trace: stacks go to the log.
+ */
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const description = describeError(error);
+      return {
+        message: description.message,
+        code: shape.code,
+        data: {
+          code: description.code,
+          httpStatus: description.httpStatus,
+          message: description.message,
+          details: description.details,
+          ...(description.issues ? { issues: description.issues } : {}),
+          path: shape.data.path,
+        },
+      };
+    },
+  });
+
+export const router = t.router;
+export const middleware = t.middleware;
+export const baseProcedure = t.procedure;
+export const createCallerFactory = t.createCallerFactory;

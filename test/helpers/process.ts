@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+const tsxBin = path.join(repoRoot, 'node_modules/.bin/tsx');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+/** Runs `server/main.ts` as `npm start` does, with only the given environment (plus PATH). */
+export function startServiceProcess(env: Record<string, string>): ServiceProcess {
+  const child = spawn(tsxBin, ['server/main.ts'], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    exited,
+    waitForOutput(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const started = Date.now();
+        const poll = setInterval(() => {
+          const match = output.match(pattern);
+          if (match) {
+            clearInterval(poll);
+            resolve(match[0]);
+          } else if (Date.now() - started > timeoutMs || child.exitCode !== null) {
+            clearInterval(poll);
+            reject(new Error(`no ${pattern} in output:\n${output}`));
+          }
+        }, 50);
+      });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.js';
+import { startServiceProcess } from '../helpers/process.js';
+
+describe('configuration', () => {
+  it.each([
+    ['PORT', 'not-a-port'],
+    ['NODE_ENV', 'staging'],
+    ['SERVICE_AUTHLESS', 'maybe'],
+    ['DATABASE_URL', 'mysql://root@localhost/x'],
+    ['APP_BASE_URL', 'not a url'],
+  ])('rejects %s=%s with a message naming the variable', (variable, value) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid ${variable} `));
+  });
+
+  it('never echoes a secret-bearing value in the message', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).toThrow(/<redacted>/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).not.toThrow(/hunter2/);
+  });
+
+  it('defaults to embedded persistence in ./data on port 3000', () => {
+    const config = loadConfig({});
+    expect(config.persistence).toEqual({ mode: 'embedded', directory: path.resolve('./data') });
+    expect(config.http).toEqual({ port: 3000, host: '0.0.0.0' });
+    expect(config.environment).toBe('development');
+  });
+
+  it('selects server persistence when DATABASE_URL is set', () => {
+    const url = 'postgres://postgres@127.0.0.1:5432/test';
+    expect(loadConfig({ DATABASE_URL: url }).persistence).toEqual({ mode: 'server', databaseUrl: url });
+  });
+});
+
+describe('the service process', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'bullpen-proc-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('stops at startup with one line naming an invalid variable', async () => {
+    const service = startServiceProcess({ PORT: '99999', SERVICE_EMBEDDED_DIR: dataDir });
+    expect(await service.exited).toBe(1);
+    expect(service.output().trim()).toMatch(/^bullpen: Invalid PORT \("99999"\): .+$/);
+  });
+
+  it('fails loudly when its port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const service = startServiceProcess({ PORT: String(port), HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: dataDir });
+      expect(await service.exited).toBe(1);
+      expect(service.output()).toContain(`cannot listen on 127.0.0.1:${port}`);
+      expect(service.output()).toContain('EADDRINUSE');
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('serves health on the embedded default, then shuts down cleanly on SIGTERM', async () => {
+    const service = startServiceProcess({ PORT: '0', HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: dataDir });
+    const url = (await service.waitForOutput(/http:\/\/127\.0\.0\.1:\d+/)).trim();
+    const health = await fetch(`${url}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', checks: { persistence: { ok: true, mode: 'embedded' } } });
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    expect(service.output()).toContain('shutting down');
+  });
+});
