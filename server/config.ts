@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { EnvConnectionError, parseEnvConnections } from './stores/env-connections.js';
+import type { StoreConnection } from './stores/store-connection.js';
 
 /**
  * The only module that reads the environment. Everything else receives the
@@ -48,6 +50,8 @@ export interface Config {
   logLevel: string;
   authless: boolean;
   envConnections: boolean;
+  /** SERVICE_REDIS_URL_<NAME> connections; read only when envConnections is true. */
+  environmentConnections: StoreConnection[];
   analytics: { key: string | null; uiHost: string };
   auth: { secret: string | null; appBaseUrl: string };
   rateLimit: { disabled: boolean };
@@ -72,6 +76,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const vars = parsed.data;
   return {
+    environmentConnections: vars.SERVICE_ENV_CONNECTIONS ? readEnvConnections(env) : [],
     environment: vars.NODE_ENV,
     http: { port: vars.PORT, host: vars.HOST },
     logLevel: vars.LOG_LEVEL,
@@ -84,6 +89,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ? { mode: 'server', databaseUrl: vars.DATABASE_URL }
       : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },
   };
+}
+
+function readEnvConnections(env: Record<string, string | undefined>): StoreConnection[] {
+  try {
+    return parseEnvConnections(env);
+  } catch (error) {
+    if (error instanceof EnvConnectionError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 export function loadConfigFromProcessEnv(): Config {

@@ -20,6 +20,8 @@ export interface PersistenceHealth {
 export interface Persistence {
   readonly mode: PersistenceMode;
   fork(): EntityManager;
+  /** Id of the organization authless requests act in; throws like fork() when the database is unusable. */
+  localOrganizationId(): string;
   health(): Promise<PersistenceHealth>;
   close(): Promise<void>;
 }
@@ -29,6 +31,7 @@ const serverRetryMs = 5000;
 export async function openPersistence(config: Config, logger: Logger): Promise<Persistence> {
   const mode = config.persistence.mode;
   let orm: Orm | null = null;
+  let localOrganizationId = '';
   let unavailable: AppError | null = null;
   let retryTimer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -36,8 +39,9 @@ export async function openPersistence(config: Config, logger: Logger): Promise<P
   const connect = async (): Promise<void> => {
     try {
       const opened = await openOrm(config.persistence, (message) => logger.debug({ component: 'orm' }, message));
-      await ensureLocalOrganization(opened.em.fork());
+      const local = await ensureLocalOrganization(opened.em.fork());
       if (closed) return void (await opened.close());
+      localOrganizationId = local.id;
       orm = opened;
       unavailable = null;
       logger.info({ persistence: mode }, 'persistence ready');
@@ -60,11 +64,17 @@ export async function openPersistence(config: Config, logger: Logger): Promise<P
     await connect();
   }
 
+  const requireOrm = (): Orm => {
+    if (!orm) throw unavailable ?? new AppError('DATABASE_UNAVAILABLE', 'The database is not ready yet');
+    return orm;
+  };
+
   return {
     mode,
-    fork() {
-      if (!orm) throw unavailable ?? new AppError('DATABASE_UNAVAILABLE', 'The database is not ready yet');
-      return orm.em.fork();
+    fork: () => requireOrm().em.fork(),
+    localOrganizationId() {
+      requireOrm();
+      return localOrganizationId;
     },
     async health() {
       if (!orm) return { ok: false, mode, error: unavailable?.message ?? 'not ready' };

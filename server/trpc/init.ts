@@ -1,5 +1,6 @@
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Permission } from '../../contracts/permissions.js';
 import type { Context } from './context.js';
 import { describeError } from './errors.js';
 
@@ -8,9 +9,12 @@ import { describeError } from './errors.js';
  * (`code`, `httpStatus`, `message`, route-specific `details`, input `issues`),
  * never with a stack trace: stacks go to the log.
  */
+/** Procedure metadata: the REST mapping, and the action checked against the permission table. */
+export type ProcedureMeta = OpenApiMeta<{ permission?: Permission }>;
+
 const t = initTRPC
   .context<Context>()
-  .meta<OpenApiMeta>()
+  .meta<ProcedureMeta>()
   .create({
     errorFormatter({ shape, error }) {
       const description = describeError(error);

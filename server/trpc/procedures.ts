@@ -1,4 +1,9 @@
+import { AppError } from '../../domain/errors.js';
+import { authorize } from '../auth/authorize.js';
+import { openConnection } from '../stores/open-connection.js';
+import { describeStoreFailure, isStoreUnavailable } from '../stores/store-errors.js';
 import { baseProcedure } from './init.js';
+import { authenticate } from './middleware/authenticate.js';
 import { decodePathParams } from './middleware/decode-path-params.js';
 import { mapErrors } from './middleware/map-errors.js';
 
@@ -9,3 +14,28 @@ export const publicProcedure = baseProcedure.use(mapErrors).use(decodePathParams
 export const persistedProcedure = publicProcedure.use(({ ctx, next }) =>
   next({ ctx: { em: ctx.services.persistence.fork() } }),
 );
+
+/** Signed in (401 otherwise) and allowed the procedure's `meta.permission` (403 otherwise). */
+export const authedProcedure = publicProcedure.use(authenticate).use(({ ctx, meta, path, next }) => {
+  authorize(ctx.actor, meta?.permission, path);
+  return next();
+});
+
+/**
+ * For every `/c/:connectionId/...` route: resolves the connection (404/403)
+ * and puts its live store in `ctx.store`. A store that is down, stalled or
+ * refuses auth turns into 503 STORE_UNAVAILABLE naming the connection.
+ */
+export const connectionProcedure = authedProcedure.use(async ({ ctx, getRawInput, next }) => {
+  const raw = (await getRawInput()) as { connectionId?: unknown } | undefined;
+  const store = await openConnection(ctx.services, ctx.actor, raw?.connectionId);
+  const result = await next({ ctx: { store } });
+  const cause = result.ok ? undefined : (result.error.cause ?? result.error);
+  if (cause && isStoreUnavailable(cause)) {
+    const name = store.connection.name;
+    throw new AppError('STORE_UNAVAILABLE', `The store of connection "${name}" is unavailable: ${describeStoreFailure(cause)}`, {
+      connectionId: store.connection.id,
+    });
+  }
+  return result;
+});

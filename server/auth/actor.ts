@@ -1,0 +1,11 @@
+import type { Role } from '../../contracts/system.js';
+
+/** Who is making a request, in which organization, with which role. */
+export interface Actor {
+  kind: 'authless' | 'user' | 'token';
+  /** null in authless mode, where nobody signed in. */
+  userId: string | null;
+  tokenId: string | null;
+  organizationId: string;
+  role: Role;
+}

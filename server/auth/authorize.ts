@@ -1,0 +1,12 @@
+import { roleAllows, type Permission } from '../../contracts/permissions.js';
+import { AppError } from '../../domain/errors.js';
+import type { Actor } from './actor.js';
+
+/** Throws 403 unless the actor's role allows the permission a procedure declares. */
+export function authorize(actor: Actor, permission: Permission | undefined, procedurePath: string): void {
+  // A procedure without a declared permission is a programming error; fail closed.
+  if (!permission) throw new Error(`procedure ${procedurePath} declares no meta.permission`);
+  if (!roleAllows(actor.role, permission)) {
+    throw new AppError('FORBIDDEN', `Your role (${actor.role}) does not allow ${permission}`, { permission });
+  }
+}

@@ -1,0 +1,58 @@
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { StoreConnection } from './store-connection.js';
+
+export type StoreClient = Redis | Cluster;
+
+export interface StoreTimeouts {
+  /** How long to wait for a TCP/TLS connection to a node. */
+  connectMs: number;
+  /** How long one command may take before it fails (a stalled store must not hang requests). */
+  commandMs: number;
+}
+
+export const defaultStoreTimeouts: StoreTimeouts = { connectMs: 1500, commandMs: 2000 };
+
+function tlsOptions(connection: StoreConnection): RedisOptions['tls'] {
+  if (!connection.tls.enabled) return undefined;
+  return { rejectUnauthorized: !connection.tls.allowSelfSigned };
+}
+
+/**
+ * Options shared by standalone and cluster clients: fail fast rather than
+ * queue forever, so an unreachable store becomes a 503 in about two seconds,
+ * while ioredis keeps reconnecting in the background and recovers on its own.
+ */
+function commonOptions(connection: StoreConnection, timeouts: StoreTimeouts): RedisOptions {
+  return {
+    lazyConnect: true,
+    connectTimeout: timeouts.connectMs,
+    commandTimeout: timeouts.commandMs,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (attempt) => Math.min(attempt * 250, 2000),
+    tls: tlsOptions(connection),
+    connectionName: 'bullpen',
+  };
+}
+
+function seedNodes(urls: string): Array<{ host: string; port: number }> {
+  return urls.split(',').map((raw) => {
+    const url = new URL(raw.trim());
+    return { host: url.hostname, port: Number(url.port || 6379) };
+  });
+}
+
+export function createStoreClient(connection: StoreConnection, timeouts: StoreTimeouts = defaultStoreTimeouts): StoreClient {
+  const options = commonOptions(connection, timeouts);
+  if (!connection.cluster) return new Redis(connection.url, options);
+  const first = new URL(connection.url.split(',')[0]!.trim());
+  return new Cluster(seedNodes(connection.url), {
+    lazyConnect: true,
+    enableOfflineQueue: true,
+    clusterRetryStrategy: (attempt) => Math.min(attempt * 250, 2000),
+    redisOptions: {
+      ...options,
+      username: decodeURIComponent(first.username) || undefined,
+      password: decodeURIComponent(first.password) || undefined,
+    },
+  });
+}

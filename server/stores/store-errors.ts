@@ -1,0 +1,24 @@
+/**
+ * Whether an error means the store could not be reached or would not let us
+ * in (down, stalled, refusing auth): those are 503s, not bugs. ioredis does
+ * not give these a common class, so recognise them by name and message.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (['MaxRetriesPerRequestError', 'ClusterAllFailedError'].includes(error.name)) return true;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return true;
+  return /Connection is closed|Command timed out|connect ETIMEDOUT|Stream isn't writeable|enableOfflineQueue|NOAUTH|WRONGPASS|invalid password|Failed to refresh slots cache|None of startup nodes is available|LOADING/i.test(
+    error.message,
+  );
+}
+
+/** A reason safe to show: the error kind without hosts, passwords or server banners. */
+export function describeStoreFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/NOAUTH|WRONGPASS|invalid password/i.test(message)) return 'authentication was refused';
+  if (/timed out|ETIMEDOUT/i.test(message)) return 'the store did not answer in time';
+  if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|None of startup nodes/i.test(message)) return 'the store could not be reached';
+  if (/LOADING/.test(message)) return 'the store is loading its dataset';
+  return 'the connection to the store failed';
+}

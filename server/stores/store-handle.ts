@@ -1,0 +1,47 @@
+import { Queue } from 'bullmq';
+import type { StoreClient } from './redis-client.js';
+import type { StoreConnection } from './store-connection.js';
+import { LruCache } from './lru-cache.js';
+
+/**
+ * A live store: one shared client for the connection, and BullMQ Queue
+ * handles over it, created on demand and kept in a bounded LRU so memory
+ * stays flat however many queues the store holds.
+ */
+export class StoreHandle {
+  private readonly queues: LruCache<string, Queue>;
+
+  constructor(
+    readonly connection: StoreConnection,
+    readonly client: StoreClient,
+    queueCacheSize: number,
+  ) {
+    this.queues = new LruCache(queueCacheSize, (queue) => void queue.close().catch(() => undefined));
+  }
+
+  get prefixes(): string[] {
+    return this.connection.prefixes;
+  }
+
+  get defaultPrefix(): string {
+    return this.connection.prefixes[0] ?? 'bull';
+  }
+
+  /** The Queue for a name under a prefix (the connection's first prefix by default). */
+  queue(name: string, prefix: string = this.defaultPrefix): Queue {
+    const key = `${prefix}\u0000${name}`;
+    let queue = this.queues.get(key);
+    if (!queue) {
+      // The client is shared, so closing a Queue never closes the connection.
+      queue = new Queue(name, { connection: this.client, prefix, skipWaitingForReady: true });
+      queue.on('error', () => undefined);
+      this.queues.set(key, queue);
+    }
+    return queue;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.queues.drain().map((queue) => queue.close()));
+    this.client.disconnect();
+  }
+}

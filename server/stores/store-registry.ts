@@ -1,0 +1,46 @@
+import type { Logger } from '../logger.js';
+import { createStoreClient, defaultStoreTimeouts, type StoreTimeouts } from './redis-client.js';
+import type { StoreConnection } from './store-connection.js';
+import { StoreHandle } from './store-handle.js';
+
+export interface StoreRegistryOptions {
+  logger: Logger;
+  timeouts?: StoreTimeouts;
+  /** Queue handles kept per connection. */
+  queueCacheSize?: number;
+}
+
+/**
+ * One long-lived client per connection, shared by every request, created on
+ * first use. A connection whose record changed (updatedAt) gets a fresh
+ * client; `release` closes one when its connection is deleted.
+ */
+export class StoreRegistry {
+  private readonly handles = new Map<string, StoreHandle>();
+
+  constructor(private readonly options: StoreRegistryOptions) {}
+
+  handle(connection: StoreConnection): StoreHandle {
+    const existing = this.handles.get(connection.id);
+    if (existing && existing.connection.updatedAt.getTime() === connection.updatedAt.getTime()) return existing;
+    if (existing) void existing.close();
+    const client = createStoreClient(connection, this.options.timeouts ?? defaultStoreTimeouts);
+    // ioredis emits 'error' on every failed reconnect; requests see the failures themselves.
+    client.on('error', (error: Error) => this.options.logger.debug({ connectionId: connection.id, reason: error.name }, 'store client error'));
+    const handle = new StoreHandle(connection, client, this.options.queueCacheSize ?? 256);
+    this.handles.set(connection.id, handle);
+    return handle;
+  }
+
+  async release(connectionId: string): Promise<void> {
+    const handle = this.handles.get(connectionId);
+    this.handles.delete(connectionId);
+    await handle?.close();
+  }
+
+  async closeAll(): Promise<void> {
+    const handles = [...this.handles.values()];
+    this.handles.clear();
+    await Promise.allSettled(handles.map((handle) => handle.close()));
+  }
+}
