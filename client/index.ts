@@ -1,25 +1,91 @@
-import { createTRPCClient, httpLink } from '@trpc/client';
+import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient, type TRPCLink } from '@trpc/client';
+import { observable } from '@trpc/server/observable';
+import type { QueueEvent } from '../contracts/events.js';
 import type { AppRouter } from '../routers/_app.js';
+import { BullpenError } from './errors.js';
+import { readSse } from './sse.js';
 
-export type { AppRouter };
+export type { AppRouter, QueueEvent };
+export { BullpenError, isBullpenError } from './errors.js';
+export type { ErrorCode } from '../contracts/errors.js';
 
 export interface BullpenClientOptions {
   /** Where the service runs, e.g. `http://localhost:3000`. */
   baseUrl: string;
   /** An API token, sent as `Authorization: Bearer <token>`. */
   token?: string;
+  /** Extra headers for every request (e.g. `x-organization-id`). */
+  headers?: Record<string, string>;
   fetch?: typeof globalThis.fetch;
 }
 
-/** A typed client over every Bullpen procedure (tRPC, at `/api/trpc`). */
-export function createBullpenClient(options: BullpenClientOptions) {
-  return createTRPCClient<AppRouter>({
+export interface WatchQueueOptions {
+  connectionId: string;
+  queueName: string;
+  /** BullMQ prefix, when not the connection's first. */
+  prefix?: string;
+  /** Include completed jobs' return values. */
+  includeData?: boolean;
+  /** Stops the stream (and the iteration) when aborted. */
+  signal?: AbortSignal;
+}
+
+export type BullpenClient = TRPCClient<AppRouter> & {
+  /** Live events of one queue, in order, as an async iterator (Server-Sent Events underneath). */
+  watchQueue(options: WatchQueueOptions): AsyncGenerator<QueueEvent>;
+};
+
+function requestHeaders(options: BullpenClientOptions): Record<string, string> {
+  return { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+}
+
+/** Rejects every failed call with a BullpenError carrying code, HTTP status and route fields. */
+const bullpenErrors: TRPCLink<AppRouter> = () => ({ next, op }) =>
+  observable((observer) =>
+    next(op).subscribe({
+      next: (value) => observer.next(value),
+      error: (error) => observer.error(error instanceof TRPCClientError ? new BullpenError(error) : error),
+      complete: () => observer.complete(),
+    }),
+  );
+
+async function* watchQueue(options: BullpenClientOptions, watch: WatchQueueOptions): AsyncGenerator<QueueEvent> {
+  const query = new URLSearchParams();
+  if (watch.prefix) query.set('prefix', watch.prefix);
+  if (watch.includeData) query.set('includeData', 'true');
+  const path = `/api/c/${encodeURIComponent(watch.connectionId)}/queues/${encodeURIComponent(watch.queueName)}/events`;
+  const response = await (options.fetch ?? fetch)(`${baseUrlOf(options)}${path}?${query}`, {
+    headers: { accept: 'text/event-stream', ...requestHeaders(options) },
+    signal: watch.signal ?? null,
+  });
+  if (!response.ok || !response.body) {
+    const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
+    throw Object.assign(new Error(body.message ?? `HTTP ${response.status}`), { code: body.code, status: response.status });
+  }
+  try {
+    for await (const message of readSse(response.body)) yield JSON.parse(message.data) as QueueEvent;
+  } catch (error) {
+    if (!watch.signal?.aborted) throw error;
+  }
+}
+
+const baseUrlOf = (options: BullpenClientOptions) => options.baseUrl.replace(/\/$/, '');
+
+/** A typed client over every Bullpen procedure (tRPC, at `/api/trpc`), plus `watchQueue`. */
+export function createBullpenClient(options: BullpenClientOptions): BullpenClient {
+  const trpc = createTRPCClient<AppRouter>({
     links: [
+      bullpenErrors,
       httpLink({
-        url: `${options.baseUrl.replace(/\/$/, '')}/api/trpc`,
+        url: `${baseUrlOf(options)}/api/trpc`,
         ...(options.fetch ? { fetch: options.fetch } : {}),
-        headers: () => (options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        headers: () => requestHeaders(options),
       }),
     ],
   });
+  const watch = (watchOptions: WatchQueueOptions) => watchQueue(options, watchOptions);
+  // The tRPC client is a proxy that turns any property into a procedure path; answer watchQueue first.
+  return new Proxy(trpc, {
+    get: (target, property, receiver) => (property === 'watchQueue' ? watch : Reflect.get(target, property, receiver)),
+  }) as BullpenClient;
 }

@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { QueueEventHub } from './events/queue-event-hub.js';
 import type { Logger } from './logger.js';
 import { openPersistence, type Persistence } from './persistence/persistence.js';
 import { envConnectionCatalog, type ConnectionCatalog } from './stores/connection-catalog.js';
@@ -14,16 +15,20 @@ export interface Services {
   persistence: Persistence;
   connections: ConnectionCatalog;
   stores: StoreRegistry;
+  /** Live queue event feeds shared by SSE subscribers. */
+  events: QueueEventHub;
 }
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const persistence = await openPersistence(config, logger);
   const connections = envConnectionCatalog(config.envConnections ? config.environmentConnections : []);
   const stores = new StoreRegistry({ logger });
-  return { config, logger, persistence, connections, stores };
+  const events = new QueueEventHub(logger);
+  return { config, logger, persistence, connections, stores, events };
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await services.events.closeAll();
   await services.stores.closeAll();
   await services.persistence.close();
 }

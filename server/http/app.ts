@@ -12,6 +12,7 @@ import { describeError } from '../trpc/errors.js';
 import { rewriteErrorBodies, sendError } from './error-body.js';
 import { jsonBodyErrors, maxBodyBytes, normalizeRestBody, parseJsonBody } from './json-body.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
+import { queueEventsPath, queueEventsRoute } from './queue-events-route.js';
 
 const requestIdPattern = /^[\w.-]{1,100}$/;
 
@@ -31,8 +32,13 @@ function logProcedureError(services: Services) {
   };
 }
 
+export interface AppOptions {
+  /** How often an idle SSE stream gets a comment line, so proxies keep it open. */
+  sseHeartbeatMs?: number;
+}
+
 /** Builds the HTTP app without listening, so tests can boot it on port 0. */
-export function createApp(services: Services): Express {
+export function createApp(services: Services, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -60,6 +66,8 @@ export function createApp(services: Services): Express {
   const openApiDocument = buildOpenApiDocument(packageJson.version);
   app.get(`${apiBasePath}/openapi.json`, (_req, res) => void res.json(openApiDocument));
   app.use(`${apiBasePath}/docs`, swaggerUi.serveFiles(openApiDocument), swaggerUi.setup(openApiDocument, { customSiteTitle: 'Bullpen API reference' }));
+
+  app.get(`${apiBasePath}${queueEventsPath}`, queueEventsRoute(services, { heartbeatMs: options.sseHeartbeatMs ?? 15_000 }));
 
   const restHandler = createOpenApiExpressMiddleware({
     router: appRouter,

@@ -7,6 +7,12 @@ export function sendError(res: Response, code: ErrorCode, message: string): void
   res.status(errorStatusByCode[code]).type('application/json').send(JSON.stringify(body));
 }
 
+/** Sends a classified error (see describeError) as the one error body shape. */
+export function sendErrorDescription(res: Response, description: { httpStatus: number; code: string; message: string; details: Record<string, unknown> }): void {
+  const body: ErrorBody = { message: description.message, code: description.code, ...description.details };
+  res.status(description.httpStatus).type('application/json').send(JSON.stringify(body));
+}
+
 interface TrpcErrorShapeBody {
   message?: string;
   data?: { code?: string; message?: string; details?: Record<string, unknown>; issues?: unknown[]; path?: string };

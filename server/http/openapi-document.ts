@@ -43,9 +43,44 @@ function describeErrorResponses(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/** The SSE route is plain express (the REST adapter cannot stream), so describe it by hand. */
+function describeQueueEventsStream(document: OpenAPIObject): OpenAPIObject {
+  const pathParam = (name: string, description: string) => ({ name, in: 'path' as const, required: true, schema: { type: 'string' as const }, description });
+  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+  document.paths ??= {};
+  document.paths['/c/{connectionId}/queues/{queueName}/events'] = {
+    get: {
+      operationId: 'queues-events',
+      tags: ['events'],
+      summary: 'Live queue events (Server-Sent Events)',
+      description:
+        'A text/event-stream of the queue\'s BullMQ events: `event:` is the type (added, waiting, active, progress, ' +
+        'completed, failed, delayed, stalled, removed, paused, resumed), `data:` a JSON object with `type, queueName, id, ' +
+        'jobId?, state?, prev?, failedReason?, progress?, delay?` (and `returnvalue` with includeData=true), `id:` the ' +
+        'stream id. Comment lines are heartbeats. Events start from the moment of subscription.',
+      parameters: [
+        pathParam('connectionId', 'Connection id.'),
+        pathParam('queueName', 'Queue name, percent-encoded.'),
+        { name: 'prefix', in: 'query' as const, required: false, schema: { type: 'string' }, description: "BullMQ prefix; the connection's first by default." },
+        { name: 'includeData', in: 'query' as const, required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] }, description: 'Include return values of completed jobs.' },
+      ],
+      responses: {
+        '200': { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        '400': { description: 'Invalid query (code: VALIDATION_FAILED)', content: errorContent },
+        '401': { description: 'Not signed in (code: UNAUTHORIZED)', content: errorContent },
+        '403': { description: 'Not allowed (code: FORBIDDEN)', content: errorContent },
+        '404': { description: 'No such connection (code: NOT_FOUND)', content: errorContent },
+        '503': { description: 'The store is unavailable (code: STORE_UNAVAILABLE)', content: errorContent },
+        default: { description: 'Error', content: errorContent },
+      },
+    },
+  };
+  return document;
+}
+
 /** The OpenAPI 3.1 description of every REST route, generated from the procedures. */
 export function buildOpenApiDocument(version: string): OpenAPIObject {
-  return describeErrorResponses(
+  return describeQueueEventsStream(describeErrorResponses(
     generateOpenApiDocument(appRouter, {
       title: 'Bullpen API',
       description:
@@ -54,5 +89,5 @@ export function buildOpenApiDocument(version: string): OpenAPIObject {
       version,
       baseUrl: apiBasePath,
     }),
-  );
+  ));
 }

@@ -56,3 +56,15 @@ export function createStoreClient(connection: StoreConnection, timeouts: StoreTi
     },
   });
 }
+
+/**
+ * A dedicated connection for blocking reads (XREAD BLOCK): same store and
+ * credentials, but no client-side command timeout and unlimited retries.
+ */
+export function duplicateForBlocking(client: StoreClient): StoreClient {
+  const blockingOptions = { commandTimeout: undefined, maxRetriesPerRequest: null };
+  if (client instanceof Cluster) {
+    return client.duplicate(undefined, { redisOptions: { ...client.options.redisOptions, ...blockingOptions } });
+  }
+  return client.duplicate(blockingOptions);
+}

@@ -1,3 +1,6 @@
+import { AppError } from '../../domain/errors.js';
+import type { StoreConnection } from './store-connection.js';
+
 /**
  * Whether an error means the store could not be reached or would not let us
  * in (down, stalled, refusing auth): those are 503s, not bugs. ioredis does
@@ -21,4 +24,14 @@ export function describeStoreFailure(error: unknown): string {
   if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|None of startup nodes/i.test(message)) return 'the store could not be reached';
   if (/LOADING/.test(message)) return 'the store is loading its dataset';
   return 'the connection to the store failed';
+}
+
+/** The 503 a request gets when its connection's store fails: names the connection, never its URL. */
+export function storeUnavailable(connection: StoreConnection, cause: unknown): AppError {
+  return new AppError(
+    'STORE_UNAVAILABLE',
+    `The store of connection "${connection.name}" is unavailable: ${describeStoreFailure(cause)}`,
+    { connectionId: connection.id },
+    { cause },
+  );
 }

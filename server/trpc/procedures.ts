@@ -1,7 +1,6 @@
-import { AppError } from '../../domain/errors.js';
 import { authorize } from '../auth/authorize.js';
 import { openConnection } from '../stores/open-connection.js';
-import { describeStoreFailure, isStoreUnavailable } from '../stores/store-errors.js';
+import { isStoreUnavailable, storeUnavailable } from '../stores/store-errors.js';
 import { baseProcedure } from './init.js';
 import { authenticate } from './middleware/authenticate.js';
 import { decodePathParams } from './middleware/decode-path-params.js';
@@ -31,11 +30,6 @@ export const connectionProcedure = authedProcedure.use(async ({ ctx, getRawInput
   const store = await openConnection(ctx.services, ctx.actor, raw?.connectionId);
   const result = await next({ ctx: { store } });
   const cause = result.ok ? undefined : (result.error.cause ?? result.error);
-  if (cause && isStoreUnavailable(cause)) {
-    const name = store.connection.name;
-    throw new AppError('STORE_UNAVAILABLE', `The store of connection "${name}" is unavailable: ${describeStoreFailure(cause)}`, {
-      connectionId: store.connection.id,
-    });
-  }
+  if (cause && isStoreUnavailable(cause)) throw storeUnavailable(store.connection, cause);
   return result;
 });

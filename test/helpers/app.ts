@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { AppRouter } from '../../routers/_app.js';
 import { loadConfig, type Config } from '../../server/config.js';
-import { createApp } from '../../server/http/app.js';
+import { createApp, type AppOptions } from '../../server/http/app.js';
 import { listen } from '../../server/http/listen.js';
 import { createLogger } from '../../server/logger.js';
 import { closeServices, createServices, type Services } from '../../server/services.js';
@@ -32,6 +32,7 @@ export interface BootOptions {
   /** Reuse an existing database (server) or directory (embedded) instead of a fresh one. */
   databaseUrl?: string;
   embeddedDir?: string;
+  app?: AppOptions;
 }
 
 /** Boots the real service on port 0 with real persistence: a temp SQLite dir or a fresh Postgres database. */
@@ -55,7 +56,7 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     },
   });
   const services = await createServices(config, createLogger({ level: config.logLevel, destination }));
-  const running = await listen(createApp(services), 0, '127.0.0.1');
+  const running = await listen(createApp(services, options.app), 0, '127.0.0.1');
   const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${running.url}/api/trpc` })] });
   return {
     url: running.url,
