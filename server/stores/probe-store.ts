@@ -36,7 +36,9 @@ async function measure(client: StoreClient, requestedMode: StoreProbe['mode']): 
 export async function probeStore(target: StoreEndpoint): Promise<StoreProbe> {
   const requestedMode = target.cluster ? 'cluster' : 'standalone';
   const client = createStoreClient(target, { connectMs: 2000, commandMs: 1500 }, { reconnect: false });
-  client.on('error', () => undefined);
+  // A one-shot client rejects with a bare "Connection is closed"; the reason came as an 'error' event.
+  let reason: unknown;
+  client.on('error', (error: Error) => (reason ??= error));
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error('Command timed out')), probeDeadlineMs - 100);
@@ -44,7 +46,7 @@ export async function probeStore(target: StoreEndpoint): Promise<StoreProbe> {
   try {
     return await Promise.race([measure(client, requestedMode), deadline]);
   } catch (error) {
-    return { ok: false, latencyMs: null, redisVersion: null, mode: requestedMode, error: describeStoreFailure(error) };
+    return { ok: false, latencyMs: null, redisVersion: null, mode: requestedMode, error: describeStoreFailure(reason ?? error) };
   } finally {
     clearTimeout(timer);
     client.disconnect();
