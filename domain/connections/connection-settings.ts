@@ -1,18 +1,11 @@
 import type { CreateConnectionInput } from '../../contracts/connections.js';
 import { isSeedList, usesTls } from '../../contracts/store-url.js';
-import type { ConnectionEnvironment, StoreConnection } from '../../server/stores/store-connection.js';
+import type { StoreEndpoint } from '../../server/stores/redis-client.js';
+import type { StoreConnection } from '../../server/stores/store-connection.js';
 import { AppError } from '../errors.js';
 
 /** Everything a saved connection is made of, checked as a whole. */
-export interface ConnectionSettings {
-  name: string;
-  url: string;
-  environment: ConnectionEnvironment;
-  prefixes: string[];
-  isDefault: boolean;
-  tls: { enabled: boolean; allowSelfSigned: boolean };
-  cluster: boolean;
-}
+export type ConnectionSettings = Pick<StoreConnection, 'name' | 'url' | 'environment' | 'prefixes' | 'isDefault' | 'tls' | 'cluster'>;
 
 export const defaultPrefix = 'bull';
 
@@ -28,14 +21,13 @@ function mergePrefixes(prefix: string | undefined, prefixes: string[] | undefine
 }
 
 type TransportInput = Pick<Partial<CreateConnectionInput>, 'url' | 'tls' | 'cluster'>;
-type Transport = Pick<ConnectionSettings, 'url' | 'tls' | 'cluster'>;
 
 /**
  * URL, TLS and cluster settings on top of the current ones (none on create),
  * with the rules that span them: a seed list is a cluster, and `tls.enabled`
  * cannot contradict the URL scheme.
  */
-export function resolveTransport(input: TransportInput, current?: Transport): Transport {
+export function resolveTransport(input: TransportInput, current?: StoreEndpoint): StoreEndpoint {
   const url = input.url ?? current!.url;
   const fresh = input.url !== undefined || !current;
   const seedList = isSeedList(url);
