@@ -36,7 +36,7 @@ function commonOptions(connection: StoreEndpoint, timeouts: StoreTimeouts, recon
     connectTimeout: timeouts.connectMs,
     commandTimeout: timeouts.commandMs,
     maxRetriesPerRequest: 1,
-    retryStrategy: reconnect ? (attempt) => Math.min(attempt * 250, 2000) : () => null,
+    retryStrategy: reconnect ? (attempt) => Math.min(attempt * 200, 1000) : () => null,
     tls: tlsOptions(connection),
     connectionName: 'bullpen',
   };
@@ -60,7 +60,7 @@ export function createStoreClient(
   return new Cluster(seedNodes(connection.url), {
     lazyConnect: true,
     enableOfflineQueue: true,
-    clusterRetryStrategy: reconnect ? (attempt) => Math.min(attempt * 250, 2000) : () => null,
+    clusterRetryStrategy: reconnect ? (attempt) => Math.min(attempt * 200, 1000) : () => null,
     redisOptions: {
       ...options,
       username: decodeURIComponent(first.username) || undefined,
