@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseEncryptionKey } from './secrets/encryption-key.js';
 import { EnvConnectionError, parseEnvConnections } from './stores/env-connections.js';
 import type { StoreConnection } from './stores/store-connection.js';
 
@@ -39,6 +40,12 @@ const envSchema = z.object({
       .optional(),
   ),
   SERVICE_EMBEDDED_DIR: z.string().min(1).default('./data'),
+  SERVICE_ENCRYPTION_KEY: optionalText.transform((value, context) => {
+    if (value === undefined) return null;
+    const key = parseEncryptionKey(value);
+    if (!key) context.addIssue({ code: 'custom', message: 'must be 32 bytes written as 64 hex digits or as base64' });
+    return key;
+  }),
 });
 
 export type PersistenceMode = 'embedded' | 'server';
@@ -55,6 +62,8 @@ export interface Config {
   analytics: { key: string | null; uiHost: string };
   auth: { secret: string | null; appBaseUrl: string };
   rateLimit: { disabled: boolean };
+  /** AES-256-GCM key for saved connection URLs; null: generated in the data dir (embedded) or saving fails (server). */
+  encryptionKey: Buffer | null;
   persistence:
     | { mode: 'embedded'; directory: string }
     | { mode: 'server'; databaseUrl: string };
@@ -71,7 +80,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0] ?? 'environment');
     const value = env[variable];
-    const shown = value === undefined ? 'unset' : `"${variable.includes('SECRET') || variable.includes('URL') ? '<redacted>' : value}"`;
+    const shown = value === undefined ? 'unset' : `"${/SECRET|URL|KEY/.test(variable) ? '<redacted>' : value}"`;
     throw new ConfigError(`Invalid ${variable} (${shown}): ${issue.message}`);
   }
   const vars = parsed.data;
@@ -85,6 +94,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     analytics: { key: vars.ANALYTICS_KEY ?? null, uiHost: vars.ANALYTICS_UI_HOST },
     auth: { secret: vars.AUTH_SECRET ?? null, appBaseUrl: vars.APP_BASE_URL },
     rateLimit: { disabled: vars.DISABLE_RATE_LIMIT },
+    encryptionKey: vars.SERVICE_ENCRYPTION_KEY,
     persistence: vars.DATABASE_URL
       ? { mode: 'server', databaseUrl: vars.DATABASE_URL }
       : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },

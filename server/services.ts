@@ -2,7 +2,10 @@ import type { Config } from './config.js';
 import { QueueEventHub } from './events/queue-event-hub.js';
 import type { Logger } from './logger.js';
 import { openPersistence, type Persistence } from './persistence/persistence.js';
+import { connectionUrlCipher } from './secrets/connection-cipher.js';
+import { missingKeyCipher, type UrlCipher } from './secrets/url-cipher.js';
 import { envConnectionCatalog, type ConnectionCatalog } from './stores/connection-catalog.js';
+import { savedConnectionCatalog } from './stores/saved-connection-catalog.js';
 import { StoreRegistry } from './stores/store-registry.js';
 
 /**
@@ -17,14 +20,19 @@ export interface Services {
   stores: StoreRegistry;
   /** Live queue event feeds shared by SSE subscribers. */
   events: QueueEventHub;
+  /** Encrypts saved connection URLs; fails with a clear error when no key is available. */
+  urlCipher: UrlCipher;
 }
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
   const persistence = await openPersistence(config, logger);
-  const connections = envConnectionCatalog(config.envConnections ? config.environmentConnections : []);
+  const urlCipher = config.envConnections ? missingKeyCipher : await connectionUrlCipher(config, logger);
+  const connections = config.envConnections
+    ? envConnectionCatalog(config.environmentConnections)
+    : savedConnectionCatalog(persistence, urlCipher);
   const stores = new StoreRegistry({ logger });
   const events = new QueueEventHub(logger);
-  return { config, logger, persistence, connections, stores, events };
+  return { config, logger, persistence, connections, stores, events, urlCipher };
 }
 
 export async function closeServices(services: Services): Promise<void> {

@@ -13,6 +13,7 @@ import { rewriteErrorBodies, sendError } from './error-body.js';
 import { jsonBodyErrors, maxBodyBytes, normalizeRestBody, parseJsonBody } from './json-body.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
 import { queueEventsPath, queueEventsRoute } from './queue-events-route.js';
+import { successStatusResponseMeta } from './success-status.js';
 
 const requestIdPattern = /^[\w.-]{1,100}$/;
 
@@ -72,6 +73,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   const restHandler = createOpenApiExpressMiddleware({
     router: appRouter,
     createContext: createHttpContextFactory(services, 'rest'),
+    responseMeta: successStatusResponseMeta(appRouter),
     onError,
     maxBodySize: maxBodyBytes,
   });

@@ -2,6 +2,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { errorBodySchema, errorStatusByCode } from '../../contracts/errors.js';
 import { appRouter } from '../../routers/_app.js';
+import { applySuccessStatuses } from './success-status.js';
 
 export const apiBasePath = '/api';
 
@@ -80,7 +81,7 @@ function describeQueueEventsStream(document: OpenAPIObject): OpenAPIObject {
 
 /** The OpenAPI 3.1 description of every REST route, generated from the procedures. */
 export function buildOpenApiDocument(version: string): OpenAPIObject {
-  return describeQueueEventsStream(describeErrorResponses(
+  const document = describeQueueEventsStream(describeErrorResponses(
     generateOpenApiDocument(appRouter, {
       title: 'Bullpen API',
       description:
@@ -90,4 +91,5 @@ export function buildOpenApiDocument(version: string): OpenAPIObject {
       baseUrl: apiBasePath,
     }),
   ));
+  return applySuccessStatuses(document, appRouter);
 }

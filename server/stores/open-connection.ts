@@ -1,8 +1,23 @@
+import { assertConnectionVisible } from '../../domain/connections/ownership.js';
 import { AppError } from '../../domain/errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { ConnectionCatalog } from './connection-catalog.js';
+import type { StoreConnection } from './store-connection.js';
 import type { StoreHandle } from './store-handle.js';
 import type { StoreRegistry } from './store-registry.js';
+
+/** The connection with this id as an organization may see it: 404 when none, 403 when another's. */
+export async function findVisibleConnection(
+  connections: ConnectionCatalog,
+  organizationId: string,
+  connectionId: unknown,
+): Promise<StoreConnection> {
+  if (typeof connectionId !== 'string' || connectionId.length === 0) {
+    throw new AppError('VALIDATION_FAILED', 'connectionId is required');
+  }
+  const connection = await connections.find(connectionId);
+  return assertConnectionVisible(connection, (found) => found.organizationId, organizationId, connectionId);
+}
 
 /**
  * Resolves a `:connectionId` for an actor: 404 when no such connection,
@@ -13,13 +28,5 @@ export async function openConnection(
   actor: Actor,
   connectionId: unknown,
 ): Promise<StoreHandle> {
-  if (typeof connectionId !== 'string' || connectionId.length === 0) {
-    throw new AppError('VALIDATION_FAILED', 'connectionId is required');
-  }
-  const connection = await deps.connections.find(connectionId);
-  if (!connection) throw new AppError('NOT_FOUND', `Connection ${connectionId} was not found`, { connectionId });
-  if (connection.organizationId !== null && connection.organizationId !== actor.organizationId) {
-    throw new AppError('FORBIDDEN', `Connection ${connectionId} belongs to another organization`, { connectionId });
-  }
-  return deps.stores.handle(connection);
+  return deps.stores.handle(await findVisibleConnection(deps.connections, actor.organizationId, connectionId));
 }

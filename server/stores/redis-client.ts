@@ -10,9 +10,17 @@ export interface StoreTimeouts {
   commandMs: number;
 }
 
+/** What a client needs to know to reach a store. */
+export type StoreEndpoint = Pick<StoreConnection, 'url' | 'tls' | 'cluster'>;
+
+export interface StoreClientOptions {
+  /** false: a one-shot client (connection tests) that gives up instead of reconnecting. */
+  reconnect?: boolean;
+}
+
 export const defaultStoreTimeouts: StoreTimeouts = { connectMs: 1500, commandMs: 2000 };
 
-function tlsOptions(connection: StoreConnection): RedisOptions['tls'] {
+function tlsOptions(connection: StoreEndpoint): RedisOptions['tls'] {
   if (!connection.tls.enabled) return undefined;
   return { rejectUnauthorized: !connection.tls.allowSelfSigned };
 }
@@ -22,13 +30,13 @@ function tlsOptions(connection: StoreConnection): RedisOptions['tls'] {
  * queue forever, so an unreachable store becomes a 503 in about two seconds,
  * while ioredis keeps reconnecting in the background and recovers on its own.
  */
-function commonOptions(connection: StoreConnection, timeouts: StoreTimeouts): RedisOptions {
+function commonOptions(connection: StoreEndpoint, timeouts: StoreTimeouts, reconnect: boolean): RedisOptions {
   return {
     lazyConnect: true,
     connectTimeout: timeouts.connectMs,
     commandTimeout: timeouts.commandMs,
     maxRetriesPerRequest: 1,
-    retryStrategy: (attempt) => Math.min(attempt * 250, 2000),
+    retryStrategy: reconnect ? (attempt) => Math.min(attempt * 200, 1000) : () => null,
     tls: tlsOptions(connection),
     connectionName: 'bullpen',
   };
@@ -41,14 +49,18 @@ function seedNodes(urls: string): Array<{ host: string; port: number }> {
   });
 }
 
-export function createStoreClient(connection: StoreConnection, timeouts: StoreTimeouts = defaultStoreTimeouts): StoreClient {
-  const options = commonOptions(connection, timeouts);
+export function createStoreClient(
+  connection: StoreEndpoint,
+  timeouts: StoreTimeouts = defaultStoreTimeouts,
+  { reconnect = true }: StoreClientOptions = {},
+): StoreClient {
+  const options = commonOptions(connection, timeouts, reconnect);
   if (!connection.cluster) return new Redis(connection.url, options);
   const first = new URL(connection.url.split(',')[0]!.trim());
   return new Cluster(seedNodes(connection.url), {
     lazyConnect: true,
     enableOfflineQueue: true,
-    clusterRetryStrategy: (attempt) => Math.min(attempt * 250, 2000),
+    clusterRetryStrategy: reconnect ? (attempt) => Math.min(attempt * 200, 1000) : () => null,
     redisOptions: {
       ...options,
       username: decodeURIComponent(first.username) || undefined,

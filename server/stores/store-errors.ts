@@ -11,6 +11,7 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (['MaxRetriesPerRequestError', 'ClusterAllFailedError'].includes(error.name)) return true;
   const code = (error as NodeJS.ErrnoException).code;
   if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return true;
+  if (isTlsFailure(error)) return true;
   return /Connection is closed|Command timed out|connect ETIMEDOUT|Stream isn't writeable|enableOfflineQueue|NOAUTH|WRONGPASS|invalid password|Failed to refresh slots cache|None of startup nodes is available|LOADING/i.test(
     error.message,
   );
@@ -23,6 +24,7 @@ export function describeStoreFailure(error: unknown): string {
   if (/timed out|ETIMEDOUT/i.test(message)) return 'the store did not answer in time';
   if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|None of startup nodes/i.test(message)) return 'the store could not be reached';
   if (/LOADING/.test(message)) return 'the store is loading its dataset';
+  if (error instanceof Error && isTlsFailure(error)) return 'the TLS handshake failed (untrusted certificate, or no TLS on that port)';
   return 'the connection to the store failed';
 }
 
@@ -34,4 +36,10 @@ export function storeUnavailable(connection: StoreConnection, cause: unknown): A
     { connectionId: connection.id },
     { cause },
   );
+}
+
+/** Certificate rejected, or TLS spoken to a plain port (or the reverse). */
+function isTlsFailure(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  return /CERT|SSL|EPROTO/.test(code) || /certificate|self[- ]signed|wrong version number|tls/i.test(error.message);
 }

@@ -10,7 +10,11 @@ import { describeError } from './errors.js';
  * never with a stack trace: stacks go to the log.
  */
 /** Procedure metadata: the REST mapping, and the action checked against the permission table. */
-export type ProcedureMeta = OpenApiMeta<{ permission?: Permission }>;
+export type ProcedureMeta = OpenApiMeta<{
+  permission?: Permission;
+  /** REST status of a success when it is not 200 (e.g. 201 on create); see server/http/success-status.ts. */
+  successStatus?: 201 | 202;
+}>;
 
 const t = initTRPC
   .context<Context>()

@@ -4,21 +4,27 @@ import { isStoreUnavailable, storeUnavailable } from '../stores/store-errors.js'
 import { baseProcedure } from './init.js';
 import { authenticate } from './middleware/authenticate.js';
 import { decodePathParams } from './middleware/decode-path-params.js';
+import { forkEntityManager } from './middleware/fork-entity-manager.js';
 import { mapErrors } from './middleware/map-errors.js';
+import { rejectEnvConnectionWrites } from './middleware/reject-env-connection-writes.js';
 
 /** Every procedure starts here: errors mapped, REST path params decoded. */
 export const publicProcedure = baseProcedure.use(mapErrors).use(decodePathParams);
 
 /** For procedures that touch the database: a fresh EntityManager per call. */
-export const persistedProcedure = publicProcedure.use(({ ctx, next }) =>
-  next({ ctx: { em: ctx.services.persistence.fork() } }),
-);
+export const persistedProcedure = publicProcedure.use(forkEntityManager);
 
 /** Signed in (401 otherwise) and allowed the procedure's `meta.permission` (403 otherwise). */
 export const authedProcedure = publicProcedure.use(authenticate).use(({ ctx, meta, path, next }) => {
   authorize(ctx.actor, meta?.permission, path);
   return next();
 });
+
+/** Signed in and allowed, with a fresh EntityManager. */
+export const authedPersistedProcedure = authedProcedure.use(forkEntityManager);
+
+/** Creating, changing or deleting saved connections: 403 when the environment owns the connections. */
+export const savedConnectionWriteProcedure = authedPersistedProcedure.use(rejectEnvConnectionWrites);
 
 /**
  * For every `/c/:connectionId/...` route: resolves the connection (404/403)

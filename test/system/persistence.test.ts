@@ -25,7 +25,7 @@ describe('migrations on PostgreSQL', () => {
       await app.close();
     }
     const applied = await queryDatabase<Row>(database.url, 'select name from mikro_orm_migrations order by id');
-    expect(applied.map((row) => row.name)).toEqual(['0001-organizations']);
+    expect(applied.map((row) => row.name)).toEqual(['0001-organizations', '0002-connections']);
     const organizations = await queryDatabase<{ slug: string }>(database.url, 'select slug from organization where is_local');
     expect(organizations).toEqual([{ slug: 'local' }]);
   });
@@ -48,7 +48,7 @@ describe('migrations on SQLite', () => {
     const db = new Database(path.join(nested, embeddedDatabaseFile), { readonly: true });
     try {
       const applied = db.prepare('select name from mikro_orm_migrations order by id').all() as Row[];
-      expect(applied.map((row) => row.name)).toEqual(['0001-organizations']);
+      expect(applied.map((row) => row.name)).toEqual(['0001-organizations', '0002-connections']);
       expect(db.prepare('select count(*) as n from organization where is_local').get()).toEqual({ n: 1 });
     } finally {
       db.close();

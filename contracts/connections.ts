@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { storeUrlProblem } from './store-url.js';
+
+export const connectionEnvironmentSchema = z
+  .enum(['development', 'staging', 'production'])
+  .describe('What the store serves; clients may guard destructive actions on `production`.');
+
+export const prefixSchema = z
+  .string()
+  .regex(/^[^\s,]{1,100}$/, 'must be 1-100 characters without spaces or commas')
+  .describe('BullMQ key prefix. On a Redis Cluster use a hash-tagged prefix such as `{bull}`.');
+
+export const storeUrlSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(4000)
+  .superRefine((url, context) => {
+    const problem = storeUrlProblem(url);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
+  .describe('`redis://[:password@]host:port[/db]`, `rediss://…` for TLS, or a comma-separated list of seed node URLs for a cluster.');
+
+const tlsInput = z
+  .object({
+    enabled: z.boolean().optional().describe('Defaults to whether the URL is `rediss://`.'),
+    allowSelfSigned: z.boolean().optional().describe('Accept certificates no trusted authority signed (default false).'),
+  })
+  .describe('TLS options.');
+
+const clusterInput = z.boolean().describe('Whether the store is a Redis Cluster (default: true for a seed list, else false).');
+
+/** Fields a client may set, on create (name and url required) and update (all optional). */
+const connectionFields = {
+  name: z.string().trim().min(1).max(100).describe('Unique within the organization.'),
+  url: storeUrlSchema,
+  environment: connectionEnvironmentSchema.optional().describe('Default `development`.'),
+  prefix: prefixSchema.optional().describe('The main BullMQ key prefix (default `bull`); becomes the first of `prefixes`.'),
+  prefixes: z.array(prefixSchema).min(1).max(20).optional().describe('Every BullMQ key prefix on this store.'),
+  isDefault: z.boolean().optional().describe('Make this the organization default (the first connection always is).'),
+  tls: tlsInput.optional(),
+  cluster: clusterInput.optional(),
+};
+
+export const createConnectionInput = z.object(connectionFields);
+
+export const connectionIdParams = z.object({
+  id: z.string().min(1).max(200).describe('Connection id (saved: a UUID; environment: the lowercased NAME).'),
+});
+
+export const updateConnectionInput = connectionIdParams.extend({
+  name: connectionFields.name.optional(),
+  url: storeUrlSchema.optional(),
+  environment: connectionEnvironmentSchema.optional(),
+  prefix: connectionFields.prefix,
+  prefixes: connectionFields.prefixes,
+  isDefault: connectionFields.isDefault,
+  tls: connectionFields.tls,
+  cluster: connectionFields.cluster,
+});
+
+export const connectionRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string().describe('The URL with its password (and username) replaced by `****`.'),
+  environment: connectionEnvironmentSchema,
+  prefix: z.string().describe('The main BullMQ key prefix: `prefixes[0]`.'),
+  prefixes: z.array(z.string()),
+  isDefault: z.boolean(),
+  tls: z.object({ enabled: z.boolean(), allowSelfSigned: z.boolean() }),
+  cluster: z.boolean(),
+  source: z.enum(['saved', 'env']).describe('`env` for connections from SERVICE_REDIS_URL_* variables.'),
+  createdAt: z.string().describe('ISO 8601.'),
+  updatedAt: z.string().describe('ISO 8601.'),
+});
+
+export const connectionListSchema = z.object({
+  connections: z.array(connectionRecordSchema).describe('Default connection first, then by name.'),
+});
+
+export const deletedConnectionSchema = z.object({
+  id: z.string(),
+  deleted: z.literal(true),
+  defaultId: z.string().nullable().describe('The default connection after the delete (promoted if the deleted one was it).'),
+});
+
+export const testConnectionInput = z
+  .object({
+    id: z.string().min(1).max(200).optional().describe('Test a saved or environment connection.'),
+    url: storeUrlSchema.optional().describe('Test a URL before saving it.'),
+    tls: tlsInput.optional(),
+    cluster: clusterInput.optional(),
+  })
+  .refine((input) => (input.id === undefined) !== (input.url === undefined), { message: 'give either id or url', path: ['url'] });
+
+export const testConnectionResultSchema = z.object({
+  ok: z.boolean(),
+  latencyMs: z.number().nullable().describe('Round trip of a PING once connected; null on failure.'),
+  redisVersion: z.string().nullable(),
+  mode: z.enum(['standalone', 'cluster']).describe('What the server reports (`redis_mode`), or what was asked when unreachable.'),
+  error: z.string().optional().describe('Why the test failed; never carries a password or server banner.'),
+});
+
+export type ConnectionRecord = z.infer<typeof connectionRecordSchema>;
+export type CreateConnectionInput = z.infer<typeof createConnectionInput>;
+export type UpdateConnectionInput = z.infer<typeof updateConnectionInput>;
+export type TestConnectionInput = z.infer<typeof testConnectionInput>;
+export type TestConnectionResult = z.infer<typeof testConnectionResultSchema>;

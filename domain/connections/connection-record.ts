@@ -1,0 +1,21 @@
+import type { ConnectionRecord } from '../../contracts/connections.js';
+import { redactStoreUrl } from '../../contracts/store-url.js';
+import type { StoreConnection } from '../../server/stores/store-connection.js';
+
+/** The public shape of a connection: never the real URL. */
+export function toConnectionRecord(connection: StoreConnection): ConnectionRecord {
+  return {
+    id: connection.id,
+    name: connection.name,
+    url: redactStoreUrl(connection.url),
+    environment: connection.environment,
+    prefix: connection.prefixes[0] ?? 'bull',
+    prefixes: connection.prefixes,
+    isDefault: connection.isDefault,
+    tls: connection.tls,
+    cluster: connection.cluster,
+    source: connection.source,
+    createdAt: connection.createdAt.toISOString(),
+    updatedAt: connection.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,35 @@
+import type { AnyRouter } from '@trpc/server';
+import type { OpenAPIObject } from 'trpc-to-openapi';
+import type { ProcedureMeta } from '../trpc/init.js';
+
+/**
+ * Procedures declare a non-200 success (`meta.successStatus`, e.g. 201 on
+ * create) once; these two functions make the REST adapter answer with it and
+ * the OpenAPI document describe it. tRPC transport answers stay 200.
+ */
+
+function metaOf(router: AnyRouter, path: string): ProcedureMeta | undefined {
+  const procedure = (router._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } } | undefined>)[path];
+  return procedure?._def.meta;
+}
+
+/** A `responseMeta` hook for trpc-to-openapi. It is also called on errors: those keep their own status. */
+export function successStatusResponseMeta(router: AnyRouter) {
+  return ({ paths, errors }: { paths?: readonly string[]; errors: readonly unknown[] }) => {
+    const status = errors.length === 0 && paths?.length === 1 ? metaOf(router, paths[0]!)?.successStatus : undefined;
+    return status ? { status } : {};
+  };
+}
+
+/** Renames the generated `200` response of such operations to their declared status. */
+export function applySuccessStatuses(document: OpenAPIObject, router: AnyRouter): OpenAPIObject {
+  for (const path of Object.keys(router._def.procedures)) {
+    const meta = metaOf(router, path);
+    if (!meta?.successStatus || !meta.openapi) continue;
+    const operation = document.paths?.[meta.openapi.path]?.[meta.openapi.method.toLowerCase() as 'post'];
+    if (!operation?.responses?.['200']) continue;
+    operation.responses[String(meta.successStatus)] = operation.responses['200'];
+    delete operation.responses['200'];
+  }
+  return document;
+}

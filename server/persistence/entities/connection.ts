@@ -1,0 +1,28 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Organization } from './organization.js';
+
+/**
+ * A saved connection to a Redis store, owned by an organization. The URL is
+ * kept only encrypted (`urlSealed`, see server/secrets/url-cipher.ts).
+ */
+export const Connection = defineEntity({
+  name: 'Connection',
+  tableName: 'connection',
+  uniques: [{ properties: ['organization', 'name'], name: 'connection_organization_name_unique' }],
+  properties: {
+    id: p.string().primary().length(36),
+    organization: () => p.manyToOne(Organization).deleteRule('cascade'),
+    name: p.string().length(100),
+    urlSealed: p.text(),
+    environment: p.string().length(20),
+    prefixes: p.json<string[]>(),
+    isDefault: p.boolean().default(false),
+    tlsEnabled: p.boolean().default(false),
+    tlsAllowSelfSigned: p.boolean().default(false),
+    cluster: p.boolean().default(false),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+export type ConnectionRow = InferEntity<typeof Connection>;
