@@ -10,6 +10,7 @@ import type { Services } from '../services.js';
 import { createHttpContextFactory } from '../trpc/context.js';
 import { describeError } from '../trpc/errors.js';
 import { rewriteErrorBodies, sendError } from './error-body.js';
+import { successResponseMeta } from './success-status.js';
 import { jsonBodyErrors, maxBodyBytes, normalizeRestBody, parseJsonBody } from './json-body.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
 import { queueEventsPath, queueEventsRoute } from './queue-events-route.js';
@@ -74,6 +75,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     createContext: createHttpContextFactory(services, 'rest'),
     onError,
     maxBodySize: maxBodyBytes,
+    responseMeta: successResponseMeta(appRouter),
   });
   app.use(apiBasePath, parseJsonBody, jsonBodyErrors, normalizeRestBody, (req: Request, res: Response) => {
     rewriteErrorBodies(res, `${req.method} ${req.originalUrl.split('?')[0]}`);

@@ -2,6 +2,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { errorBodySchema, errorStatusByCode } from '../../contracts/errors.js';
 import { appRouter } from '../../routers/_app.js';
+import { declaredSuccessStatuses } from './success-status.js';
 
 export const apiBasePath = '/api';
 
@@ -78,16 +79,27 @@ function describeQueueEventsStream(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/** The generator documents every success as 200: move it to the procedure's declared `successStatus`. */
+function describeSuccessStatuses(document: OpenAPIObject): OpenAPIObject {
+  for (const { method, path, status } of declaredSuccessStatuses(appRouter)) {
+    const operations = document.paths?.[path ?? ''] as Record<string, { responses: Record<string, unknown> }> | undefined;
+    const operation = operations?.[method?.toLowerCase() ?? ''];
+    if (!operation?.responses['200']) continue;
+    operation.responses[String(status)] = operation.responses['200'];
+    delete operation.responses['200'];
+  }
+  return document;
+}
+
 /** The OpenAPI 3.1 description of every REST route, generated from the procedures. */
 export function buildOpenApiDocument(version: string): OpenAPIObject {
-  return describeQueueEventsStream(describeErrorResponses(
-    generateOpenApiDocument(appRouter, {
-      title: 'Bullpen API',
-      description:
-        'Administer BullMQ queues across Redis stores. Every error answers `{ message, code }` ' +
-        'plus route-specific fields; `code` is machine-readable (e.g. VALIDATION_FAILED, STORE_UNAVAILABLE).',
-      version,
-      baseUrl: apiBasePath,
-    }),
-  ));
+  const generated = generateOpenApiDocument(appRouter, {
+    title: 'Bullpen API',
+    description:
+      'Administer BullMQ queues across Redis stores. Every error answers `{ message, code }` ' +
+      'plus route-specific fields; `code` is machine-readable (e.g. VALIDATION_FAILED, STORE_UNAVAILABLE).',
+    version,
+    baseUrl: apiBasePath,
+  });
+  return describeQueueEventsStream(describeErrorResponses(describeSuccessStatuses(generated)));
 }

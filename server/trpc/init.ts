@@ -9,8 +9,12 @@ import { describeError } from './errors.js';
  * (`code`, `httpStatus`, `message`, route-specific `details`, input `issues`),
  * never with a stack trace: stacks go to the log.
  */
-/** Procedure metadata: the REST mapping, and the action checked against the permission table. */
-export type ProcedureMeta = OpenApiMeta<{ permission?: Permission }>;
+/**
+ * Procedure metadata: the REST mapping, the action checked against the
+ * permission table, and the REST status of a success when it is not 200
+ * (e.g. 201 for a creation; applied by the REST app and the OpenAPI document).
+ */
+export type ProcedureMeta = OpenApiMeta<{ permission?: Permission; successStatus?: 200 | 201 | 202 | 204 }>;
 
 const t = initTRPC
   .context<Context>()
