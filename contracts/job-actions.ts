@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { jobStatusSchema } from './jobs.js';
 import { queueParams } from './params.js';
+import { strictBoolean } from './strict-boolean.js';
 
 /** BullMQ's lowest priority value (2^21 - 1; 1 is the highest). */
 export const maxPriority = 2_097_151;
 
 const keepJobs = z
-  .union([z.boolean(), z.number().int().min(0)])
+  .union([strictBoolean(), z.number().int().min(0)])
   .describe('`true` removes the job when it finishes, a number keeps that many finished jobs, `false` keeps it.');
 
 export const addJobInput = queueParams.extend({
@@ -30,7 +31,7 @@ export const addJobInput = queueParams.extend({
     .describe('Delay between attempts.'),
   removeOnComplete: keepJobs.optional(),
   removeOnFail: keepJobs.optional(),
-  lifo: z.boolean().optional().describe('Add at the front of the waiting list.'),
+  lifo: strictBoolean().optional().describe('Add at the front of the waiting list.'),
 });
 export type AddJobInput = z.infer<typeof addJobInput>;
 

@@ -10,9 +10,9 @@ interface ParsedJobKey {
 }
 
 /**
- * Splits a job key `<prefix>:<queue>:<id>`. Prefixes and queue names may hold
- * `:`, so the connection's own prefixes (longest first) anchor the split;
- * custom job ids cannot hold `:`, so the id is what follows the last one.
+ * Splits a job key `<prefix>:<queue>:<id>`. Prefixes may hold `:`, so the
+ * connection's own prefixes (longest first) anchor the split; BullMQ keeps
+ * `:` out of queue names and custom job ids, so the id follows the last one.
  */
 export function parseJobKey(prefixes: readonly string[], key: string): ParsedJobKey {
   const cut = key.lastIndexOf(':');
