@@ -1,5 +1,6 @@
 import type { JobDetail, JobState } from '../../contracts/jobs.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
+import { jobScalars } from './job-summary.js';
 import { childrenOf, childrenTotal, jobRefAt } from './job-refs.js';
 import { requireJob } from './load-jobs.js';
 
@@ -18,21 +19,13 @@ export async function getJobDetail({ store, queueName, jobId }: { store: StoreHa
   const total = childrenTotal(children.counts);
   return {
     id: String(job.id),
-    name: job.name,
+    ...jobScalars(job),
     data: job.data ?? null,
     opts: { ...job.opts },
     state,
-    progress: job.progress,
     returnvalue: job.returnvalue ?? null,
-    failedReason: job.failedReason ?? null,
     stacktrace: job.stacktrace ?? [],
-    attemptsMade: job.attemptsMade,
     attemptsStarted: job.attemptsStarted,
-    delay: job.delay,
-    priority: job.priority,
-    timestamp: job.timestamp,
-    processedOn: job.processedOn ?? null,
-    finishedOn: job.finishedOn ?? null,
     processedBy: job.processedBy ?? null,
     ...(parent ? { parent } : {}),
     ...(total > 0

@@ -5,13 +5,10 @@ import { previewValue } from './preview.js';
 
 type Previewed = 'data' | 'returnvalue';
 
-/** A job as lists show it: only the requested fields, `data`/`returnvalue` previewed. */
-export function toJobSummary(job: Job, state: JobState, { fields, maxDataBytes }: SummaryOptions): JobSummary {
-  const wanted = new Set<SummaryField>(fields ?? summaryFields);
-  const summary: JobSummary = { id: String(job.id), truncated: false, truncatedFields: [] };
-  const scalar = {
+/** The small fields of a job, as both summaries and the detail present them. */
+export function jobScalars(job: Job) {
+  return {
     name: job.name,
-    state,
     progress: job.progress,
     failedReason: job.failedReason ?? null,
     attemptsMade: job.attemptsMade,
@@ -20,7 +17,14 @@ export function toJobSummary(job: Job, state: JobState, { fields, maxDataBytes }
     timestamp: job.timestamp,
     processedOn: job.processedOn ?? null,
     finishedOn: job.finishedOn ?? null,
-  } satisfies Partial<JobSummary>;
+  };
+}
+
+/** A job as lists show it: only the requested fields, `data`/`returnvalue` previewed. */
+export function toJobSummary(job: Job, state: JobState, { fields, maxDataBytes }: SummaryOptions): JobSummary {
+  const wanted = new Set<SummaryField>(fields ?? summaryFields);
+  const summary: JobSummary = { id: String(job.id), truncated: false, truncatedFields: [] };
+  const scalar = { ...jobScalars(job), state } satisfies Partial<JobSummary>;
   for (const [field, value] of Object.entries(scalar)) {
     if (wanted.has(field as SummaryField)) Object.assign(summary, { [field]: value });
   }
