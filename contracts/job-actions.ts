@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { jobStatusSchema } from './jobs.js';
+import { queueParams } from './params.js';
+import { strictBoolean } from './strict-boolean.js';
+
+/** BullMQ's lowest priority value (2^21 - 1; 1 is the highest). */
+export const maxPriority = 2_097_151;
+
+const keepJobs = z
+  .union([strictBoolean(), z.number().int().min(0)])
+  .describe('`true` removes the job when it finishes, a number keeps that many finished jobs, `false` keeps it.');
+
+export const addJobInput = queueParams.extend({
+  name: z.string().min(1).max(1000).describe('Job name.'),
+  data: z.unknown().default({}).describe('Job data: any JSON value (the 1 MB request body limit applies).'),
+  jobId: z
+    .string()
+    .min(1)
+    .max(1000)
+    .refine((id) => `${Number.parseInt(id, 10)}` !== id, 'must not be an integer (BullMQ reserves those)')
+    .refine((id) => !id.includes(':'), 'must not contain ":"')
+    .optional()
+    .describe('Custom job id; a job with this id must not exist yet (409).'),
+  delay: z.number().int().min(0).max(2 ** 31 - 1).optional().describe('Milliseconds to wait before the job may run.'),
+  priority: z.number().int().min(0).max(maxPriority).optional().describe(`0 (none, default) or 1 (highest) .. ${maxPriority}.`),
+  attempts: z.number().int().min(1).max(1_000_000).optional().describe('Total attempts before the job stays failed.'),
+  backoff: z
+    .object({ type: z.enum(['fixed', 'exponential']), delay: z.number().int().min(0).max(2 ** 31 - 1) })
+    .strict()
+    .optional()
+    .describe('Delay between attempts.'),
+  removeOnComplete: keepJobs.optional(),
+  removeOnFail: keepJobs.optional(),
+  lifo: strictBoolean().optional().describe('Add at the front of the waiting list.'),
+});
+export type AddJobInput = z.infer<typeof addJobInput>;
+
+export const maxBulkJobIds = 100;
+
+/** The fields naming what a bulk action acts on; `allStatus` lists the statuses the `all` form accepts. */
+function bulkTargetShape<S extends z.ZodType<string, string>>(allStatus: S) {
+  return queueParams.extend({
+    jobIds: z
+      .array(z.string().min(1).max(1000))
+      .min(1)
+      .max(maxBulkJobIds)
+      .optional()
+      .describe(`The jobs to act on: 1 to ${maxBulkJobIds} ids.`),
+    status: allStatus.optional().describe('With `all: true`: act on every job of this status.'),
+    all: z.literal(true).optional().describe('Act on every job of `status` (bounded batches; repeat while `done` is false).'),
+  });
+}
+
+/**
+ * Either `jobIds` (1..100 named jobs) or `{ status, all: true }` (every job
+ * of a status, in bounded batches). One object with a check rather than a
+ * union, so the 400 names the offending field.
+ */
+function checkBulkTarget(input: { jobIds?: string[] | undefined; status?: string | undefined; all?: true | undefined; data?: unknown }, check: z.RefinementCtx) {
+  const byIds = input.jobIds !== undefined;
+  const byStatus = input.status !== undefined || input.all !== undefined;
+  if (byIds === byStatus) {
+    check.addIssue({ code: 'custom', path: ['jobIds'], message: 'give either jobIds or { status, all: true }' });
+  } else if (byStatus && (input.status === undefined || input.all !== true)) {
+    check.addIssue({ code: 'custom', path: [input.status === undefined ? 'status' : 'all'], message: 'status and all: true go together' });
+  } else if (byStatus && input.data !== undefined) {
+    check.addIssue({ code: 'custom', path: ['data'], message: 'data can only be given with jobIds' });
+  }
+}
+
+export const retryJobsInput = bulkTargetShape(z.enum(['failed', 'completed'])).superRefine(checkBulkTarget);
+export const removeJobsInput = bulkTargetShape(z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized'])).superRefine(checkBulkTarget);
+export const invokeJobsInput = bulkTargetShape(z.enum(['delayed']))
+  .extend({ data: z.unknown().optional().describe('With jobIds: replaces the data of each job before it is promoted.') })
+  .superRefine(checkBulkTarget);
+
+/** What every bulk action receives: named ids, or a status to act on in full. */
+export interface BulkTarget<S extends string = string> {
+  jobIds?: string[] | undefined;
+  status?: S | undefined;
+}
+
+export const bulkErrorCodes = ['NOT_FOUND', 'INVALID_STATE', 'LOCKED', 'FAILED'] as const;
+
+export const bulkResultSchema = z.object({
+  jobId: z.string(),
+  ok: z.boolean(),
+  code: z.enum(bulkErrorCodes).optional().describe('Why this id failed.'),
+  error: z.string().optional(),
+});
+export type BulkResult = z.infer<typeof bulkResultSchema>;
+
+export const bulkOutcomeSchema = z.object({
+  results: z.array(bulkResultSchema).describe('One entry per distinct id given (empty for the status form).'),
+  succeeded: z.number().int().describe('Jobs acted on.'),
+  failed: z.number().int().describe('Ids that could not be acted on.'),
+  status: jobStatusSchema.optional().describe('Status form: the status acted on.'),
+  remaining: z.number().int().optional().describe('Status form: jobs still in the status afterwards.'),
+  done: z.boolean().optional().describe('Status form: false when the batch cap stopped the work; call again.'),
+});
+export type BulkOutcome = z.infer<typeof bulkOutcomeSchema>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { commaList, jobStatuses, jobStatusSchema, jobSummarySchema, summaryOptions } from './jobs.js';
+import { queueParams } from './params.js';
+
+export const searchableFields = ['id', 'name', 'data', 'failedReason'] as const;
+export const searchableFieldSchema = z.enum(searchableFields);
+export type SearchableField = z.infer<typeof searchableFieldSchema>;
+
+export const maxSearchLimit = 100;
+
+export const searchJobsInput = queueParams.extend(summaryOptions.shape).extend({
+  q: z.string().min(1).max(1000).describe('Text to find, case-insensitive. `data` is matched against its JSON text.'),
+  in: commaList(searchableFieldSchema)
+    .default([...searchableFields])
+    .describe(`Comma-separated fields to look in: ${searchableFields.join(', ')} (default: all).`),
+  status: commaList(jobStatusSchema)
+    .default([...jobStatuses])
+    .describe(`Comma-separated statuses to scan, in this order (default: ${jobStatuses.join(', ')}).`),
+  limit: z.number().int().min(1).max(maxSearchLimit).default(50).describe('Stop after this many matches.'),
+  cursor: z.string().min(1).max(2000).optional().describe('The `cursor` of the previous answer, to continue the same search.'),
+});
+export type SearchJobsInput = z.output<typeof searchJobsInput>;
+
+export const jobSearchSchema = z.object({
+  jobs: z.array(jobSummarySchema).describe('Matches in scan order; `state` is the status each was found in.'),
+  cursor: z.string().nullable().describe('Pass it back to continue; null when the scan is done.'),
+  done: z.boolean().describe('Whether every job of the statuses has been scanned.'),
+  scanned: z.number().int().describe('Jobs examined by this request.'),
+  scannedTotal: z.number().int().describe('Jobs examined by this search so far, across its cursor chain.'),
+});
+export type JobSearch = z.infer<typeof jobSearchSchema>;
