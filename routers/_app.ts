@@ -1,9 +1,17 @@
 import { createCallerFactory, router } from '../server/trpc/init.js';
+import { metricsRouter } from './metrics/router.js';
+import { schedulersRouter } from './schedulers/router.js';
+import { storeKeysRouter } from './store-keys/router.js';
 import { systemRouter } from './system/router.js';
+import { workersRouter } from './workers/router.js';
 
 /** Mounts every resource router; the whole API surface in one list. */
 export const appRouter = router({
   system: systemRouter,
+  schedulers: schedulersRouter,
+  workers: workersRouter,
+  metrics: metricsRouter,
+  storeKeys: storeKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;
