@@ -39,6 +39,7 @@ const envSchema = z.object({
       .optional(),
   ),
   SERVICE_EMBEDDED_DIR: z.string().min(1).default('./data'),
+  SERVICE_METRICS_PUBLIC: envFlag,
 });
 
 export type PersistenceMode = 'embedded' | 'server';
@@ -58,6 +59,8 @@ export interface Config {
   persistence:
     | { mode: 'embedded'; directory: string }
     | { mode: 'server'; databaseUrl: string };
+  /** `public`: GET /api/prometheus answers without authentication. */
+  metrics: { public: boolean };
 }
 
 export class ConfigError extends Error {
@@ -88,6 +91,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     persistence: vars.DATABASE_URL
       ? { mode: 'server', databaseUrl: vars.DATABASE_URL }
       : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },
+    metrics: { public: vars.SERVICE_METRICS_PUBLIC },
   };
 }
 

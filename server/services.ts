@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { QueueEventHub } from './events/queue-event-hub.js';
 import type { Logger } from './logger.js';
+import { HttpMetrics } from './observability/http-metrics.js';
 import { openPersistence, type Persistence } from './persistence/persistence.js';
 import { envConnectionCatalog, type ConnectionCatalog } from './stores/connection-catalog.js';
 import { StoreRegistry } from './stores/store-registry.js';
@@ -17,6 +18,7 @@ export interface Services {
   stores: StoreRegistry;
   /** Live queue event feeds shared by SSE subscribers. */
   events: QueueEventHub;
+  httpMetrics: HttpMetrics;
 }
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
@@ -24,7 +26,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const connections = envConnectionCatalog(config.envConnections ? config.environmentConnections : []);
   const stores = new StoreRegistry({ logger });
   const events = new QueueEventHub(logger);
-  return { config, logger, persistence, connections, stores, events };
+  const httpMetrics = new HttpMetrics();
+  return { config, logger, persistence, connections, stores, events, httpMetrics };
 }
 
 export async function closeServices(services: Services): Promise<void> {
