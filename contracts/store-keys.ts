@@ -42,6 +42,11 @@ export const maxValueBytes = 1_048_576;
 export const readKeyInput = keyParams.extend({
   offset: z.number().int().min(0).default(0).describe('First element of a hash, list, set, sorted set or stream to return.'),
   limit: z.number().int().min(1).max(1000).default(100).describe('Elements per page, at most 1000.'),
+  cursor: z
+    .string()
+    .regex(/^\d+$/, 'must be 0 or a nextCursor from a previous read')
+    .optional()
+    .describe('Sets and hashes: read from this SCAN cursor (`0` to start) instead of `offset`; the cheap way through a big value.'),
   maxBytes: z
     .number()
     .int()
@@ -63,7 +68,8 @@ export const keyValueSchema = z.object({
         'zset: [{ member, score }]; stream: [{ id, fields }]; other types: null.',
     ),
   offset: z.number().int(),
-  nextOffset: z.number().int().nullable().describe('Offset of the next page; null when this page reaches the end.'),
+  nextOffset: z.number().int().nullable().describe('Offset of the next page; null when this page reaches the end (or when reading by cursor).'),
+  nextCursor: z.string().nullable().describe('Sets and hashes read by `cursor`: the cursor of the next page; null when done.'),
   truncated: z.boolean().describe('Whether part of the value is not in this response (more pages, or cut at maxBytes).'),
 });
 
