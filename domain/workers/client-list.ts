@@ -28,12 +28,33 @@ export async function listWorkerClients(store: StoreHandle, warnings: string[]):
   );
   if (lists === null) return null;
   const db = store.client instanceof Redis ? (store.client.options.db ?? 0) : 0;
-  return lists.flatMap((list) => parseClientList(list))
-    .filter((fields) => fields.db === undefined || Number(fields.db) === db)
-    .flatMap((fields) => {
-      const worker = matchWorker(fields.name ?? '', store.prefixes);
-      return worker ? [{ ...worker, fields }] : [];
-    });
+  const perNode = lists.map((list) =>
+    parseClientList(list)
+      .filter((fields) => fields.db === undefined || Number(fields.db) === db)
+      .flatMap((fields) => {
+        const worker = matchWorker(fields.name ?? '', store.prefixes);
+        return worker ? [{ ...worker, fields }] : [];
+      }),
+  );
+  return perNode.length === 1 ? perNode[0]! : busiestNodePerQueue(perNode);
+}
+
+/**
+ * On a cluster a worker's connection shows up on every master it touched
+ * (slot refreshes), under the same name. As BullMQ's getWorkers does, count
+ * each queue's workers on the master that lists most of them.
+ */
+function busiestNodePerQueue(perNode: WorkerClient[][]): WorkerClient[] {
+  const best = new Map<string, WorkerClient[]>();
+  for (const clients of perNode) {
+    const byQueue = new Map<string, WorkerClient[]>();
+    for (const client of clients) {
+      const id = `${client.prefix}\u0000${client.queueName}`;
+      byQueue.set(id, [...(byQueue.get(id) ?? []), client]);
+    }
+    for (const [id, group] of byQueue) if (group.length > (best.get(id)?.length ?? 0)) best.set(id, group);
+  }
+  return [...best.values()].flat();
 }
 
 export function parseClientList(list: string): Array<Record<string, string>> {
