@@ -64,6 +64,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     openApi: openApiDocument,
     procedures: Object.keys(appRouter._def.procedures),
     fixedRoutes: ['/openapi.json', '/docs', '/prometheus'],
+    expressRoutes: [queueEventsPath],
   })));
 
   const onError = logProcedureError(services);

@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
-import { roleAllows } from '../../contracts/permissions.js';
 import { scrapeConnections } from '../../domain/metrics/scrape-connections.js';
 import { AppError } from '../../domain/errors.js';
+import { authorize } from '../auth/authorize.js';
 import { resolveActor } from '../auth/resolve-actor.js';
 import type { Services } from '../services.js';
 import { createHttpContextFactory } from '../trpc/context.js';
 import { describeError } from '../trpc/errors.js';
-import { sendError } from './error-body.js';
+import { sendErrorDescription } from './error-body.js';
 
 /**
  * GET /api/prometheus: a plain express route, not a procedure, because the
@@ -27,7 +27,7 @@ export function prometheusRoute(services: Services) {
     } catch (error) {
       const description = describeError(error);
       if (description.httpStatus >= 500) req.log.error({ err: error }, 'prometheus scrape failed');
-      sendError(res, description.code, description.message);
+      sendErrorDescription(res, description);
     }
   };
 }
@@ -37,8 +37,6 @@ async function scrapingOrganization(services: Services, actor: Awaited<ReturnTyp
     if (services.config.metrics.public) return services.persistence.localOrganizationId();
     throw new AppError('UNAUTHORIZED', 'Authentication required: sign in or send an API token (or set SERVICE_METRICS_PUBLIC=true)');
   }
-  if (!services.config.metrics.public && !roleAllows(actor.role, 'metrics.read')) {
-    throw new AppError('FORBIDDEN', `Your role (${actor.role}) does not allow metrics.read`, { permission: 'metrics.read' });
-  }
+  if (!services.config.metrics.public) authorize(actor, 'metrics.read', 'prometheus');
   return actor.organizationId;
 }

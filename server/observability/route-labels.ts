@@ -13,8 +13,10 @@ export interface RouteLabelSources {
   openApi: OpenAPIObject;
   /** Every tRPC procedure path (`system.health`, ...). */
   procedures: string[];
-  /** Plain express routes under the base path (`/openapi.json`, `/docs`, `/prometheus`). */
+  /** Plain express routes under the base path, matched with everything below them (`/docs`, `/prometheus`). */
   fixedRoutes: string[];
+  /** Plain express GET routes with `:params` (`/c/:connectionId/queues/:queueName/events`). */
+  expressRoutes?: string[];
 }
 
 /**
@@ -22,8 +24,10 @@ export interface RouteLabelSources {
  * (`/api/c/{connectionId}/workers`), the tRPC procedure, a fixed route, or
  * `unmatched`. Raw paths would carry queue names and keys into the metrics.
  */
-export function createRouteLabeler({ basePath, openApi, procedures, fixedRoutes }: RouteLabelSources) {
-  const templates = restTemplates(openApi);
+export function createRouteLabeler({ basePath, openApi, procedures, fixedRoutes, expressRoutes = [] }: RouteLabelSources) {
+  const templates = [...restTemplates(openApi), ...expressRoutes.map((route) => template('GET', route.replace(/:(\w+)/g, '{$1}')))].sort(
+    (a, b) => b.literals - a.literals,
+  );
   const knownProcedures = new Set(procedures);
   const trpcPath = `${basePath}/trpc/`;
   return (method: string, path: string): string => {
@@ -42,15 +46,16 @@ export function createRouteLabeler({ basePath, openApi, procedures, fixedRoutes 
   };
 }
 
+function template(method: string, path: string): RouteTemplate {
+  const segments = path.split('/');
+  return { method, template: path, segments, literals: segments.filter((segment) => !segment.startsWith('{')).length };
+}
+
+/** Every REST operation; sorted by the caller so that literal segments win (/store-keys/search before /store-keys/{key}). */
 function restTemplates(openApi: OpenAPIObject): RouteTemplate[] {
-  const templates: RouteTemplate[] = [];
-  for (const [template, operations] of Object.entries(openApi.paths ?? {})) {
-    const segments = template.split('/');
-    const literals = segments.filter((segment) => !segment.startsWith('{')).length;
-    for (const method of Object.keys(operations ?? {})) templates.push({ method: method.toUpperCase(), template, segments, literals });
-  }
-  // Literal segments win over parameters: /store-keys/search before /store-keys/{key}.
-  return templates.sort((a, b) => b.literals - a.literals);
+  return Object.entries(openApi.paths ?? {}).flatMap(([path, operations]) =>
+    Object.keys(operations ?? {}).map((method) => template(method.toUpperCase(), path)),
+  );
 }
 
 function matches(template: string[], actual: string[]): boolean {

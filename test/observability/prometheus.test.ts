@@ -22,6 +22,7 @@ describe('route labels', () => {
     openApi: buildOpenApiDocument('test'),
     procedures: Object.keys(appRouter._def.procedures),
     fixedRoutes: ['/openapi.json', '/docs', '/prometheus'],
+    expressRoutes: ['/c/:connectionId/queues/:queueName/events'],
   });
 
   it.each([
@@ -30,6 +31,7 @@ describe('route labels', () => {
     ['DELETE', '/api/c/main/store-keys/some%20key', '/api/c/{connectionId}/store-keys/{key}'],
     ['GET', '/api/c/x/queues/my%20queue/metrics', '/api/c/{connectionId}/queues/{queueName}/metrics'],
     ['GET', '/api/health', '/api/health'],
+    ['GET', '/api/c/main/queues/a%2Fb/events', '/api/c/{connectionId}/queues/{queueName}/events'],
     ['GET', '/api/docs/swagger-ui.css', '/api/docs'],
     ['POST', '/api/trpc/workers.list', '/api/trpc/workers.list'],
     ['GET', '/api/trpc/system.health,system.mode', '/api/trpc/(batch)'],
