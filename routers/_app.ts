@@ -1,13 +1,21 @@
 import { createCallerFactory, router } from '../server/trpc/init.js';
 import { connectionsRouter } from './connections/router.js';
 import { jobsRouter } from './jobs/router.js';
+import { metricsRouter } from './metrics/router.js';
+import { schedulersRouter } from './schedulers/router.js';
+import { storeKeysRouter } from './store-keys/router.js';
 import { systemRouter } from './system/router.js';
+import { workersRouter } from './workers/router.js';
 
 /** Mounts every resource router; the whole API surface in one list. */
 export const appRouter = router({
   system: systemRouter,
   connections: connectionsRouter,
   jobs: jobsRouter,
+  schedulers: schedulersRouter,
+  workers: workersRouter,
+  metrics: metricsRouter,
+  storeKeys: storeKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

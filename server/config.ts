@@ -46,6 +46,7 @@ const envSchema = z.object({
     if (!key) context.addIssue({ code: 'custom', message: 'must be 32 bytes written as 64 hex digits or as base64' });
     return key;
   }),
+  SERVICE_METRICS_PUBLIC: envFlag,
 });
 
 export type PersistenceMode = 'embedded' | 'server';
@@ -67,6 +68,8 @@ export interface Config {
   persistence:
     | { mode: 'embedded'; directory: string }
     | { mode: 'server'; databaseUrl: string };
+  /** `public`: GET /api/prometheus answers without authentication. */
+  metrics: { public: boolean };
 }
 
 export class ConfigError extends Error {
@@ -98,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     persistence: vars.DATABASE_URL
       ? { mode: 'server', databaseUrl: vars.DATABASE_URL }
       : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },
+    metrics: { public: vars.SERVICE_METRICS_PUBLIC },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { QueueEventHub } from './events/queue-event-hub.js';
 import type { Logger } from './logger.js';
+import { HttpMetrics } from './observability/http-metrics.js';
 import { openPersistence, type Persistence } from './persistence/persistence.js';
 import { connectionUrlCipher } from './secrets/connection-cipher.js';
 import { missingKeyCipher, type UrlCipher } from './secrets/url-cipher.js';
@@ -22,6 +23,7 @@ export interface Services {
   events: QueueEventHub;
   /** Encrypts saved connection URLs; fails with a clear error when no key is available. */
   urlCipher: UrlCipher;
+  httpMetrics: HttpMetrics;
 }
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
@@ -32,7 +34,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     : savedConnectionCatalog(persistence, urlCipher);
   const stores = new StoreRegistry({ logger });
   const events = new QueueEventHub(logger);
-  return { config, logger, persistence, connections, stores, events, urlCipher };
+  const httpMetrics = new HttpMetrics();
+  return { config, logger, persistence, connections, stores, events, urlCipher, httpMetrics };
 }
 
 export async function closeServices(services: Services): Promise<void> {

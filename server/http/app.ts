@@ -14,6 +14,9 @@ import { jsonBodyErrors, maxBodyBytes, normalizeRestBody, parseJsonBody } from '
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
 import { queueEventsPath, queueEventsRoute } from './queue-events-route.js';
 import { successStatusResponseMeta } from './success-status.js';
+import { prometheusRoute } from './prometheus-route.js';
+import { httpMetricsMiddleware } from '../observability/http-metrics-middleware.js';
+import { createRouteLabeler } from '../observability/route-labels.js';
 
 const requestIdPattern = /^[\w.-]{1,100}$/;
 
@@ -56,6 +59,15 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     }),
   );
 
+  const openApiDocument = buildOpenApiDocument(packageJson.version);
+  app.use(httpMetricsMiddleware(services.httpMetrics, createRouteLabeler({
+    basePath: apiBasePath,
+    openApi: openApiDocument,
+    procedures: Object.keys(appRouter._def.procedures),
+    fixedRoutes: ['/openapi.json', '/docs', '/prometheus'],
+    expressRoutes: [queueEventsPath],
+  })));
+
   const onError = logProcedureError(services);
 
   // The tRPC endpoint and the docs come first: the REST adapter never calls next().
@@ -64,11 +76,12 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     createExpressMiddleware({ router: appRouter, createContext: createHttpContextFactory(services, 'trpc'), onError, maxBodySize: maxBodyBytes }),
   );
 
-  const openApiDocument = buildOpenApiDocument(packageJson.version);
   app.get(`${apiBasePath}/openapi.json`, (_req, res) => void res.json(openApiDocument));
   app.use(`${apiBasePath}/docs`, swaggerUi.serveFiles(openApiDocument), swaggerUi.setup(openApiDocument, { customSiteTitle: 'Bullpen API reference' }));
 
   app.get(`${apiBasePath}${queueEventsPath}`, queueEventsRoute(services, { heartbeatMs: options.sseHeartbeatMs ?? 15_000 }));
+  // Text, not JSON: a plain route before the REST adapter (which never calls next()).
+  app.get(`${apiBasePath}/prometheus`, prometheusRoute(services));
 
   const restHandler = createOpenApiExpressMiddleware({
     router: appRouter,

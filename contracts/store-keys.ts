@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { warningsSchema } from './introspection.js';
+import { connectionParams } from './params.js';
+
+export const keyTypes = ['string', 'hash', 'list', 'set', 'zset', 'stream'] as const;
+
+export const searchKeysInput = connectionParams.extend({
+  pattern: z.string().min(1).max(1000).default('*').describe('Redis glob pattern for SCAN MATCH.'),
+  cursor: z
+    .string()
+    .regex(/^\d+(:\d+)?$/, 'must be a cursor returned by a previous search, or 0')
+    .default('0')
+    .describe('`0` to start; then the `cursor` of the previous response.'),
+  count: z.number().int().min(1).max(1000).default(100).describe('Keys wanted per page (a SCAN COUNT hint; a page may hold a few more or fewer).'),
+  type: z
+    .union([z.enum(keyTypes), z.literal('')])
+    .optional()
+    .describe('Only keys of this type (SCAN TYPE); empty for any type.'),
+  excludeQueueKeys: z.stringbool().default(false).describe("`true`: leave out keys under the queue library's reserved prefixes."),
+});
+
+export const keySummarySchema = z.object({
+  key: z.string(),
+  type: z.string().describe('Redis type: string, hash, list, set, zset, stream, or a module type.'),
+  ttl: z.number().int().describe('Seconds to expiry; -1 when the key does not expire.'),
+  memoryBytes: z.number().int().optional().describe('MEMORY USAGE, when the store allows it.'),
+});
+
+export const searchKeysResultSchema = z.object({
+  keys: z.array(keySummarySchema),
+  cursor: z.string().describe('Pass back as `cursor` for the next page; `0` when done.'),
+  done: z.boolean().describe('Whether the whole keyspace has been scanned.'),
+  warnings: warningsSchema,
+});
+
+export const keyParams = connectionParams.extend({
+  key: z.string().min(1).max(8192).describe('Redis key, percent-encoded in REST paths.'),
+});
+
+export const maxValueBytes = 1_048_576;
+
+export const readKeyInput = keyParams.extend({
+  offset: z.number().int().min(0).default(0).describe('First element of a hash, list, set, sorted set or stream to return.'),
+  limit: z.number().int().min(1).max(1000).default(100).describe('Elements per page, at most 1000.'),
+  cursor: z
+    .string()
+    .regex(/^\d+$/, 'must be 0 or a nextCursor from a previous read')
+    .optional()
+    .describe('Sets and hashes: read from this SCAN cursor (`0` to start) instead of `offset`; the cheap way through a big value.'),
+  maxBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(maxValueBytes)
+    .default(262_144)
+    .describe('Cap on the bytes of value returned (strings are cut, collections end early); at most 1 MiB.'),
+});
+
+export const keyValueSchema = z.object({
+  key: z.string(),
+  type: z.string(),
+  ttl: z.number().int().describe('Seconds to expiry; -1 when the key does not expire.'),
+  size: z.number().int().describe('Bytes of a string; elements of a hash, list, set, sorted set or stream.'),
+  value: z
+    .unknown()
+    .describe(
+      'string: parsed JSON when it is JSON, else the text; hash: [{ field, value }]; list and set: [member]; ' +
+        'zset: [{ member, score }]; stream: [{ id, fields }]; other types: null.',
+    ),
+  offset: z.number().int(),
+  nextOffset: z.number().int().nullable().describe('Offset of the next page; null when this page reaches the end (or when reading by cursor).'),
+  nextCursor: z.string().nullable().describe('Sets and hashes read by `cursor`: the cursor of the next page; null when done.'),
+  truncated: z.boolean().describe('Whether part of the value is not in this response (more pages, or cut at maxBytes).'),
+});
+
+export const deleteKeyResultSchema = z.object({ deleted: z.literal(true), key: z.string() });
+
+export type SearchKeysResult = z.infer<typeof searchKeysResultSchema>;
+export type KeySummary = z.infer<typeof keySummarySchema>;
+export type KeyValue = z.infer<typeof keyValueSchema>;

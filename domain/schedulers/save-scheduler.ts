@@ -1,0 +1,43 @@
+import type { Schedule, Scheduler, SchedulerJobOptions } from '../../contracts/schedulers.js';
+import type { StoreHandle } from '../../server/stores/store-handle.js';
+import { AppError } from '../errors.js';
+import { resolveQueuePrefix } from '../stores/queue-prefix.js';
+import { readScheduler, schedulerNotFound } from './get-scheduler.js';
+import { toRepeatOptions } from './validate-schedule.js';
+
+export interface SaveSchedulerRequest {
+  store: StoreHandle;
+  queueName: string;
+  prefix?: string | undefined;
+  schedulerId: string;
+  name: string;
+  data?: unknown;
+  schedule: Schedule;
+  options?: SchedulerJobOptions | undefined;
+  /** `create`: 409 when the id exists; `update`: 404 when it does not. */
+  mode: 'create' | 'update';
+}
+
+/**
+ * Creates or replaces a job scheduler with BullMQ's upsertJobScheduler, after
+ * validating the schedule. Creating may also create the queue (BullMQ writes
+ * its meta key with the first job).
+ */
+export async function saveScheduler(request: SaveSchedulerRequest): Promise<Scheduler> {
+  const { store, queueName, schedulerId, mode } = request;
+  const repeat = toRepeatOptions(request.schedule);
+  const ref = { prefix: resolveQueuePrefix(store, request.prefix), name: queueName };
+  const existing = await readScheduler(store, ref, schedulerId);
+  if (mode === 'create' && existing) {
+    throw new AppError('CONFLICT', `Job scheduler ${schedulerId} already exists in queue ${queueName}; update it with PUT`, { schedulerId });
+  }
+  if (mode === 'update' && !existing) throw schedulerNotFound(ref, schedulerId);
+  await store.queue(ref.name, ref.prefix).upsertJobScheduler(schedulerId, repeat, {
+    name: request.name,
+    data: request.data ?? {},
+    opts: request.options ?? {},
+  });
+  const saved = await readScheduler(store, ref, schedulerId);
+  if (!saved) throw new AppError('CONFLICT', `Job scheduler ${schedulerId} produces no further run (limit or endDate reached)`, { schedulerId });
+  return saved;
+}

@@ -1,0 +1,111 @@
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergeExpositions } from '../../domain/metrics/merge-exposition.js';
+import { createRouteLabeler } from '../../server/observability/route-labels.js';
+import { buildOpenApiDocument } from '../../server/http/openapi-document.js';
+import { appRouter } from '../../routers/_app.js';
+import { bootApp, request, type TestApp } from '../helpers/app.js';
+import { storeFixture } from '../helpers/stores.js';
+
+describe('mergeExpositions', () => {
+  it('keeps one HELP/TYPE per family and groups its samples', () => {
+    const queue = (name: string) => `# HELP m help\n# TYPE m gauge\nm{queue="${name}"} 1\n# HELP n other\n# TYPE n counter\nn{queue="${name}"} 2`;
+    expect(mergeExpositions([queue('a'), queue('b')])).toBe(
+      '# HELP m help\n# TYPE m gauge\nm{queue="a"} 1\nm{queue="b"} 1\n# HELP n other\n# TYPE n counter\nn{queue="a"} 2\nn{queue="b"} 2\n',
+    );
+  });
+});
+
+describe('route labels', () => {
+  const label = createRouteLabeler({
+    basePath: '/api',
+    openApi: buildOpenApiDocument('test'),
+    procedures: Object.keys(appRouter._def.procedures),
+    fixedRoutes: ['/openapi.json', '/docs', '/prometheus'],
+    expressRoutes: ['/c/:connectionId/queues/:queueName/events'],
+  });
+
+  it.each([
+    ['GET', '/api/c/main/store-keys/search', '/api/c/{connectionId}/store-keys/search'],
+    ['GET', '/api/c/main/store-keys/value/bull%3Aa%2Fb', '/api/c/{connectionId}/store-keys/value/{key}'],
+    ['DELETE', '/api/c/main/store-keys/some%20key', '/api/c/{connectionId}/store-keys/{key}'],
+    ['GET', '/api/c/x/queues/my%20queue/metrics', '/api/c/{connectionId}/queues/{queueName}/metrics'],
+    ['GET', '/api/health', '/api/health'],
+    ['GET', '/api/c/main/queues/a%2Fb/events', '/api/c/{connectionId}/queues/{queueName}/events'],
+    ['GET', '/api/docs/swagger-ui.css', '/api/docs'],
+    ['POST', '/api/trpc/workers.list', '/api/trpc/workers.list'],
+    ['GET', '/api/trpc/system.health,system.mode', '/api/trpc/(batch)'],
+    ['GET', '/api/trpc/no.such.thing', 'unmatched'],
+    ['GET', '/api/c/x/queues/q/nonsense', 'unmatched'],
+    ['GET', '/elsewhere', 'unmatched'],
+  ])('%s %s → %s', (method, path, expected) => {
+    expect(label(method, path)).toBe(expected);
+  });
+});
+
+describe('GET /api/prometheus', () => {
+  const fixture = storeFixture();
+  let app: TestApp;
+  const queue = new Queue('mail "out"', fixture.bullmq);
+
+  beforeAll(async () => {
+    app = await bootApp({ env: { ...fixture.env, SERVICE_REDIS_URL_DOWN: 'redis://127.0.0.1:1' } });
+    await queue.addBulk([{ name: 'a', data: {} }, { name: 'b', data: {} }]);
+  });
+  afterAll(async () => {
+    await queue.close();
+    await app.close();
+    await fixture.cleanup();
+  });
+
+  it('serves BullMQ job counts of every visible connection and store liveness as Prometheus text', async () => {
+    const response = await fetch(`${app.api}/prometheus`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await response.text();
+    expect(text).toContain('# TYPE bullmq_job_count gauge');
+    expect(text).toContain(`bullmq_job_count{queue="mail \\"out\\"", state="waiting", connection="main", prefix="${fixture.prefix}"} 2`);
+    expect(text).toContain('bullpen_store_up{connection="main"} 1');
+    expect(text).toContain('bullpen_store_up{connection="down"} 0');
+    expect(text.match(/^# TYPE bullmq_job_count /gm)).toHaveLength(1);
+  });
+
+  it("includes Bullpen's own request counter and latency histogram by route and status", async () => {
+    await request(`${app.api}/c/main/workers`);
+    await request(`${app.api}/c/nope/workers`);
+    const text = await (await fetch(`${app.api}/prometheus`)).text();
+    expect(text).toContain('# TYPE bullpen_http_requests_total counter');
+    expect(text).toMatch(/bullpen_http_requests_total\{method="GET",route="\/api\/c\/\{connectionId\}\/workers",status="200"\} [1-9]/);
+    expect(text).toMatch(/bullpen_http_requests_total\{method="GET",route="\/api\/c\/\{connectionId\}\/workers",status="404"\} 1/);
+    expect(text).toContain('# TYPE bullpen_http_request_duration_seconds histogram');
+    expect(text).toMatch(/bullpen_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/api\/c\/\{connectionId\}\/workers",status="200"\} [1-9]/);
+  });
+});
+
+describe('GET /api/prometheus protection', () => {
+  const fixture = storeFixture();
+  const signedOutEnv = { ...fixture.env, SERVICE_AUTHLESS: 'false', AUTH_SECRET: 'x'.repeat(32) };
+  afterAll(() => fixture.cleanup());
+
+  it('is protected like the API: 401 without a session or token', async () => {
+    const app = await bootApp({ env: signedOutEnv });
+    try {
+      const response = await request(`${app.api}/prometheus`);
+      expect(response.status).toBe(401);
+      expect(response.body.code).toBe('UNAUTHORIZED');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers anyone when SERVICE_METRICS_PUBLIC=true', async () => {
+    const app = await bootApp({ env: { ...signedOutEnv, SERVICE_METRICS_PUBLIC: 'true' } });
+    try {
+      const response = await fetch(`${app.api}/prometheus`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('bullpen_store_up{connection="main"} 1');
+    } finally {
+      await app.close();
+    }
+  });
+});
