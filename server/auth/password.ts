@@ -6,8 +6,6 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  */
 const current = { N: 2 ** 15, r: 8, p: 1, keyLength: 64 };
 
-export const minPasswordLength = 10;
-
 function derive(password: string, salt: Buffer, options: ScryptOptions & { keyLength: number }): Promise<Buffer> {
   const { keyLength, ...params } = options;
   return new Promise((resolve, reject) => {
