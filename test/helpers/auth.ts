@@ -26,9 +26,9 @@ export function uniqueEmail(label = 'user'): string {
   return `${label}-${randomBytes(4).toString('hex')}@example.test`;
 }
 
-export async function signUp(app: TestApp, label = 'user'): Promise<SignedInUser> {
+export async function signUp(app: TestApp, label = 'user', headers: Record<string, string> = {}): Promise<SignedInUser> {
   const email = uniqueEmail(label);
-  const response = await request(`${app.api}/auth/sign-up/email`, { method: 'POST', body: { email, password: testPassword, name: label } });
+  const response = await request(`${app.api}/auth/sign-up/email`, { method: 'POST', headers, body: { email, password: testPassword, name: label } });
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
   const cookie = sessionCookieOf(response.headers)!;
   return { userId: response.body.user.id, email, organizationId: response.body.session.activeOrganizationId, cookie, sessionId: cookie.split('=')[1]! };
