@@ -123,7 +123,8 @@ describe.each(persistenceKinds)('sessions (%s persistence)', (persistence) => {
     it('refuses a cookie-authenticated change without a matching Origin or Referer with 403', async () => {
       const user = await signUp(app);
       const create = (headers: Record<string, string>) => request(`${app.api}/organizations`, { method: 'POST', headers, body: { name: 'csrf' } });
-      for (const headers of [{ cookie: user.cookie }, { cookie: user.cookie, origin: 'https://evil.example' }, { cookie: user.cookie, referer: 'http://localhost:3001/x' }]) {
+      const forged: Record<string, string>[] = [{ cookie: user.cookie }, { cookie: user.cookie, origin: 'https://evil.example' }, { cookie: user.cookie, referer: 'http://localhost:3001/x' }];
+      for (const headers of forged) {
         const response = await create(headers);
         expect(response.status).toBe(403);
         expect(response.body.message).toContain('Cross-site request refused');

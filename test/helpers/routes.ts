@@ -14,7 +14,7 @@ export interface RouteInfo {
 
 /** Every REST route that declares a permission, read from the router itself: routes added later are included. */
 export function permissionedRoutes(): RouteInfo[] {
-  return Object.entries(appRouter._def.procedures as Record<string, AnyProcedure>).flatMap(([procedure, definition]) => {
+  return Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>).flatMap(([procedure, definition]) => {
     const meta = definition._def.meta as ProcedureMeta | undefined;
     if (!meta?.permission || !meta.openapi) return [];
     return [{ procedure, method: meta.openapi.method, path: meta.openapi.path, permission: meta.permission, mutation: definition._def.type === 'mutation' }];
