@@ -76,6 +76,12 @@ describe('route matrix', () => {
     expect(response.body.code).toBe('FORBIDDEN');
   });
 
+  it('applies to the queue event stream (not a procedure): 401 unauthenticated, 403 for another organization', async () => {
+    const url = `${app.api}/c/${connectionId}/queues/q/events`;
+    expect((await request(url)).status).toBe(401);
+    expect((await request(url, { headers: { cookie: memberB.cookie } })).status).toBe(403);
+  });
+
   it.runIf(routes.some(isConnectionScoped))('lets the connection’s own organization past the check (the 403s above are not blanket)', async () => {
     const probe = routes.find(isConnectionScoped)!;
     const own = await call(probe, asBrowser(app, ownerA), ownerA.organizationId);
