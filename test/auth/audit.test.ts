@@ -82,6 +82,11 @@ describe.each(persistenceKinds)('audit trail (%s persistence)', (persistence) =>
     const rows = JSON.stringify(await sql(app, 'select * from "audit_event"'));
     expect(rows).not.toContain(created.body.token);
 
+    await request(`${app.api}/connections`, { method: 'POST', headers: asBrowser(app, owner), body: { name: 'secretive', url: 'redis://:s3cret-pw@127.0.0.1:1/0' } });
+    const [connectionEvent] = (await audit('action=connections.write&limit=1')).body.events;
+    expect(connectionEvent.parameters.url).toBe('redis://:****@127.0.0.1:1/0');
+    expect(JSON.stringify(await sql(app, 'select * from "audit_event"'))).not.toContain('s3cret-pw');
+
     const removal = await request(`${app.api}/organizations/${owner.organizationId}/members/${owner.userId}`, { method: 'DELETE', headers: asBrowser(app, owner) });
     expect(removal.status).toBe(409);
     const [refused] = (await audit('action=members.write&limit=1')).body.events;

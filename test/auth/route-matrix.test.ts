@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreConnection } from '../../server/stores/store-connection.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { addMember, asBrowser, signUp, type SignedInUser } from '../helpers/auth.js';
 import { bodyFor, fillPath, isBeyondViewer, isConnectionScoped, permissionedRoutes, type RouteInfo } from '../helpers/routes.js';
@@ -10,46 +9,23 @@ import { bodyFor, fillPath, isBeyondViewer, isConnectionScoped, permissionedRout
  */
 const routes = permissionedRoutes();
 const label = (route: RouteInfo) => `${route.method} ${route.path}`;
-const connectionId = 'owned-by-a';
-
-function ownedConnection(organizationId: string): StoreConnection {
-  const now = new Date();
-  return {
-    id: connectionId,
-    organizationId,
-    name: 'A store',
-    url: 'redis://127.0.0.1:1',
-    environment: 'development',
-    prefixes: ['bull'],
-    isDefault: true,
-    tls: { enabled: false, allowSelfSigned: false },
-    cluster: false,
-    source: 'saved',
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
 describe('route matrix', () => {
   let app: TestApp;
   let ownerA: SignedInUser;
   let viewerA: SignedInUser;
   let memberB: SignedInUser;
+  let connectionId: string;
   beforeAll(async () => {
     app = await bootApp();
     [ownerA, viewerA, memberB] = await Promise.all([signUp(app, 'owner-a'), signUp(app, 'viewer-a'), signUp(app, 'member-b')]);
     await addMember(app, ownerA, ownerA.organizationId, viewerA, 'viewer');
-    // A connection of organization A, whatever catalog the service uses.
-    const catalog = app.services.connections;
-    const owned = ownedConnection(ownerA.organizationId);
-    app.services.connections = Object.create(catalog, {
-      find: { value: async (id: string) => (id === connectionId ? owned : catalog.find(id)) },
-    });
+    const created = await request(`${app.api}/connections`, { method: 'POST', headers: asBrowser(app, ownerA), body: { name: 'A store', url: 'redis://127.0.0.1:1' } });
+    connectionId = created.body.id;
   });
   afterAll(() => app.close());
 
   const call = (route: RouteInfo, headers: Record<string, string>, organizationId: string) =>
-    request(`${app.api}${fillPath(route.path, { connectionId, organizationId })}`, { method: route.method, headers, body: bodyFor(route.method) });
+    request(`${app.api}${fillPath(route.path, { connectionId, id: route.path.startsWith('/connections/') ? connectionId : 'x', organizationId })}`, { method: route.method, headers, body: bodyFor(route.method) });
 
   it('covers the routes it must', () => {
     const paths = routes.map(label);
@@ -69,7 +45,9 @@ describe('route matrix', () => {
     expect(response.body.message).toContain(route.permission);
   });
 
-  const otherOrganizationRoutes = routes.filter((route) => isConnectionScoped(route) || route.path.includes('{organizationId}'));
+  const otherOrganizationRoutes = routes.filter(
+    (route) => isConnectionScoped(route) || route.path.includes('{organizationId}') || route.path === '/connections/{id}',
+  );
   it.each(otherOrganizationRoutes.map((route) => [label(route), route] as const))('%s: other organization → 403', async (_name, route) => {
     const response = await call(route, asBrowser(app, memberB), ownerA.organizationId);
     expect(response.status).toBe(403);
