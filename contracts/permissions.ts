@@ -36,6 +36,8 @@ export const minimumRoleByPermission = {
   'members.read': 'viewer',
   'members.write': 'owner',
   'tokens.manage': 'viewer',
+  'organizations.create': 'viewer',
+  'session.write': 'viewer',
   'audit.read': 'admin',
 } as const satisfies Record<string, Role>;
 

@@ -1,4 +1,7 @@
 import { createCallerFactory, router } from '../server/trpc/init.js';
+import { auditRouter } from './audit/router.js';
+import { authRouter } from './auth/router.js';
+import { organizationsRouter } from './organizations/router.js';
 import { connectionsRouter } from './connections/router.js';
 import { jobsRouter } from './jobs/router.js';
 import { metricsRouter } from './metrics/router.js';
@@ -16,6 +19,9 @@ export const appRouter = router({
   workers: workersRouter,
   metrics: metricsRouter,
   storeKeys: storeKeysRouter,
+  auth: authRouter,
+  organizations: organizationsRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

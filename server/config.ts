@@ -21,6 +21,23 @@ const optionalText = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+const positiveInt = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
+
+/** `false`, `true` (one proxy hop) or the number of proxy hops whose X-Forwarded-For is believed. */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, issue) => {
+    const text = value?.trim() ?? '';
+    if (text === '' || ['false', '0', 'no'].includes(text)) return 0;
+    if (['true', 'yes'].includes(text)) return 1;
+    if (/^\d{1,2}$/.test(text)) return Number(text);
+    issue.addIssue({ code: 'custom', message: 'must be true, false or a number of proxy hops' });
+    return z.NEVER;
+  });
+
+export const minAuthSecretLength = 32;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: port.default(3000),
@@ -30,9 +47,20 @@ const envSchema = z.object({
   SERVICE_ENV_CONNECTIONS: envFlag,
   ANALYTICS_KEY: optionalText,
   ANALYTICS_UI_HOST: z.url().default('https://us.posthog.com'),
-  AUTH_SECRET: optionalText,
+  AUTH_SECRET: optionalText.pipe(
+    z.string().min(minAuthSecretLength, `must be at least ${minAuthSecretLength} characters`).optional(),
+  ),
   APP_BASE_URL: z.url().default('http://localhost:3000'),
   DISABLE_RATE_LIMIT: envFlag,
+  RATE_LIMIT_ENABLED: envFlag,
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+  RATE_LIMIT_MAX: positiveInt(300),
+  RATE_LIMIT_AUTH_MAX: positiveInt(10),
+  RATE_LIMIT_CONNECTION_TEST_MAX: positiveInt(10),
+  RATE_LIMIT_REDIS_URL: optionalText.pipe(
+    z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  ),
+  TRUST_PROXY: trustProxy,
   DATABASE_URL: optionalText.pipe(
     z
       .string()
@@ -54,15 +82,16 @@ export type Environment = 'development' | 'test' | 'production';
 
 export interface Config {
   environment: Environment;
-  http: { port: number; host: string };
+  http: { port: number; host: string; /** Proxy hops whose X-Forwarded-For is believed (0: none). */ trustProxyHops: number };
   logLevel: string;
   authless: boolean;
   envConnections: boolean;
   /** SERVICE_REDIS_URL_<NAME> connections; read only when envConnections is true. */
   environmentConnections: StoreConnection[];
   analytics: { key: string | null; uiHost: string };
+  /** secret: null only in embedded mode, where the service keeps a generated one in the data directory. */
   auth: { secret: string | null; appBaseUrl: string };
-  rateLimit: { disabled: boolean };
+  rateLimit: RateLimitConfig;
   /** AES-256-GCM key for saved connection URLs; null: generated in the data dir (embedded) or saving fails (server). */
   encryptionKey: Buffer | null;
   persistence:
@@ -70,6 +99,23 @@ export interface Config {
     | { mode: 'server'; databaseUrl: string };
   /** `public`: GET /api/prometheus answers without authentication. */
   metrics: { public: boolean };
+}
+
+export interface RateLimitConfig {
+  /** DISABLE_RATE_LIMIT as given; honoured only outside production. */
+  disabled: boolean;
+  /** Whether limits apply: always in production; elsewhere when RATE_LIMIT_ENABLED and not DISABLE_RATE_LIMIT. */
+  enabled: boolean;
+  /** DISABLE_RATE_LIMIT=true was refused because NODE_ENV is production (startup warns). */
+  disableRefused: boolean;
+  windowSeconds: number;
+  /** Requests per window and caller on the general API. */
+  max: number;
+  /** Sign-in and sign-up attempts per window and client. */
+  authMax: number;
+  /** Connection tests per window and caller. */
+  connectionTestMax: number;
+  redisUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -87,21 +133,42 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid ${variable} (${shown}): ${issue.message}`);
   }
   const vars = parsed.data;
+  if (!vars.SERVICE_AUTHLESS && vars.DATABASE_URL && !vars.AUTH_SECRET) {
+    throw new ConfigError(
+      `Invalid AUTH_SECRET (unset): required when authentication is enabled with server persistence (DATABASE_URL); at least ${minAuthSecretLength} characters`,
+    );
+  }
   return {
     environmentConnections: vars.SERVICE_ENV_CONNECTIONS ? readEnvConnections(env) : [],
     environment: vars.NODE_ENV,
-    http: { port: vars.PORT, host: vars.HOST },
+    http: { port: vars.PORT, host: vars.HOST, trustProxyHops: vars.TRUST_PROXY },
     logLevel: vars.LOG_LEVEL,
     authless: vars.SERVICE_AUTHLESS,
     envConnections: vars.SERVICE_ENV_CONNECTIONS,
     analytics: { key: vars.ANALYTICS_KEY ?? null, uiHost: vars.ANALYTICS_UI_HOST },
     auth: { secret: vars.AUTH_SECRET ?? null, appBaseUrl: vars.APP_BASE_URL },
-    rateLimit: { disabled: vars.DISABLE_RATE_LIMIT },
+    rateLimit: rateLimitConfig(vars),
     encryptionKey: vars.SERVICE_ENCRYPTION_KEY,
     persistence: vars.DATABASE_URL
       ? { mode: 'server', databaseUrl: vars.DATABASE_URL }
       : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },
     metrics: { public: vars.SERVICE_METRICS_PUBLIC },
+  };
+}
+
+function rateLimitConfig(vars: z.infer<typeof envSchema>): RateLimitConfig {
+  const production = vars.NODE_ENV === 'production';
+  const disableRefused = production && vars.DISABLE_RATE_LIMIT;
+  const honouredDisable = !production && vars.DISABLE_RATE_LIMIT;
+  return {
+    disabled: vars.DISABLE_RATE_LIMIT,
+    enabled: production || (!honouredDisable && vars.RATE_LIMIT_ENABLED),
+    disableRefused,
+    windowSeconds: vars.RATE_LIMIT_WINDOW_SECONDS,
+    max: vars.RATE_LIMIT_MAX,
+    authMax: vars.RATE_LIMIT_AUTH_MAX,
+    connectionTestMax: vars.RATE_LIMIT_CONNECTION_TEST_MAX,
+    redisUrl: vars.RATE_LIMIT_REDIS_URL ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { createAuthService, type AuthService } from './auth/auth-service.js';
 import type { Config } from './config.js';
 import { QueueEventHub } from './events/queue-event-hub.js';
 import type { Logger } from './logger.js';
@@ -5,6 +6,7 @@ import { HttpMetrics } from './observability/http-metrics.js';
 import { openPersistence, type Persistence } from './persistence/persistence.js';
 import { connectionUrlCipher } from './secrets/connection-cipher.js';
 import { missingKeyCipher, type UrlCipher } from './secrets/url-cipher.js';
+import { createRateLimits, type RateLimits } from './rate-limit/rate-limits.js';
 import { envConnectionCatalog, type ConnectionCatalog } from './stores/connection-catalog.js';
 import { savedConnectionCatalog } from './stores/saved-connection-catalog.js';
 import { StoreRegistry } from './stores/store-registry.js';
@@ -24,6 +26,8 @@ export interface Services {
   /** Encrypts saved connection URLs; fails with a clear error when no key is available. */
   urlCipher: UrlCipher;
   httpMetrics: HttpMetrics;
+  auth: AuthService;
+  rateLimits: RateLimits;
 }
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
@@ -35,11 +39,17 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const stores = new StoreRegistry({ logger });
   const events = new QueueEventHub(logger);
   const httpMetrics = new HttpMetrics();
-  return { config, logger, persistence, connections, stores, events, urlCipher, httpMetrics };
+  const auth = await createAuthService(config, logger, persistence);
+  if (config.rateLimit.disableRefused) {
+    logger.warn('DISABLE_RATE_LIMIT is ignored in production (NODE_ENV=production): rate limits stay on');
+  }
+  const rateLimits = createRateLimits(config.rateLimit, logger);
+  return { config, logger, persistence, connections, stores, events, urlCipher, httpMetrics, auth, rateLimits };
 }
 
 export async function closeServices(services: Services): Promise<void> {
   await services.events.closeAll();
   await services.stores.closeAll();
+  await services.rateLimits.close();
   await services.persistence.close();
 }

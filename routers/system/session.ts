@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { sessionSnapshotSchema } from '../../contracts/system.js';
-import { authlessSessionSnapshot, signedOutSnapshot } from '../../domain/system/session-snapshot.js';
+import { sessionSnapshot } from '../../domain/system/session-snapshot.js';
+import { resolveActor } from '../../server/auth/resolve-actor.js';
 import { persistedProcedure } from '../../server/trpc/procedures.js';
 
+/** Answers signed-out callers too (200, `authenticated: false`): it is how a client learns it must sign in. */
 export const session = persistedProcedure
   .meta({
     openapi: {
@@ -10,9 +12,9 @@ export const session = persistedProcedure
       path: '/session',
       tags: ['system'],
       summary: 'Session snapshot: user, active organization, role, memberships',
-      errorResponses: { 500: 'Persistence is unavailable' },
+      errorResponses: { 403: 'x-organization-id names an organization you are not a member of', 500: 'Persistence is unavailable' },
     },
   })
   .input(z.void())
   .output(sessionSnapshotSchema)
-  .query(({ ctx }) => (ctx.services.config.authless ? authlessSessionSnapshot(ctx.em) : signedOutSnapshot));
+  .query(async ({ ctx }) => sessionSnapshot({ em: ctx.em, actor: await resolveActor(ctx) }));

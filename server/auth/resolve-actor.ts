@@ -1,20 +1,65 @@
+import { roleOrder } from '../../contracts/permissions.js';
+import type { Role } from '../../contracts/system.js';
+import { AppError } from '../../domain/errors.js';
+import { Membership, type MembershipRecord } from '../persistence/entities/membership.js';
 import type { Context } from '../trpc/context.js';
 import type { Actor } from './actor.js';
 
+export const organizationHeader = 'x-organization-id';
+
+const lowerRole = (a: Role, b: Role): Role => (roleOrder.indexOf(a) <= roleOrder.indexOf(b) ? a : b);
+
+const notMember = (organizationId: string) =>
+  new AppError('FORBIDDEN', `You are not a member of organization ${organizationId}`, { organizationId });
+
+/** The organization a request asks to act in: the route's own, else the `x-organization-id` header. */
+function requestedOrganization(ctx: Context, routeOrganizationId: string | undefined): string | undefined {
+  if (routeOrganizationId) return routeOrganizationId;
+  const header = ctx.req?.headers[organizationHeader];
+  return typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
+}
+
 /**
- * Who the request acts as, or null when nobody is signed in. Authless mode:
- * the owner of the local organization. Authenticated mode: the session cookie
- * or bearer token (the authentication issue fills this in).
+ * A user acts in the requested organization, else the session's active one,
+ * else the one they joined first. Asking for an organization they are not a
+ * member of is 403, as is having no membership at all.
  */
-export async function resolveActor(ctx: Context): Promise<Actor | null> {
-  if (ctx.services.config.authless) {
-    return {
-      kind: 'authless',
-      userId: null,
-      tokenId: null,
-      organizationId: ctx.services.persistence.localOrganizationId(),
-      role: 'owner',
-    };
+function chooseMembership(memberships: MembershipRecord[], requested: string | undefined, sessionOrganizationId: string | null) {
+  if (requested) {
+    const match = memberships.find((membership) => membership.organizationId === requested);
+    if (!match) throw notMember(requested);
+    return match;
   }
-  return null;
+  const chosen = memberships.find((membership) => membership.organizationId === sessionOrganizationId) ?? memberships[0];
+  if (!chosen) throw new AppError('FORBIDDEN', 'You are not a member of any organization');
+  return chosen;
+}
+
+/**
+ * Who the request acts as, in which organization, with which role; null when
+ * nobody is signed in (or the credentials are not valid). Authless mode: the
+ * owner of the local organization. A token acts in its own organization with
+ * its role, never above its creator's current role there.
+ */
+export async function resolveActor(ctx: Context, routeOrganizationId?: string): Promise<Actor | null> {
+  const identity = await ctx.identify();
+  if (!identity) return null;
+  const requested = requestedOrganization(ctx, routeOrganizationId);
+  if (identity.kind === 'authless') {
+    const organizationId = ctx.services.persistence.localOrganizationId();
+    if (requested && requested !== organizationId) throw notMember(requested);
+    return { kind: 'authless', userId: null, tokenId: null, organizationId, role: 'owner' };
+  }
+  const em = ctx.services.persistence.fork();
+  if (identity.kind === 'token') {
+    const { token } = identity;
+    if (requested && requested !== token.organizationId) throw notMember(requested);
+    const creator = await em.findOne(Membership, { organizationId: token.organizationId, userId: token.createdByUserId });
+    // The creator left the organization: the token acts for nobody.
+    if (!creator) return null;
+    return { kind: 'token', userId: token.createdByUserId, tokenId: token.id, organizationId: token.organizationId, role: lowerRole(token.role, creator.role) };
+  }
+  const memberships = await em.find(Membership, { userId: identity.user.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const membership = chooseMembership(memberships, requested, identity.session.activeOrganizationId);
+  return { kind: 'user', userId: identity.user.id, tokenId: null, organizationId: membership.organizationId, role: membership.role };
 }

@@ -45,7 +45,7 @@ export interface AppOptions {
 export function createApp(services: Services, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', services.config.http.trustProxyHops);
   app.use(
     pinoHttp({
       logger: services.logger,

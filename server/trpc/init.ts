@@ -9,11 +9,16 @@ import { describeError } from './errors.js';
  * (`code`, `httpStatus`, `message`, route-specific `details`, input `issues`),
  * never with a stack trace: stacks go to the log.
  */
-/** Procedure metadata: the REST mapping, and the action checked against the permission table. */
+/**
+ * Procedure metadata: the REST mapping, the action checked against the
+ * permission table, and a stricter rate limit where one applies (connection
+ * tests get theirs from their permission, `connections.test`).
+ */
 export type ProcedureMeta = OpenApiMeta<{
   permission?: Permission;
   /** REST status of a success when it is not 200 (e.g. 201 on create); see server/http/success-status.ts. */
   successStatus?: 201 | 202;
+  strictLimit?: 'credentials' | 'connectionTest';
 }>;
 
 const t = initTRPC

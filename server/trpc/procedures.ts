@@ -2,26 +2,39 @@ import { authorize } from '../auth/authorize.js';
 import { openConnection } from '../stores/open-connection.js';
 import { isStoreUnavailable, storeUnavailable } from '../stores/store-errors.js';
 import { baseProcedure } from './init.js';
+import { auditMutations } from './middleware/audit-mutations.js';
 import { authenticate } from './middleware/authenticate.js';
 import { decodePathParams } from './middleware/decode-path-params.js';
 import { forkEntityManager } from './middleware/fork-entity-manager.js';
 import { mapErrors } from './middleware/map-errors.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { rejectInAuthless } from './middleware/reject-in-authless.js';
 import { rejectEnvConnectionWrites } from './middleware/reject-env-connection-writes.js';
+import { requireSameOrigin } from './middleware/require-same-origin.js';
 
-/** Every procedure starts here: errors mapped, REST path params decoded. */
-export const publicProcedure = baseProcedure.use(mapErrors).use(decodePathParams);
+/** Every procedure starts here: errors mapped, REST path params decoded, CSRF checked, rate limited. */
+export const publicProcedure = baseProcedure.use(mapErrors).use(decodePathParams).use(requireSameOrigin).use(rateLimit);
 
 /** For procedures that touch the database: a fresh EntityManager per call. */
 export const persistedProcedure = publicProcedure.use(forkEntityManager);
 
-/** Signed in (401 otherwise) and allowed the procedure's `meta.permission` (403 otherwise). */
-export const authedProcedure = publicProcedure.use(authenticate).use(({ ctx, meta, path, next }) => {
-  authorize(ctx.actor, meta?.permission, path);
-  return next();
-});
+/**
+ * Signed in (401 otherwise) and allowed the procedure's `meta.permission`
+ * (403 otherwise). Mutations are audited, refused ones included.
+ */
+export const authedProcedure = publicProcedure
+  .use(authenticate)
+  .use((call) => auditMutations(call))
+  .use(({ ctx, meta, path, next }) => {
+    authorize(ctx.actor, meta?.permission, path);
+    return next();
+  });
 
 /** Signed in and allowed, with a fresh EntityManager. */
 export const authedPersistedProcedure = authedProcedure.use(forkEntityManager);
+
+/** Tokens, members, set-active...: answered 400 AUTHLESS_MODE in authless mode, where nobody signs in. */
+export const accountProcedure = authedPersistedProcedure.use(rejectInAuthless);
 
 /** Creating, changing or deleting saved connections: 403 when the environment owns the connections. */
 export const savedConnectionWriteProcedure = authedPersistedProcedure.use(rejectEnvConnectionWrites);

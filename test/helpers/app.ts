@@ -11,6 +11,8 @@ import { createLogger } from '../../server/logger.js';
 import { closeServices, createServices, type Services } from '../../server/services.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
+export const testAuthSecret = 'test-auth-secret-0123456789abcdef0123456789';
+
 export type PersistenceKind = 'embedded' | 'server';
 export const persistenceKinds: PersistenceKind[] = ['embedded', 'server'];
 
@@ -40,7 +42,15 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
   const persistence = options.persistence ?? 'embedded';
   let database: TestDatabase | undefined;
   let tempDir: string | undefined;
-  const env: Record<string, string | undefined> = { NODE_ENV: 'test', LOG_LEVEL: 'debug', HOST: '127.0.0.1', PORT: '0', ...options.env };
+  const env: Record<string, string | undefined> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'debug',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    // Server mode refuses to start authenticated without one.
+    AUTH_SECRET: testAuthSecret,
+    ...options.env,
+  };
   if (persistence === 'server') {
     if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
     else env.DATABASE_URL = (database = await createTestDatabase()).url;

@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { loadConfig } from '../../server/config.js';
 import { rewriteErrorBodies } from '../../server/http/error-body.js';
 import { createLogger } from '../../server/logger.js';
+import { createRateLimits } from '../../server/rate-limit/rate-limits.js';
 import type { Services } from '../../server/services.js';
-import type { Context } from '../../server/trpc/context.js';
+import { createInnerContext, type Context } from '../../server/trpc/context.js';
 import { createCallerFactory, router } from '../../server/trpc/init.js';
 import { publicProcedure } from '../../server/trpc/procedures.js';
 
@@ -21,7 +22,9 @@ const echoRouter = router({
 });
 
 describe('path parameters', () => {
-  const services = { config: loadConfig({}), logger: createLogger({ level: 'silent' }) } as unknown as Services;
+  const config = loadConfig({});
+  const logger = createLogger({ level: 'silent' });
+  const services = { config, logger, rateLimits: createRateLimits(config.rateLimit, logger) } as unknown as Services;
   let base: string;
   let server: ReturnType<express.Express['listen']>;
 
@@ -29,7 +32,7 @@ describe('path parameters', () => {
     const app = express();
     const handler = createOpenApiExpressMiddleware({
       router: echoRouter,
-      createContext: (): Context => ({ services, logger: services.logger, requestId: 't', transport: 'rest' }),
+      createContext: (): Context => createInnerContext(services, 'rest'),
     });
     app.use('/api', (req, res) => {
       rewriteErrorBodies(res, req.url);
@@ -47,7 +50,7 @@ describe('path parameters', () => {
   });
 
   it('leaves tRPC input alone (a literal %41 is not decoded)', async () => {
-    const caller = createCallerFactory(echoRouter)({ services, logger: services.logger, requestId: 't', transport: 'trpc' });
+    const caller = createCallerFactory(echoRouter)(createInnerContext(services, 'trpc'));
     expect(await caller.echo({ key: 'x%41y' })).toEqual({ key: 'x%41y' });
   });
 

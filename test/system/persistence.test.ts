@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../server/persistence/migrations/index.js';
 import { embeddedDatabaseFile } from '../../server/persistence/orm.js';
 import { bootApp, request } from '../helpers/app.js';
 import { createTestDatabase, queryDatabase, type TestDatabase } from '../helpers/postgres.js';
@@ -25,7 +26,7 @@ describe('migrations on PostgreSQL', () => {
       await app.close();
     }
     const applied = await queryDatabase<Row>(database.url, 'select name from mikro_orm_migrations order by id');
-    expect(applied.map((row) => row.name)).toEqual(['0001-organizations', '0002-connections']);
+    expect(applied.map((row) => row.name)).toEqual(migrations.map((migration) => migration.name));
     const organizations = await queryDatabase<{ slug: string }>(database.url, 'select slug from organization where is_local');
     expect(organizations).toEqual([{ slug: 'local' }]);
   });
@@ -48,7 +49,7 @@ describe('migrations on SQLite', () => {
     const db = new Database(path.join(nested, embeddedDatabaseFile), { readonly: true });
     try {
       const applied = db.prepare('select name from mikro_orm_migrations order by id').all() as Row[];
-      expect(applied.map((row) => row.name)).toEqual(['0001-organizations', '0002-connections']);
+      expect(applied.map((row) => row.name)).toEqual(migrations.map((migration) => migration.name));
       expect(db.prepare('select count(*) as n from organization where is_local').get()).toEqual({ n: 1 });
     } finally {
       db.close();

@@ -25,13 +25,13 @@ describe('configuration', () => {
   it('defaults to embedded persistence in ./data on port 3000', () => {
     const config = loadConfig({});
     expect(config.persistence).toEqual({ mode: 'embedded', directory: path.resolve('./data') });
-    expect(config.http).toEqual({ port: 3000, host: '0.0.0.0' });
+    expect(config.http).toEqual({ port: 3000, host: '0.0.0.0', trustProxyHops: 0 });
     expect(config.environment).toBe('development');
   });
 
   it('selects server persistence when DATABASE_URL is set', () => {
     const url = 'postgres://postgres@127.0.0.1:5432/test';
-    expect(loadConfig({ DATABASE_URL: url }).persistence).toEqual({ mode: 'server', databaseUrl: url });
+    expect(loadConfig({ DATABASE_URL: url, AUTH_SECRET: 'x'.repeat(32) }).persistence).toEqual({ mode: 'server', databaseUrl: url });
   });
 });
 

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { roleSchema } from './system.js';
+
+export const organizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  createdAt: z.string(),
+  role: roleSchema.describe('Your role in it.'),
+});
+
+export const organizationListSchema = z.object({ organizations: z.array(organizationSchema) });
+
+export const organizationParams = z.object({ organizationId: z.string().min(1).max(36).describe('Organization id.') });
+
+export const memberParams = organizationParams.extend({ userId: z.string().min(1).max(36).describe('User id of the member.') });
+
+export const createOrganizationInputSchema = z.object({ name: z.string().trim().min(1).max(200) });
+
+export const updateOrganizationInputSchema = organizationParams.extend({ name: z.string().trim().min(1).max(200) });
+
+export const memberSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: roleSchema,
+  joinedAt: z.string(),
+});
+
+export const memberListSchema = z.object({ members: z.array(memberSchema) });
+
+export const addMemberInputSchema = organizationParams.extend({
+  email: z.email().max(320).describe('Email of an existing user.'),
+  role: roleSchema,
+});
+
+export const changeMemberRoleInputSchema = memberParams.extend({ role: roleSchema });
+
+export const removedMemberSchema = z.object({ success: z.literal(true), removed: z.number().int() });
+
+export type OrganizationView = z.infer<typeof organizationSchema>;
+export type MemberView = z.infer<typeof memberSchema>;

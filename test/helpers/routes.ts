@@ -1,0 +1,35 @@
+import type { AnyProcedure } from '@trpc/server';
+import { minimumRoleByPermission, type Permission } from '../../contracts/permissions.js';
+import { appRouter } from '../../routers/_app.js';
+import type { ProcedureMeta } from '../../server/trpc/init.js';
+
+export interface RouteInfo {
+  procedure: string;
+  method: string;
+  /** OpenAPI path under /api, with `{param}` placeholders. */
+  path: string;
+  permission: Permission;
+  mutation: boolean;
+}
+
+/** Every REST route that declares a permission, read from the router itself: routes added later are included. */
+export function permissionedRoutes(): RouteInfo[] {
+  return Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>).flatMap(([procedure, definition]) => {
+    const meta = definition._def.meta as ProcedureMeta | undefined;
+    if (!meta?.permission || !meta.openapi) return [];
+    return [{ procedure, method: meta.openapi.method, path: meta.openapi.path, permission: meta.permission, mutation: definition._def.type === 'mutation' }];
+  });
+}
+
+export const isConnectionScoped = (route: RouteInfo) => route.path.startsWith('/c/{connectionId}');
+
+/** Mutations a viewer may not perform. */
+export const isBeyondViewer = (route: RouteInfo) => route.mutation && minimumRoleByPermission[route.permission] !== 'viewer';
+
+/** The path with every placeholder filled: the given values, else a harmless `x`. */
+export function fillPath(path: string, values: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? 'x'));
+}
+
+/** A request body for the method (the adapter wants JSON on POST/PUT/PATCH). */
+export const bodyFor = (method: string) => (['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined);
