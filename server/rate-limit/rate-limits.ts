@@ -36,7 +36,9 @@ export function createRateLimits(config: RateLimitConfig, logger: Logger): RateL
   if (!config.enabled) {
     return { enabled: false, consume: async () => ({ allowed: true, state: { limit: 0, remaining: 0, resetSeconds: 0 } }), close: async () => {} };
   }
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
+  // The offline queue covers the first moments while the client connects (without it the first
+  // requests of every replica fell back to per-process limits); the timeout bounds an outage's cost.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 500, connectTimeout: 1000 }) : null;
   redis?.on('error', (error) => logger.warn({ err: error.message }, 'rate-limit store error; limiting per process meanwhile'));
   const points = pointsByName(config);
   const limiters = Object.fromEntries(
