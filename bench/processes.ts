@@ -13,6 +13,8 @@ export interface ServerProcess {
 
 /** Runs a TypeScript entry point in its own Node process (no tsx wrapper, so the pid is the server's). */
 export async function startServer(script: string, args: string[], env: Record<string, string>, port: number): Promise<ServerProcess> {
+  // A leftover server on the port would answer in place of the new one and skew every figure.
+  if (await answers(`http://127.0.0.1:${port}/`)) throw new Error(`port ${port} is already serving; stop the old process first`);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', ...env },
@@ -34,8 +36,10 @@ export async function startServer(script: string, args: string[], env: Record<st
       return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
     },
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await exited;
     },
   };
 }

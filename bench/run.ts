@@ -15,6 +15,8 @@ import { startRedis } from './redis-server.js';
 import { cloneFinishedJobs, prefix, seedLiveJobs, seedManyQueues, seedTemplates } from './seed.js';
 
 const quick = process.argv.includes('--quick');
+/** `--only=search,purge` runs just those scenarios (the seed is always whole). */
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
 const scale = quick
   ? { queues: 100, bigJobs: 50_000, smallJobs: 1_000, purgeJobs: 20_000, seconds: 2 }
   : { queues: 1_000, bigJobs: 1_000_000, smallJobs: 1_000, purgeJobs: 250_000, seconds: 5 };
@@ -181,6 +183,7 @@ async function main(): Promise<void> {
     ];
     const rssAfterRounds: number[] = [];
     for (const [name, run] of scenarios) {
+      if (only && !only.some((wanted) => name.startsWith(wanted))) continue;
       try {
         await run();
       } catch (error) {
@@ -216,4 +219,5 @@ function renderTable(): string {
   return lines.map((line) => `${line[0]!.padEnd(widths[0]!)}  ${line[1]!.padEnd(widths[1]!)}  ${line[2]}`).join('\n');
 }
 
+process.on('exit', (code) => code === 0 && rows.length === 0 && console.error('bench: exited before measuring anything'));
 await main();
