@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { QueueRef } from '../../domain/queues/queue-keys.js';
+import { escapeGlob, queueRefFromMetaKey } from '../../domain/queues/queue-keys.js';
+import { hashTag } from '../../domain/queues/pipelined.js';
+import { CachedQueueDirectory } from '../../server/queues/cached-queue-directory.js';
+import type { StoreHandle } from '../../server/stores/store-handle.js';
+
+const store = (id: string, updatedAt = 0) => ({ connection: { id, updatedAt: new Date(updatedAt) } }) as unknown as StoreHandle;
+
+function directory(ttlMs: number) {
+  let now = 0;
+  let scans = 0;
+  let fail = false;
+  const cache = new CachedQueueDirectory({
+    ttlMs,
+    now: () => now,
+    discover: async (): Promise<QueueRef[]> => {
+      scans += 1;
+      if (fail) throw new Error('store down');
+      return [{ name: `q${scans}`, prefix: 'bull' }];
+    },
+  });
+  return {
+    cache,
+    advance: (ms: number) => (now += ms),
+    scans: () => scans,
+    failNext: (value: boolean) => (fail = value),
+  };
+}
+
+describe('CachedQueueDirectory', () => {
+  it('reuses the names within the TTL and rescans after it', async () => {
+    const d = directory(5000);
+    expect(await d.cache.list(store('a'))).toEqual([{ name: 'q1', prefix: 'bull' }]);
+    d.advance(4999);
+    expect((await d.cache.list(store('a')))[0]!.name).toBe('q1');
+    d.advance(1);
+    expect((await d.cache.list(store('a')))[0]!.name).toBe('q2');
+  });
+
+  it('shares one scan between concurrent lists and keeps connections apart', async () => {
+    const d = directory(5000);
+    await Promise.all([d.cache.list(store('a')), d.cache.list(store('a')), d.cache.list(store('b'))]);
+    expect(d.scans()).toBe(2);
+  });
+
+  it('rescans after forget and after the connection record changed', async () => {
+    const d = directory(5000);
+    await d.cache.list(store('a'));
+    d.cache.forget('a');
+    await d.cache.list(store('a'));
+    await d.cache.list(store('a', 1));
+    expect(d.scans()).toBe(3);
+  });
+
+  it('does not remember a failed scan', async () => {
+    const d = directory(5000);
+    d.failNext(true);
+    await expect(d.cache.list(store('a'))).rejects.toThrow('store down');
+    d.failNext(false);
+    expect((await d.cache.list(store('a')))[0]!.name).toBe('q2');
+  });
+
+  it('with a TTL of 0 scans on every list', async () => {
+    const d = directory(0);
+    await d.cache.list(store('a'));
+    await d.cache.list(store('a'));
+    expect(d.scans()).toBe(2);
+  });
+});
+
+describe('queue keys', () => {
+  it('derives names with ":" from meta keys and ignores other keys', () => {
+    expect(queueRefFromMetaKey('bull', 'bull:a:b:meta')).toEqual({ prefix: 'bull', name: 'a:b' });
+    expect(queueRefFromMetaKey('{bull}', '{bull}:mail:meta')).toEqual({ prefix: '{bull}', name: 'mail' });
+    expect(queueRefFromMetaKey('bull', 'bull::meta')).toBeUndefined();
+    expect(queueRefFromMetaKey('bull', 'bullx:q:meta')).toBeUndefined();
+  });
+
+  it('escapes glob characters of a prefix', () => {
+    expect(escapeGlob('a*b?[c]\\d')).toBe('a\\*b\\?\\[c\\]\\\\d');
+  });
+
+  it('finds the hash tag Redis Cluster routes by', () => {
+    expect(hashTag('{bull}:q:wait')).toBe('bull');
+    expect(hashTag('bull:{q}:wait')).toBe('q');
+    expect(hashTag('bull:{}:wait')).toBe('bull:{}:wait');
+    expect(hashTag('bull:q:wait')).toBe('bull:q:wait');
+  });
+});
