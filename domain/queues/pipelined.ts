@@ -1,8 +1,13 @@
 import { Cluster } from 'ioredis';
 import type { StoreClient } from '../../server/stores/redis-client.js';
 
-/** A Redis command whose first argument is its key. */
-export type KeyedCommand = [name: string, key: string, ...args: Array<string | number>];
+/** A Redis command and the key that routes it on a cluster (every key of it shares that key's hash tag). */
+export interface KeyedCommand {
+  key: string;
+  args: [name: string, ...args: Array<string | number>];
+}
+
+export const keyed = (name: string, key: string, ...rest: Array<string | number>): KeyedCommand => ({ key, args: [name, key, ...rest] });
 
 /** Redis routes a key by the text between its first `{` and the next `}` when that is not empty. */
 export function hashTag(key: string): string {
@@ -15,7 +20,7 @@ export function hashTag(key: string): string {
 function groupByHashTag(commands: KeyedCommand[]): number[][] {
   const groups = new Map<string, number[]>();
   commands.forEach((command, index) => {
-    const tag = hashTag(command[1]);
+    const tag = hashTag(command.key);
     const group = groups.get(tag);
     if (group) group.push(index);
     else groups.set(tag, [index]);
@@ -24,7 +29,7 @@ function groupByHashTag(commands: KeyedCommand[]): number[][] {
 }
 
 async function execPipeline(client: StoreClient, commands: KeyedCommand[]): Promise<unknown[]> {
-  const replies = (await client.pipeline(commands).exec()) ?? [];
+  const replies = (await client.pipeline(commands.map((command) => command.args)).exec()) ?? [];
   return replies.map(([error, value]) => {
     if (error) throw error;
     return value;

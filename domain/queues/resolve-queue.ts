@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { AppError } from '../errors.js';
-import { runPipelined } from './pipelined.js';
+import { keyed, runPipelined } from './pipelined.js';
 import { queueKey, type QueueRef } from './queue-keys.js';
 
 export interface QueueTarget {
@@ -26,7 +26,7 @@ export async function resolveQueue({ store, queueName, prefix }: QueueTarget): P
     throw new AppError('BAD_REQUEST', `Prefix "${prefix}" is not one of the connection's prefixes (${store.prefixes.join(', ')})`, { prefix });
   }
   const candidates = (prefix === undefined ? store.prefixes : [prefix]).map((p): QueueRef => ({ name: queueName, prefix: p }));
-  const exists = await runPipelined(store.client, candidates.map((ref) => ['exists', queueKey(ref, 'meta')]));
+  const exists = await runPipelined(store.client, candidates.map((ref) => keyed('exists', queueKey(ref, 'meta'))));
   const ref = candidates.find((_, index) => exists[index] === 1);
   if (!ref) {
     throw new AppError('NOT_FOUND', `Queue "${queueName}" was not found on connection "${store.connection.name}"`, { queueName });
