@@ -5,8 +5,8 @@ import type { QueueDirectory } from './queue-directory.js';
 import { compareRefs, type QueueRef } from './queue-keys.js';
 import { fetchCount, fetchQueueSummaries } from './queue-states.js';
 
-/** Orders queues by one count: fetched for every matching queue, one O(1) command each, one round trip. */
-async function sortByCount(store: StoreHandle, refs: QueueRef[], query: ListQueuesQuery): Promise<QueueRef[]> {
+/** Names arrive sorted by name; a count sort fetches that one count for every matching queue (O(1) each, one round trip). */
+async function sortQueues(store: StoreHandle, refs: QueueRef[], query: ListQueuesQuery): Promise<QueueRef[]> {
   if (query.sort === 'name') return query.order === 'desc' ? [...refs].reverse() : refs;
   const counts = await fetchCount(store.client, refs, query.sort);
   const direction = query.order === 'asc' ? 1 : -1;
@@ -32,7 +32,7 @@ export async function listQueues({
   const needle = query.search.toLowerCase();
   const all = await directory.list(store);
   const matching = needle === '' ? all : all.filter((ref) => ref.name.toLowerCase().includes(needle));
-  const sorted = await sortByCount(store, matching, query);
+  const sorted = await sortQueues(store, matching, query);
   const { start, end } = pageRange(query);
   const queues = await fetchQueueSummaries(store.client, sorted.slice(start, end + 1));
   return { ...pageInfoFor(matching.length, query), queues };
