@@ -24,8 +24,8 @@ const prefixField = z
   .string()
   .min(1)
   .max(200)
-  .optional()
-  .describe("Key prefix of the queue, one of the connection's prefixes; default: the first under which the queue exists.");
+  .describe("Key prefix of the queue, one of the connection's prefixes; default: the first under which the queue exists.")
+  .optional();
 
 /** Path params of a single-queue route plus the optional prefix choice. */
 export const queueTarget = queueParams.extend({ prefix: prefixField });
@@ -46,8 +46,8 @@ export const listQueuesInput = connectionParams.extend(pageQuery.shape).extend({
   sort: z.enum(queueSortFields).default('name').describe('Sort by name or by one job count.'),
   order: z
     .enum(['asc', 'desc'])
-    .optional()
-    .describe('Sort direction; default `asc` for name and `desc` for counts. Ties are broken by name, then prefix.'),
+    .describe('Sort direction; default `asc` for name and `desc` for counts. Ties are broken by name, then prefix.')
+    .optional(),
 });
 export type ListQueuesQuery = Omit<z.infer<typeof listQueuesInput>, 'connectionId'>;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jobStatuses, type JobStatus } from '../../contracts/queues.js';
 import { AppError } from '../../domain/errors.js';
+import { describeError } from '../../server/trpc/errors.js';
 import { expandSelectors, purgeLimits, purgeStatuses, type StatusCleaner } from '../../domain/queues/purge-statuses.js';
 
 /** A cleaner over in-memory statuses; `kept` jobs are never removable (like locked active jobs). */
@@ -88,6 +89,7 @@ describe('purgeStatuses', () => {
       statusesPurged: [],
     });
     expect(error.details.removedJobIdsSample).toHaveLength(100);
+    expect(describeError(error)).toMatchObject({ httpStatus: 409, code: 'PURGE_CAP_REACHED', details: { status: 'delayed' } });
   });
 
   it('reports the statuses finished before the one that hit the cap', async () => {

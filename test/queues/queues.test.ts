@@ -9,7 +9,8 @@ let app: TestApp;
 const closers: Array<{ close(): Promise<unknown> }> = [];
 
 beforeAll(async () => {
-  app = await bootApp({ env: { ...fixture.env, SERVICE_QUEUE_LIST_CACHE_MS: '0' } });
+  // DOWN: nothing listens on port 1.
+  app = await bootApp({ env: { ...fixture.env, SERVICE_QUEUE_LIST_CACHE_MS: '0', SERVICE_REDIS_URL_DOWN: 'redis://127.0.0.1:1' } });
 });
 
 afterAll(async () => {
@@ -182,5 +183,25 @@ describe('POST /queues/:queueName/obliterate', () => {
     expect(actionLines('gone')).toEqual([
       expect.objectContaining({ action: 'queues.obliterate', removed: { queue: true, jobCounts: expect.objectContaining({ waiting: 2, failed: 1 }) } }),
     ]);
+  });
+});
+
+describe('a store that is down', () => {
+  it.each([
+    ['GET', '/queues', undefined],
+    ['GET', '/queues/mail', undefined],
+    ['POST', '/queues/mail/purge', { confirmName: 'mail', statuses: ['all'] }],
+  ])('answers %s %s with 503 STORE_UNAVAILABLE, fast', async (method, path, body) => {
+    const started = Date.now();
+    const response = await request(`${app.api}/c/down${path}`, { method, body });
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ code: 'STORE_UNAVAILABLE', connectionId: 'down' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('unknown connection', () => {
+  it('answers 404', async () => {
+    expect((await request(`${app.api}/c/nowhere/queues`)).status).toBe(404);
   });
 });
