@@ -3,7 +3,7 @@ import { appRouter } from '../../routers/_app.js';
 
 describe('queue procedures', () => {
   it('declare the permission of their action', () => {
-    const procedures = appRouter._def.procedures as Record<string, { _def: { meta?: { permission?: string } } }>;
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { permission?: string } } }>;
     const declared = Object.fromEntries(
       Object.entries(procedures)
         .filter(([path]) => path.startsWith('queues.'))
