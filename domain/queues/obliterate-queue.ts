@@ -1,8 +1,8 @@
-import type { QueueDirectory } from './queue-directory.js';
+import type { JobCounts } from '../../contracts/queues.js';
 import type { RecordQueueAction } from './queue-action.js';
+import type { QueueDirectory } from './queue-directory.js';
 import { fetchQueueSummaries } from './queue-states.js';
 import { requireConfirmation, resolveQueue, type QueueTarget, type ResolvedQueue } from './resolve-queue.js';
-import type { JobCounts } from '../../contracts/queues.js';
 
 export interface RemovalDeps {
   directory: QueueDirectory;

@@ -1,14 +1,14 @@
+import type { Queue } from 'bullmq';
 import type { PurgeResult, PurgeSelector } from '../../contracts/queues.js';
 import type { StoreClient } from '../../server/stores/redis-client.js';
 import { AppError } from '../errors.js';
 import { bullmqCleanType } from './clean-queue.js';
 import type { RecordQueueAction } from './queue-action.js';
 import type { QueueRef } from './queue-keys.js';
-import { countCommand } from './queue-states.js';
 import { runPipelined } from './pipelined.js';
+import { countCommand } from './queue-states.js';
 import { expandSelectors, purgeStatuses, type StatusCleaner } from './purge-statuses.js';
 import { requireConfirmation, resolveQueue, type QueueTarget } from './resolve-queue.js';
-import type { Queue } from 'bullmq';
 
 /**
  * BullMQ 6's clean handles every status, `prioritized` and `paused`
