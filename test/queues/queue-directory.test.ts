@@ -7,17 +7,21 @@ import type { StoreHandle } from '../../server/stores/store-handle.js';
 
 const store = (id: string, updatedAt = 0) => ({ connection: { id, updatedAt: new Date(updatedAt) } }) as unknown as StoreHandle;
 
-function directory(ttlMs: number) {
+function directory(ttlMs: number, staleMs = 60_000) {
   let now = 0;
   let scans = 0;
   let fail = false;
+  let release: (() => void) | undefined;
+  let hold = false;
   const cache = new CachedQueueDirectory({
     ttlMs,
+    staleMs,
     now: () => now,
     discover: async (): Promise<QueueRef[]> => {
-      scans += 1;
+      const scan = (scans += 1);
+      if (hold) await new Promise<void>((resolve) => (release = resolve));
       if (fail) throw new Error('store down');
-      return [{ name: `q${scans}`, prefix: 'bull' }];
+      return [{ name: `q${scan}`, prefix: 'bull' }];
     },
   });
   return {
@@ -25,17 +29,62 @@ function directory(ttlMs: number) {
     advance: (ms: number) => (now += ms),
     scans: () => scans,
     failNext: (value: boolean) => (fail = value),
+    holdScans: (value: boolean) => (hold = value),
+    release: () => release?.(),
   };
 }
 
+const firstName = async (names: Promise<QueueRef[]>) => (await names)[0]!.name;
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('CachedQueueDirectory', () => {
-  it('reuses the names within the TTL and rescans after it', async () => {
+  it('reuses the names within the TTL', async () => {
     const d = directory(5000);
     expect(await d.cache.list(store('a'))).toEqual([{ name: 'q1', prefix: 'bull' }]);
     d.advance(4999);
-    expect((await d.cache.list(store('a')))[0]!.name).toBe('q1');
-    d.advance(1);
-    expect((await d.cache.list(store('a')))[0]!.name).toBe('q2');
+    expect(await firstName(d.cache.list(store('a')))).toBe('q1');
+    expect(d.scans()).toBe(1);
+  });
+
+  it('past the TTL serves the old names while one background rescan runs', async () => {
+    const d = directory(5000);
+    await d.cache.list(store('a'));
+    d.advance(5000);
+    const during = [d.cache.list(store('a')), d.cache.list(store('a'))];
+    expect(await Promise.all(during.map(firstName))).toEqual(['q1', 'q1']);
+    await settle();
+    expect(await firstName(d.cache.list(store('a')))).toBe('q2');
+    expect(d.scans()).toBe(2);
+  });
+
+  it('past the stale window waits for a fresh scan', async () => {
+    const d = directory(5000, 10_000);
+    await d.cache.list(store('a'));
+    d.advance(15_000);
+    expect(await firstName(d.cache.list(store('a')))).toBe('q2');
+  });
+
+  it('keeps the old names when a background rescan fails', async () => {
+    const d = directory(5000);
+    await d.cache.list(store('a'));
+    d.advance(5000);
+    d.failNext(true);
+    await d.cache.list(store('a'));
+    await settle();
+    expect(await firstName(d.cache.list(store('a')))).toBe('q1');
+  });
+
+  it('drops a background rescan that began before forget', async () => {
+    const d = directory(5000);
+    await d.cache.list(store('a'));
+    d.advance(5000);
+    d.holdScans(true);
+    await d.cache.list(store('a'));
+    d.cache.forget('a');
+    d.release();
+    await settle();
+    d.holdScans(false);
+    expect(await firstName(d.cache.list(store('a')))).toBe('q3');
   });
 
   it('shares one scan between concurrent lists and keeps connections apart', async () => {
@@ -58,7 +107,7 @@ describe('CachedQueueDirectory', () => {
     d.failNext(true);
     await expect(d.cache.list(store('a'))).rejects.toThrow('store down');
     d.failNext(false);
-    expect((await d.cache.list(store('a')))[0]!.name).toBe('q2');
+    expect(await firstName(d.cache.list(store('a')))).toBe('q2');
   });
 
   it('with a TTL of 0 scans on every list', async () => {
