@@ -1,4 +1,4 @@
-import type { Queue } from 'bullmq';
+import { Worker, type Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { seedQueue } from '../helpers/queues.js';
@@ -6,21 +6,21 @@ import { storeFixture } from '../helpers/stores.js';
 
 const fixture = storeFixture();
 let app: TestApp;
-const queues: Queue[] = [];
+const closers: Array<{ close(): Promise<unknown> }> = [];
 
 beforeAll(async () => {
   app = await bootApp({ env: { ...fixture.env, SERVICE_QUEUE_LIST_CACHE_MS: '0' } });
 });
 
 afterAll(async () => {
-  await Promise.all(queues.map((queue) => queue.close()));
+  await Promise.all(closers.map((closer) => closer.close()));
   await app.close();
   await fixture.cleanup();
 });
 
 async function seeded(name: string, mix: Parameters<typeof seedQueue>[2]): Promise<Queue> {
   const queue = await seedQueue(fixture.bullmq, name, mix);
-  queues.push(queue);
+  closers.push(queue);
   return queue;
 }
 
@@ -122,6 +122,20 @@ describe('purge', () => {
     const response = await purge('legacy-paused', { confirmName: 'legacy-paused', statuses: ['paused'] });
     expect(response.body.removedByStatus).toEqual({ paused: 2 });
     expect(await counts(queue)).toMatchObject({ waiting: 3, paused: 0 });
+  });
+
+  it('leaves an active job whose worker holds its lock (BullMQ clean skips it)', async () => {
+    const queue = await seeded('busy-worker', { waiting: 1 });
+    let finish!: () => void;
+    const started = new Promise<void>((resolve) => {
+      const worker = new Worker('busy-worker', () => (resolve(), new Promise<void>((done) => (finish = done))), fixture.bullmq);
+      closers.push(worker);
+    });
+    await started;
+    const response = await purge('busy-worker', { confirmName: 'busy-worker', statuses: ['active'] });
+    expect(response.body.removedByStatus).toEqual({ active: 0 });
+    expect((await counts(queue)).active).toBe(1);
+    finish();
   });
 
   it('logs one structured line saying who purged what', async () => {
