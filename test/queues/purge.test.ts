@@ -27,7 +27,7 @@ async function seeded(name: string, mix: Parameters<typeof seedQueue>[2]): Promi
 const purgeUrl = (name: string) => `${app.api}/c/main/queues/${encodeURIComponent(name)}/purge`;
 const purge = (name: string, body: unknown) => request(purgeUrl(name), { method: 'POST', body });
 /** Counts read by BullMQ itself (and the legacy paused list, which BullMQ 6 no longer counts). */
-const counts = async (queue: Queue) => ({
+const counts = async (queue: Queue): Promise<Record<string, number>> => ({
   ...(await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized', 'waiting-children')),
   paused: await fixture.redis.llen(`${fixture.prefix}:${queue.name}:paused`),
 });
