@@ -1,9 +1,9 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
+import { startRedisServer, type RedisServer } from './redis-server.js';
 
 const run = promisify(execFile);
 
@@ -14,53 +14,29 @@ export interface LocalCluster {
   stop(): Promise<void>;
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
+async function waitForClusterOk(ports: number[]): Promise<void> {
+  for (let attempt = 0; attempt < 150; attempt++) {
+    const states = await Promise.all(ports.map((port) => run('redis-cli', ['-p', String(port), 'cluster', 'info']).then((out) => out.stdout)));
+    if (states.every((state) => state.includes('cluster_state:ok'))) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error('cluster did not reach cluster_state:ok');
 }
 
-async function ping(port: number, command: (redis: Redis) => Promise<boolean>): Promise<boolean> {
-  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await redis.connect();
-    return await command(redis);
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** Starts a masters-only Redis Cluster on loopback `ports` (one redis-server each); `stop` kills them by PID. */
+/** Starts a masters-only Redis Cluster on loopback `ports`, one redis-server each; `stop` kills them by PID. */
 export async function startLocalCluster(ports: number[]): Promise<LocalCluster> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'bullpen-cluster-'));
-  const children: ChildProcess[] = ports.map((port) =>
-    spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`,
-        '--dir', dir, '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    ),
-  );
+  const directory = await mkdtemp(path.join(tmpdir(), 'bullpen-cluster-'));
+  const nodes: RedisServer[] = [];
   const stop = async () => {
-    await Promise.all(
-      children.map((child) => {
-        if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        process.kill(child.pid, 'SIGKILL');
-        return exited;
-      }),
-    );
-    await rm(dir, { recursive: true, force: true });
+    await Promise.all(nodes.map((node) => node.stop()));
+    await rm(directory, { recursive: true, force: true });
   };
   try {
-    for (const port of ports) await waitFor(() => ping(port, async (r) => (await r.ping()) === 'PONG'), `redis-server on ${port}`);
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
     for (const port of ports) {
-      await waitFor(() => ping(port, async (r) => (await r.cluster('INFO')).includes('cluster_state:ok')), `cluster state ok on ${port}`);
+      nodes.push(await startRedisServer(['--port', String(port), '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`], directory));
     }
+    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
+    await waitForClusterOk(ports);
   } catch (error) {
     await stop();
     throw error;
