@@ -2,17 +2,20 @@ import { z } from 'zod';
 import { pageInfo, pageQuery } from './pagination.js';
 import { connectionParams, queueParams } from './params.js';
 
-/** The job statuses the service recognizes (spec "States and transitions"); purge and clean act on them. */
-export const jobStatuses = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized'] as const;
-export const jobStatusSchema = z.enum(jobStatuses).describe('A job status: `waiting` is BullMQ\'s `wait` list.');
-export type JobStatus = z.infer<typeof jobStatusSchema>;
+/**
+ * The job statuses the spec recognizes ("States and transitions"); purge and
+ * clean act on them. contracts/jobs.ts lists these plus `waiting-children`.
+ */
+export const purgeableStatuses = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized'] as const;
+export const purgeableStatusSchema = z.enum(purgeableStatuses).describe('A job status: `waiting` is BullMQ\'s `wait` list.');
+export type PurgeableStatus = z.infer<typeof purgeableStatusSchema>;
 
 /** Purge accepts the statuses plus `all`, a selector meaning every one of them. */
-export const purgeSelectorSchema = z.enum(['all', ...jobStatuses]);
+export const purgeSelectorSchema = z.enum(['all', ...purgeableStatuses]);
 export type PurgeSelector = z.infer<typeof purgeSelectorSchema>;
 
 /** Every count shown for a queue: the purgeable statuses plus jobs waiting for their children. */
-export const jobCountKinds = [...jobStatuses, 'waitingChildren'] as const;
+export const jobCountKinds = [...purgeableStatuses, 'waitingChildren'] as const;
 export type JobCountKind = (typeof jobCountKinds)[number];
 
 export const jobCountsSchema = z
@@ -80,7 +83,7 @@ export type QueueDetail = z.infer<typeof queueDetailSchema>;
 export const pauseResultSchema = z.object({ success: z.literal(true), isPaused: z.boolean() });
 
 export const cleanInput = queueTarget.extend({
-  status: jobStatusSchema,
+  status: purgeableStatusSchema,
   gracePeriod: z.number().int().min(0).default(0).describe('Keep jobs younger than this many ms.'),
   limit: z.number().int().min(1).max(1000).default(1000).describe('At most this many jobs are removed.'),
 });
@@ -98,14 +101,14 @@ export const purgeInput = queueTarget.extend({
 });
 
 export const removedByStatusSchema = z
-  .object(Object.fromEntries(jobStatuses.map((status) => [status, z.number().int().optional()])) as Record<JobStatus, z.ZodOptional<z.ZodNumber>>)
+  .object(Object.fromEntries(purgeableStatuses.map((status) => [status, z.number().int().optional()])) as Record<PurgeableStatus, z.ZodOptional<z.ZodNumber>>)
   .describe('Jobs removed per purged status; only the purged statuses appear.');
 
 /** The spec's "Purge response (200)" table. */
 export const purgeResultSchema = z.object({
   success: z.literal(true),
   queueName: z.string(),
-  statusesPurged: z.array(jobStatusSchema).describe('After de-duplication and expansion of `all`.'),
+  statusesPurged: z.array(purgeableStatusSchema).describe('After de-duplication and expansion of `all`.'),
   totalRemoved: z.number().int(),
   removedByStatus: removedByStatusSchema,
   removedJobIdsSample: z.array(z.string()).describe('Job ids removed; at most 100 of them.'),

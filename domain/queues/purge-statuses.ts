@@ -1,12 +1,12 @@
-import { jobStatuses, type JobStatus, type PurgeSelector } from '../../contracts/queues.js';
+import { purgeableStatuses, type PurgeableStatus, type PurgeSelector } from '../../contracts/queues.js';
 import { AppError } from '../errors.js';
 
 /** Removes jobs of one status; the real one wraps BullMQ's clean, tests use a fake. */
 export interface StatusCleaner {
   /** Removes up to `limit` jobs of `status`; returns their ids. */
-  clean(status: JobStatus, limit: number): Promise<string[]>;
+  clean(status: PurgeableStatus, limit: number): Promise<string[]>;
   /** How many jobs `status` still holds. */
-  count(status: JobStatus): Promise<number>;
+  count(status: PurgeableStatus): Promise<number>;
 }
 
 /** The spec's limits: batch size, batches per status, and the size of the id sample. */
@@ -14,15 +14,15 @@ export const purgeLimits = { batchSize: 1000, maxBatchesPerStatus: 500, sampleSi
 export type PurgeLimits = typeof purgeLimits;
 
 /** De-duplicates and expands `all`; statuses come out in the canonical order. */
-export function expandSelectors(selectors: PurgeSelector[]): JobStatus[] {
+export function expandSelectors(selectors: PurgeSelector[]): PurgeableStatus[] {
   const wanted = new Set<PurgeSelector>(selectors);
-  return jobStatuses.filter((status) => wanted.has('all') || wanted.has(status));
+  return purgeableStatuses.filter((status) => wanted.has('all') || wanted.has(status));
 }
 
 export interface PurgeProgress {
-  statusesPurged: JobStatus[];
+  statusesPurged: PurgeableStatus[];
   totalRemoved: number;
-  removedByStatus: Partial<Record<JobStatus, number>>;
+  removedByStatus: Partial<Record<PurgeableStatus, number>>;
   removedJobIdsSample: string[];
 }
 
@@ -39,7 +39,7 @@ export async function purgeStatuses({
   limits = purgeLimits,
 }: {
   cleaner: StatusCleaner;
-  statuses: JobStatus[];
+  statuses: PurgeableStatus[];
   limits?: PurgeLimits;
 }): Promise<PurgeProgress> {
   const progress: PurgeProgress = { statusesPurged: [], totalRemoved: 0, removedByStatus: {}, removedJobIdsSample: [] };
@@ -60,7 +60,7 @@ export async function purgeStatuses({
   return progress;
 }
 
-function capReached(status: JobStatus, limits: PurgeLimits, progress: PurgeProgress): AppError {
+function capReached(status: PurgeableStatus, limits: PurgeLimits, progress: PurgeProgress): AppError {
   return new AppError(
     'PURGE_CAP_REACHED',
     `Purge stopped: status "${status}" still holds jobs after ${limits.maxBatchesPerStatus} batches of ${limits.batchSize}; ` +

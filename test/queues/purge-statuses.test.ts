@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { jobStatuses, type JobStatus } from '../../contracts/queues.js';
+import { purgeableStatuses, type PurgeableStatus } from '../../contracts/queues.js';
 import { AppError } from '../../domain/errors.js';
 import { describeError } from '../../server/trpc/errors.js';
 import { expandSelectors, purgeLimits, purgeStatuses, type StatusCleaner } from '../../domain/queues/purge-statuses.js';
 
 /** A cleaner over in-memory statuses; `kept` jobs are never removable (like locked active jobs). */
-function fakeCleaner(jobs: Partial<Record<JobStatus, number>>, kept: Partial<Record<JobStatus, number>> = {}) {
-  const remaining = new Map<JobStatus, string[]>(
-    jobStatuses.map((status) => [status, Array.from({ length: jobs[status] ?? 0 }, (_, i) => `${status}-${i}`)]),
+function fakeCleaner(jobs: Partial<Record<PurgeableStatus, number>>, kept: Partial<Record<PurgeableStatus, number>> = {}) {
+  const remaining = new Map<PurgeableStatus, string[]>(
+    purgeableStatuses.map((status) => [status, Array.from({ length: jobs[status] ?? 0 }, (_, i) => `${status}-${i}`)]),
   );
-  const calls: Array<{ status: JobStatus; limit: number }> = [];
+  const calls: Array<{ status: PurgeableStatus; limit: number }> = [];
   const cleaner: StatusCleaner = {
     async clean(status, limit) {
       calls.push({ status, limit });
@@ -28,7 +28,7 @@ function endlessCleaner(): StatusCleaner & { batches: number } {
   let next = 0;
   const cleaner = {
     batches: 0,
-    async clean(_status: JobStatus, limit: number) {
+    async clean(_status: PurgeableStatus, limit: number) {
       cleaner.batches += 1;
       return Array.from({ length: limit }, () => String(next++));
     },
