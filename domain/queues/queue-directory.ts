@@ -7,4 +7,6 @@ export interface QueueDirectory {
   list(store: StoreHandle): Promise<QueueRef[]>;
   /** Drops what is known of a connection's queues, after the service removed one. */
   forget(connectionId: string): void;
+  /** Adds a queue the service may just have created (by adding a job), without a rescan. */
+  remember(connectionId: string, ref: QueueRef): void;
 }

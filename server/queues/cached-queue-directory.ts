@@ -1,6 +1,6 @@
 import { discoverQueues } from '../../domain/queues/discover-queues.js';
 import type { QueueDirectory } from '../../domain/queues/queue-directory.js';
-import type { QueueRef } from '../../domain/queues/queue-keys.js';
+import { compareRefs, type QueueRef } from '../../domain/queues/queue-keys.js';
 import type { StoreHandle } from '../stores/store-handle.js';
 import { LruCache } from '../stores/lru-cache.js';
 
@@ -10,6 +10,8 @@ interface Entry {
   scannedAt: number;
   names: Promise<QueueRef[]>;
   refreshing: boolean;
+  /** Queues the service created since the scan; kept across a background rescan that began before. */
+  remembered: QueueRef[];
 }
 
 export interface CachedQueueDirectoryOptions {
@@ -59,9 +61,16 @@ export class CachedQueueDirectory implements QueueDirectory {
     this.entries.delete(connectionId);
   }
 
+  remember(connectionId: string, ref: QueueRef): void {
+    const entry = this.entries.get(connectionId);
+    if (!entry) return;
+    entry.remembered.push(ref);
+    entry.names = entry.names.then((names) => withRef(names, ref));
+  }
+
   private scan(store: StoreHandle): Promise<QueueRef[]> {
     const id = store.connection.id;
-    const entry: Entry = { version: store.connection.updatedAt.getTime(), scannedAt: this.now(), names: this.discover(store), refreshing: false };
+    const entry: Entry = { version: store.connection.updatedAt.getTime(), scannedAt: this.now(), names: this.discover(store), refreshing: false, remembered: [] };
     this.entries.set(id, entry);
     // A failed scan is not remembered: the next request tries again.
     entry.names.catch(() => {
@@ -77,11 +86,21 @@ export class CachedQueueDirectory implements QueueDirectory {
     this.discover(store).then(
       (names) => {
         // Replace only the entry this refresh started from: a forget in between wins.
-        if (this.entries.get(id) === entry) this.entries.set(id, { ...entry, scannedAt: startedAt, names: Promise.resolve(names), refreshing: false });
+        if (this.entries.get(id) !== entry) return;
+        const known = entry.remembered.reduce(withRef, names);
+        this.entries.set(id, { ...entry, scannedAt: startedAt, names: Promise.resolve(known), refreshing: false, remembered: [] });
       },
       () => {
         entry.refreshing = false;
       },
     );
   }
+}
+
+/** The sorted list with `ref` in its place (the same list when it is there already). */
+function withRef(names: QueueRef[], ref: QueueRef): QueueRef[] {
+  const index = names.findIndex((known) => compareRefs(known, ref) >= 0);
+  if (index >= 0 && compareRefs(names[index]!, ref) === 0) return names;
+  const at = index < 0 ? names.length : index;
+  return [...names.slice(0, at), ref, ...names.slice(at)];
 }

@@ -121,6 +121,13 @@ describe('search, sort and the name cache', () => {
     expect(body.queues[0]).toMatchObject({ name: 'audit', isPaused: true, jobCounts: { waiting: 3 } });
   });
 
+  it('lists a queue the service created by adding a job at once', async () => {
+    const added = await request(`${app.api}/c/main/queues/brand-new/jobs`, { method: 'POST', body: { name: 'first', data: {} } });
+    expect(added.status).toBe(201);
+    expect(names(await list('search=brand'))).toEqual(['brand-new']);
+    await request(`${app.api}/c/main/queues/brand-new/obliterate`, { method: 'POST', body: {} });
+  });
+
   it('keeps names for the cache period, and forgets them when the service removes a queue', async () => {
     expect((await list('')).total).toBe(4);
     const late = new Queue('late', fixture.bullmq);

@@ -87,6 +87,29 @@ describe('CachedQueueDirectory', () => {
     expect(await firstName(d.cache.list(store('a')))).toBe('q3');
   });
 
+  it('remembers a queue the service created, in name order, without a rescan', async () => {
+    const d = directory(5000);
+    await d.cache.list(store('a'));
+    d.cache.remember('a', { name: 'a0', prefix: 'bull' });
+    d.cache.remember('a', { name: 'q1', prefix: 'bull' });
+    d.cache.remember('a', { name: 'zz', prefix: 'bull' });
+    d.cache.remember('b', { name: 'elsewhere', prefix: 'bull' });
+    expect((await d.cache.list(store('a'))).map((ref) => ref.name)).toEqual(['a0', 'q1', 'zz']);
+    expect(d.scans()).toBe(1);
+  });
+
+  it('keeps a remembered queue across a background rescan that began before it was created', async () => {
+    const d = directory(5000);
+    await d.cache.list(store('a'));
+    d.advance(5000);
+    d.holdScans(true);
+    await d.cache.list(store('a'));
+    d.cache.remember('a', { name: 'new', prefix: 'bull' });
+    d.release();
+    await settle();
+    expect((await d.cache.list(store('a'))).map((ref) => ref.name)).toEqual(['new', 'q2']);
+  });
+
   it('shares one scan between concurrent lists and keeps connections apart', async () => {
     const d = directory(5000);
     await Promise.all([d.cache.list(store('a')), d.cache.list(store('a')), d.cache.list(store('b'))]);
