@@ -2,7 +2,7 @@ import type { ListQueuesQuery, QueueList } from '../../contracts/queues.js';
 import { pageInfoFor, pageRange } from '../../contracts/pagination.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { QueueDirectory } from './queue-directory.js';
-import { compareRefs, type QueueRef } from './queue-keys.js';
+import { compareRefs, type QueueRef } from '../stores/queue-key.js';
 import { fetchCount, fetchQueueSummaries } from './queue-states.js';
 
 /** Names arrive sorted by name; a count sort fetches that one count for every matching queue (O(1) each, one round trip). */

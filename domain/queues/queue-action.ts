@@ -1,4 +1,4 @@
-import type { QueueRef } from './queue-keys.js';
+import type { QueueRef } from '../stores/queue-key.js';
 
 /**
  * What a destructive operation did to a queue, told once per operation so

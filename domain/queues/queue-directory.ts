@@ -1,5 +1,5 @@
 import type { StoreHandle } from '../../server/stores/store-handle.js';
-import type { QueueRef } from './queue-keys.js';
+import type { QueueRef } from '../stores/queue-key.js';
 
 /** Where queue names come from; the service's implementation caches them briefly per connection. */
 export interface QueueDirectory {

@@ -1,7 +1,7 @@
 import { jobCountKinds, type JobCountKind, type JobCounts, type QueueSummary } from '../../contracts/queues.js';
 import type { StoreClient } from '../../server/stores/redis-client.js';
-import { keyed, runPipelined, type KeyedCommand } from './pipelined.js';
-import { queueKey, type QueueRef } from './queue-keys.js';
+import { keyed, runPipelined, type KeyedCommand } from '../stores/pipelined.js';
+import { queueKey, type QueueRef } from '../stores/queue-key.js';
 
 /**
  * The O(1) command counting one status, on BullMQ 6's key layout (the keys

@@ -1,8 +1,8 @@
 import type { Queue } from 'bullmq';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { AppError } from '../errors.js';
-import { keyed, runPipelined } from './pipelined.js';
-import { queueKey, type QueueRef } from './queue-keys.js';
+import { findQueue } from '../stores/find-queue.js';
+import type { QueueRef } from '../stores/queue-key.js';
 
 export interface QueueTarget {
   store: StoreHandle;
@@ -16,21 +16,9 @@ export interface ResolvedQueue {
   queue: Queue;
 }
 
-/**
- * Finds an existing queue (its meta key is there) before anything touches it:
- * a BullMQ Queue must not be created for a name that is not a queue, and a
- * queue that does not exist is a 404, never an empty success.
- */
+/** The existing queue a route names (404 otherwise, see findQueue) and a BullMQ handle on it. */
 export async function resolveQueue({ store, queueName, prefix }: QueueTarget): Promise<ResolvedQueue> {
-  if (prefix !== undefined && !store.prefixes.includes(prefix)) {
-    throw new AppError('BAD_REQUEST', `Prefix "${prefix}" is not one of the connection's prefixes (${store.prefixes.join(', ')})`, { prefix });
-  }
-  const candidates = (prefix === undefined ? store.prefixes : [prefix]).map((p): QueueRef => ({ name: queueName, prefix: p }));
-  const exists = await runPipelined(store.client, candidates.map((ref) => keyed('exists', queueKey(ref, 'meta'))));
-  const ref = candidates.find((_, index) => exists[index] === 1);
-  if (!ref) {
-    throw new AppError('NOT_FOUND', `Queue "${queueName}" was not found on connection "${store.connection.name}"`, { queueName });
-  }
+  const ref = await findQueue(store, queueName, prefix);
   return { ref, queue: bullmqQueue(store, ref) };
 }
 

@@ -1,6 +1,6 @@
-import { discoverQueues } from '../../domain/queues/discover-queues.js';
+import { listQueueNames } from '../../domain/stores/list-queue-names.js';
 import type { QueueDirectory } from '../../domain/queues/queue-directory.js';
-import { compareRefs, type QueueRef } from '../../domain/queues/queue-keys.js';
+import { compareRefs, type QueueRef } from '../../domain/stores/queue-key.js';
 import type { StoreHandle } from '../stores/store-handle.js';
 import { LruCache } from '../stores/lru-cache.js';
 
@@ -42,7 +42,7 @@ export class CachedQueueDirectory implements QueueDirectory {
   constructor(private readonly options: CachedQueueDirectoryOptions) {
     this.entries = new LruCache(options.capacity ?? 1000);
     this.now = options.now ?? Date.now;
-    this.discover = options.discover ?? discoverQueues;
+    this.discover = options.discover ?? listQueueNames;
     this.staleMs = options.staleMs ?? 60_000;
   }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { QueueRef } from '../../domain/queues/queue-keys.js';
-import { escapeGlob, queueRefFromMetaKey } from '../../domain/queues/queue-keys.js';
-import { hashTag } from '../../domain/queues/pipelined.js';
+import type { QueueRef } from '../../domain/stores/queue-key.js';
+import { escapeGlob } from '../../domain/stores/glob.js';
+import { queueRefFromMetaKey } from '../../domain/stores/queue-key.js';
+import { hashTag } from '../../domain/stores/pipelined.js';
 import { CachedQueueDirectory } from '../../server/queues/cached-queue-directory.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 
