@@ -1,4 +1,7 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { afterAll, beforeAll } from 'vitest';
+import { bootApp, type TestApp } from './app.js';
+import { storeFixture, type StoreFixture } from './stores.js';
 
 export interface BullmqOptions {
   connection: ConnectionOptions;
@@ -53,4 +56,46 @@ async function runThroughWorker(options: BullmqOptions, queue: Queue, completed:
   }
   await done;
   await worker!.close();
+}
+
+export interface QueueTestBed {
+  fixture: StoreFixture;
+  /** The booted service; set once the file's beforeAll ran. */
+  readonly app: TestApp;
+  /** A seeded queue, closed after the file. */
+  seeded(name: string, mix: JobMix): Promise<Queue>;
+  /** Anything else to close after the file (workers, extra queues). */
+  closeLater(closer: { close(): Promise<unknown> }): void;
+}
+
+/**
+ * One service per test file over a store fixture (connection `main`, queue
+ * names never cached: `SERVICE_QUEUE_LIST_CACHE_MS=0` unless `env` says
+ * otherwise), torn down with everything the file seeded.
+ */
+export function queueTestBed(env: Record<string, string> = {}): QueueTestBed {
+  const fixture = storeFixture();
+  const closers: Array<{ close(): Promise<unknown> }> = [];
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await bootApp({ env: { ...fixture.env, SERVICE_QUEUE_LIST_CACHE_MS: '0', ...env } });
+  });
+  afterAll(async () => {
+    await Promise.all(closers.map((closer) => closer.close()));
+    await app?.close();
+    await fixture.cleanup();
+  });
+  return {
+    fixture,
+    get app() {
+      if (!app) throw new Error('the test bed has not booted yet');
+      return app;
+    },
+    async seeded(name, mix) {
+      const queue = await seedQueue(fixture.bullmq, name, mix);
+      closers.push(queue);
+      return queue;
+    },
+    closeLater: (closer) => void closers.push(closer),
+  };
 }

@@ -1,30 +1,12 @@
 import { Worker, type Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootApp, request, type TestApp } from '../helpers/app.js';
-import { seedQueue } from '../helpers/queues.js';
-import { storeFixture } from '../helpers/stores.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { request } from '../helpers/app.js';
+import { queueTestBed } from '../helpers/queues.js';
 
-const fixture = storeFixture();
-let app: TestApp;
-const closers: Array<{ close(): Promise<unknown> }> = [];
+const bed = queueTestBed();
+const { fixture, seeded } = bed;
 
-beforeAll(async () => {
-  app = await bootApp({ env: { ...fixture.env, SERVICE_QUEUE_LIST_CACHE_MS: '0' } });
-});
-
-afterAll(async () => {
-  await Promise.all(closers.map((closer) => closer.close()));
-  await app.close();
-  await fixture.cleanup();
-});
-
-async function seeded(name: string, mix: Parameters<typeof seedQueue>[2]): Promise<Queue> {
-  const queue = await seedQueue(fixture.bullmq, name, mix);
-  closers.push(queue);
-  return queue;
-}
-
-const purgeUrl = (name: string) => `${app.api}/c/main/queues/${encodeURIComponent(name)}/purge`;
+const purgeUrl = (name: string) => `${bed.app.api}/c/main/queues/${encodeURIComponent(name)}/purge`;
 const purge = (name: string, body: unknown) => request(purgeUrl(name), { method: 'POST', body });
 /** Counts read by BullMQ itself (and the legacy paused list, which BullMQ 6 no longer counts). */
 const counts = async (queue: Queue): Promise<Record<string, number>> => ({
@@ -86,7 +68,7 @@ describe('purge', () => {
     expect(response.body.removedByStatus).toEqual({ waiting: 4, active: 0, delayed: 1, completed: 3, failed: 2, paused: 0, prioritized: 2 });
     expect(response.body.totalRemoved).toBe(12);
     expect(Object.values(await counts(queue)).every((count) => count === 0)).toBe(true);
-    const listed = await request(`${app.api}/c/main/queues?search=everything`);
+    const listed = await request(`${bed.app.api}/c/main/queues?search=everything`);
     expect(listed.body.queues.map((q: { name: string }) => q.name)).toEqual(['everything']);
   });
 
@@ -129,7 +111,7 @@ describe('purge', () => {
     let finish!: () => void;
     const started = new Promise<void>((resolve) => {
       const worker = new Worker('busy-worker', () => (resolve(), new Promise<void>((done) => (finish = done))), fixture.bullmq);
-      closers.push(worker);
+      bed.closeLater(worker);
     });
     await started;
     const response = await purge('busy-worker', { confirmName: 'busy-worker', statuses: ['active'] });
@@ -141,7 +123,7 @@ describe('purge', () => {
   it('logs one structured line saying who purged what', async () => {
     await seeded('audited', { failed: 2 });
     await purge('audited', { confirmName: 'audited', statuses: ['failed'] });
-    const lines = app.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'queue.action' && line.queue === 'audited');
+    const lines = bed.app.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'queue.action' && line.queue === 'audited');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       action: 'queues.purge',
@@ -155,7 +137,7 @@ describe('purge', () => {
 
   it('gives the same result through the typed tRPC client', async () => {
     await seeded('typed', { failed: 1 });
-    const result = await app.trpc.queues.purge.mutate({ connectionId: 'main', queueName: 'typed', confirmName: 'typed', statuses: ['failed'] });
+    const result = await bed.app.trpc.queues.purge.mutate({ connectionId: 'main', queueName: 'typed', confirmName: 'typed', statuses: ['failed'] });
     expect(result).toMatchObject({ success: true, totalRemoved: 1, statusesPurged: ['failed'] });
   });
 });

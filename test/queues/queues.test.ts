@@ -1,34 +1,16 @@
 import { Queue, Worker } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootApp, request, type TestApp } from '../helpers/app.js';
-import { seedQueue } from '../helpers/queues.js';
-import { storeFixture } from '../helpers/stores.js';
+import { describe, expect, it } from 'vitest';
+import { request } from '../helpers/app.js';
+import { queueTestBed } from '../helpers/queues.js';
 
-const fixture = storeFixture();
-let app: TestApp;
-const closers: Array<{ close(): Promise<unknown> }> = [];
+// Connection `down`: nothing listens on port 1.
+const bed = queueTestBed({ SERVICE_REDIS_URL_DOWN: 'redis://127.0.0.1:1' });
+const { fixture, seeded } = bed;
 
-beforeAll(async () => {
-  // DOWN: nothing listens on port 1.
-  app = await bootApp({ env: { ...fixture.env, SERVICE_QUEUE_LIST_CACHE_MS: '0', SERVICE_REDIS_URL_DOWN: 'redis://127.0.0.1:1' } });
-});
-
-afterAll(async () => {
-  await Promise.all(closers.map((closer) => closer.close()));
-  await app.close();
-  await fixture.cleanup();
-});
-
-async function seeded(name: string, mix: Parameters<typeof seedQueue>[2]): Promise<Queue> {
-  const queue = await seedQueue(fixture.bullmq, name, mix);
-  closers.push(queue);
-  return queue;
-}
-
-const queueUrl = (name: string, rest = '') => `${app.api}/c/main/queues/${encodeURIComponent(name)}${rest}`;
+const queueUrl = (name: string, rest = '') => `${bed.app.api}/c/main/queues/${encodeURIComponent(name)}${rest}`;
 const post = (name: string, action: string, body: unknown = {}) => request(queueUrl(name, `/${action}`), { method: 'POST', body });
 const actionLines = (queue: string) =>
-  app.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'queue.action' && line.queue === queue);
+  bed.app.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'queue.action' && line.queue === queue);
 
 describe('GET /queues/:queueName', () => {
   it('answers the list entry plus workers, schedulers and meta', async () => {
@@ -38,7 +20,7 @@ describe('GET /queues/:queueName', () => {
     await queue.upsertJobScheduler('every-hour', { every: 3_600_000 });
     await queue.upsertJobScheduler('every-day', { every: 86_400_000 });
     const worker = new Worker('detail', async () => 'ok', { ...fixture.bullmq, autorun: false, name: 'detail-worker' });
-    closers.push(worker);
+    bed.closeLater(worker);
     await worker.waitUntilReady();
 
     const response = await request(queueUrl('detail'));
@@ -72,7 +54,7 @@ describe('GET /queues/:queueName', () => {
 
   it('reads a queue whose name contains ":" (a prefix that itself has a ":")', async () => {
     const queue = new Queue('inner', { ...fixture.bullmq, prefix: `${fixture.prefix}:outer` });
-    closers.push(queue);
+    bed.closeLater(queue);
     await queue.add('job', {});
     const response = await request(queueUrl('outer:inner'));
     expect(response.status).toBe(200);
@@ -193,7 +175,7 @@ describe('a store that is down', () => {
     ['POST', '/queues/mail/purge', { confirmName: 'mail', statuses: ['all'] }],
   ])('answers %s %s with 503 STORE_UNAVAILABLE, fast', async (method, path, body) => {
     const started = Date.now();
-    const response = await request(`${app.api}/c/down${path}`, { method, body });
+    const response = await request(`${bed.app.api}/c/down${path}`, { method, body });
     expect(response.status).toBe(503);
     expect(response.body).toMatchObject({ code: 'STORE_UNAVAILABLE', connectionId: 'down' });
     expect(Date.now() - started).toBeLessThan(5000);
@@ -202,6 +184,6 @@ describe('a store that is down', () => {
 
 describe('unknown connection', () => {
   it('answers 404', async () => {
-    expect((await request(`${app.api}/c/nowhere/queues`)).status).toBe(404);
+    expect((await request(`${bed.app.api}/c/nowhere/queues`)).status).toBe(404);
   });
 });
