@@ -121,6 +121,7 @@ export const obliterateResultSchema = z.object({
   success: z.literal(true),
   queueName: z.string(),
   prefix: z.string(),
+  removedJobCounts: jobCountsSchema.describe('The jobs the queue held when it was removed.'),
 });
 
 export const canDeleteResultSchema = z.object({
@@ -136,4 +137,5 @@ export const deleteResultSchema = z.object({
   success: z.literal(true),
   deleted: z.string().describe('Name of the deleted queue.'),
   prefix: z.string(),
+  removedJobCounts: jobCountsSchema.describe('The jobs the queue held when it was removed (completed ones only).'),
 });

@@ -29,12 +29,12 @@ export async function canDeleteQueue(target: QueueTarget): Promise<CanDeleteResu
  */
 export async function deleteQueue(
   target: QueueTarget & RemovalDeps & { confirmName: string },
-): Promise<{ success: true; deleted: string; prefix: string }> {
+): Promise<{ success: true; deleted: string; prefix: string; removedJobCounts: JobCounts }> {
   requireConfirmation(target.queueName, target.confirmName);
   const { resolved, verdict } = await inspect(target);
   if (!verdict.canDelete) {
     throw new AppError('QUEUE_NOT_EMPTY', `Queue "${target.queueName}" cannot be deleted. ${verdict.reason}`, { jobCounts: verdict.jobCounts });
   }
   await removeQueue(target, resolved, verdict.jobCounts);
-  return { success: true, deleted: resolved.ref.name, prefix: resolved.ref.prefix };
+  return { success: true, deleted: resolved.ref.name, prefix: resolved.ref.prefix, removedJobCounts: verdict.jobCounts };
 }

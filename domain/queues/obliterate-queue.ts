@@ -19,10 +19,10 @@ export async function removeQueue(target: QueueTarget & RemovalDeps, resolved: R
 /** `confirmName` is optional here; when given it must match. */
 export async function obliterateQueue(
   target: QueueTarget & RemovalDeps & { confirmName?: string | undefined },
-): Promise<{ success: true; queueName: string; prefix: string }> {
+): Promise<{ success: true; queueName: string; prefix: string; removedJobCounts: JobCounts }> {
   if (target.confirmName !== undefined) requireConfirmation(target.queueName, target.confirmName);
   const resolved = await resolveQueue(target);
   const [summary] = await fetchQueueSummaries(target.store.client, [resolved.ref]);
   await removeQueue(target, resolved, summary!.jobCounts);
-  return { success: true, queueName: resolved.ref.name, prefix: resolved.ref.prefix };
+  return { success: true, queueName: resolved.ref.name, prefix: resolved.ref.prefix, removedJobCounts: summary!.jobCounts };
 }

@@ -141,7 +141,7 @@ describe('can-delete and DELETE', () => {
     expect((await request(queueUrl(name, '/can-delete'))).body).toEqual({ canDelete: true, jobCounts: expect.objectContaining({ completed: 2 }) });
     const [url, init] = build(name);
     const response = await request(url, { method: 'DELETE', ...init });
-    expect(response).toMatchObject({ status: 200, body: { success: true, deleted: name, prefix: fixture.prefix } });
+    expect(response).toMatchObject({ status: 200, body: { success: true, deleted: name, prefix: fixture.prefix, removedJobCounts: { completed: 2, failed: 0 } } });
     expect(await fixture.redis.keys(`${fixture.prefix}:${name}:*`)).toEqual([]);
     expect((await request(queueUrl(name))).status).toBe(404);
     expect(actionLines(name)).toEqual([expect.objectContaining({ action: 'queues.delete', outcome: 'done' })]);
@@ -159,7 +159,12 @@ describe('POST /queues/:queueName/obliterate', () => {
   it('removes the queue and all its keys, with or without confirmName', async () => {
     await seeded('gone', { completed: 1, failed: 1, waiting: 2, delayed: 1 });
     await seeded('gone-too', { waiting: 1 });
-    expect((await post('gone', 'obliterate', { confirmName: 'gone' })).body).toEqual({ success: true, queueName: 'gone', prefix: fixture.prefix });
+    expect((await post('gone', 'obliterate', { confirmName: 'gone' })).body).toEqual({
+      success: true,
+      queueName: 'gone',
+      prefix: fixture.prefix,
+      removedJobCounts: { waiting: 2, active: 0, delayed: 1, completed: 1, failed: 1, paused: 0, prioritized: 0, waitingChildren: 0 },
+    });
     expect((await post('gone-too', 'obliterate')).status).toBe(200);
     expect(await fixture.redis.keys(`${fixture.prefix}:gone*`)).toEqual([]);
     expect(actionLines('gone')).toEqual([
