@@ -5,6 +5,7 @@ import { organizationsRouter } from './organizations/router.js';
 import { connectionsRouter } from './connections/router.js';
 import { jobsRouter } from './jobs/router.js';
 import { metricsRouter } from './metrics/router.js';
+import { queuesRouter } from './queues/router.js';
 import { schedulersRouter } from './schedulers/router.js';
 import { storeKeysRouter } from './store-keys/router.js';
 import { systemRouter } from './system/router.js';
@@ -22,6 +23,7 @@ export const appRouter = router({
   auth: authRouter,
   organizations: organizationsRouter,
   audit: auditRouter,
+  queues: queuesRouter,
 });
 
 export type AppRouter = typeof appRouter;

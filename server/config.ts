@@ -75,6 +75,7 @@ const envSchema = z.object({
     return key;
   }),
   SERVICE_METRICS_PUBLIC: envFlag,
+  SERVICE_QUEUE_LIST_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
 });
 
 export type PersistenceMode = 'embedded' | 'server';
@@ -94,6 +95,8 @@ export interface Config {
   rateLimit: RateLimitConfig;
   /** AES-256-GCM key for saved connection URLs; null: generated in the data dir (embedded) or saving fails (server). */
   encryptionKey: Buffer | null;
+  /** How long a connection's discovered queue names are reused; 0 rescans on every list. */
+  queueListCacheMs: number;
   persistence:
     | { mode: 'embedded'; directory: string }
     | { mode: 'server'; databaseUrl: string };
@@ -149,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     auth: { secret: vars.AUTH_SECRET ?? null, appBaseUrl: vars.APP_BASE_URL },
     rateLimit: rateLimitConfig(vars),
     encryptionKey: vars.SERVICE_ENCRYPTION_KEY,
+    queueListCacheMs: vars.SERVICE_QUEUE_LIST_CACHE_MS,
     persistence: vars.DATABASE_URL
       ? { mode: 'server', databaseUrl: vars.DATABASE_URL }
       : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },

@@ -1,8 +1,10 @@
 import { createAuthService, type AuthService } from './auth/auth-service.js';
 import type { Config } from './config.js';
 import { QueueEventHub } from './events/queue-event-hub.js';
+import type { QueueDirectory } from '../domain/queues/queue-directory.js';
 import type { Logger } from './logger.js';
 import { HttpMetrics } from './observability/http-metrics.js';
+import { CachedQueueDirectory } from './queues/cached-queue-directory.js';
 import { openPersistence, type Persistence } from './persistence/persistence.js';
 import { connectionUrlCipher } from './secrets/connection-cipher.js';
 import { missingKeyCipher, type UrlCipher } from './secrets/url-cipher.js';
@@ -28,6 +30,8 @@ export interface Services {
   httpMetrics: HttpMetrics;
   auth: AuthService;
   rateLimits: RateLimits;
+  /** Queue names per connection, discovered on the store and briefly cached. */
+  queueDirectory: QueueDirectory;
 }
 
 export async function createServices(config: Config, logger: Logger): Promise<Services> {
@@ -44,7 +48,8 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     logger.warn('DISABLE_RATE_LIMIT is ignored in production (NODE_ENV=production): rate limits stay on');
   }
   const rateLimits = createRateLimits(config.rateLimit, logger);
-  return { config, logger, persistence, connections, stores, events, urlCipher, httpMetrics, auth, rateLimits };
+  const queueDirectory = new CachedQueueDirectory({ ttlMs: config.queueListCacheMs });
+  return { config, logger, persistence, connections, stores, events, urlCipher, httpMetrics, auth, rateLimits, queueDirectory };
 }
 
 export async function closeServices(services: Services): Promise<void> {

@@ -67,15 +67,13 @@ export async function summarizeQueues(store: StoreHandle, queues: QueueRef[], wi
   );
 }
 
-/** Consecutive runs of at most `queuesPerCall` queues sharing a prefix (queues arrive sorted by prefix). */
+/** Runs of at most `queuesPerCall` queues sharing a prefix, in arrival order within each prefix. */
 function chunkByPrefix(queues: QueueRef[]): QueueRef[][] {
-  const chunks: QueueRef[][] = [];
-  for (const ref of queues) {
-    const last = chunks.at(-1);
-    if (last && last.length < queuesPerCall && last[0]!.prefix === ref.prefix) last.push(ref);
-    else chunks.push([ref]);
-  }
-  return chunks;
+  const byPrefix = new Map<string, QueueRef[]>();
+  for (const ref of queues) byPrefix.set(ref.prefix, [...(byPrefix.get(ref.prefix) ?? []), ref]);
+  return [...byPrefix.values()].flatMap((refs) =>
+    Array.from({ length: Math.ceil(refs.length / queuesPerCall) }, (_, i) => refs.slice(i * queuesPerCall, (i + 1) * queuesPerCall)),
+  );
 }
 
 const rate = (total: number, windowMinutes: number) => ({ total, perMinute: total / windowMinutes });

@@ -1,45 +1,41 @@
-import type { StoreHandle } from '../../server/stores/store-handle.js';
-import { escapeGlob } from './glob.js';
+import type { Redis } from 'ioredis';
+import type { StoreClient } from '../../server/stores/redis-client.js';
 import { masterNodes } from './master-nodes.js';
+import { compareRefs, metaKeyPattern, queueRefFromMetaKey, type QueueRef } from './queue-key.js';
 
-export interface QueueRef {
-  prefix: string;
-  name: string;
-}
+export type { QueueRef } from './queue-key.js';
 
-/** Keys SCAN looks at per call, and the most calls one discovery may make (bounded work). */
+/**
+ * Keys SCAN looks at per call (each call then blocks Redis only briefly),
+ * and the most calls per node and prefix (10M keys: bounded work).
+ */
 const scanCount = 1000;
 const maxScanCalls = 10_000;
 
-/**
- * Every queue of a connection: SCAN (never KEYS) for `<prefix>:<name>:meta`
- * under each of its prefixes, on every master of a cluster. Sorted by prefix
- * then name. Minimal on purpose; the queues resource has the full discovery
- * and the two are meant to be unified.
- */
-export async function listQueueNames(store: StoreHandle): Promise<QueueRef[]> {
-  const nodes = await masterNodes(store.client);
-  const found = new Map<string, QueueRef>();
-  for (const prefix of store.prefixes) {
-    const pattern = `${escapeGlob(prefix)}:*:meta`;
-    for (const node of nodes) {
-      for (const key of await scanAll(node, pattern)) {
-        const name = key.slice(prefix.length + 1, -':meta'.length);
-        if (name.length > 0) found.set(`${prefix}\u0000${name}`, { prefix, name });
-      }
-    }
-  }
-  return [...found.values()].sort((a, b) => a.prefix.localeCompare(b.prefix) || a.name.localeCompare(b.name));
-}
-
-async function scanAll(node: Awaited<ReturnType<typeof masterNodes>>[number], pattern: string): Promise<string[]> {
-  const keys: string[] = [];
+async function scanNode(node: Redis, prefix: string, found: Map<string, QueueRef>): Promise<void> {
+  const pattern = metaKeyPattern(prefix);
   let cursor = '0';
   for (let calls = 0; calls < maxScanCalls; calls++) {
-    const [next, batch] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', scanCount);
-    keys.push(...batch);
+    const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', scanCount);
+    for (const key of keys) {
+      const ref = queueRefFromMetaKey(prefix, key);
+      if (ref) found.set(`${ref.prefix}\u0000${ref.name}`, ref);
+    }
     cursor = next;
-    if (cursor === '0') break;
+    if (cursor === '0') return;
   }
-  return keys;
+}
+
+/**
+ * Every queue of a connection, found by its meta key: SCAN (never KEYS) for
+ * `<prefix>:*:meta` under each prefix on every master of a cluster, sorted by
+ * name then prefix. Its cost grows with the store's key count (about a
+ * second per million keys), which is why the queues list caches it
+ * (server/queues/cached-queue-directory.ts).
+ */
+export async function listQueueNames(store: { client: StoreClient; prefixes: string[] }): Promise<QueueRef[]> {
+  const found = new Map<string, QueueRef>();
+  const nodes = await masterNodes(store.client);
+  await Promise.all(nodes.flatMap((node) => store.prefixes.map((prefix) => scanNode(node, prefix, found))));
+  return [...found.values()].sort(compareRefs);
 }

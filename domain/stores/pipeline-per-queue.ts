@@ -1,12 +1,15 @@
 import type { ChainableCommander } from 'ioredis';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { QueueRef } from './list-queue-names.js';
+import { hashTag } from './pipelined.js';
+import { queueKey } from './queue-key.js';
 
 /**
- * Runs `commandsFor` for every queue in pipelines (one round trip per
- * prefix; on a cluster a pipeline must stay within one hash slot, which
- * BullMQ's `{tag}` prefixes guarantee) and gives back each queue's replies in
- * order. A command error fails the whole call.
+ * Runs `commandsFor` for every queue in pipelines, one per hash tag, in
+ * parallel (on a cluster a pipeline must stay on one node; all keys of a
+ * BullMQ queue share its tag, in the prefix `{bull}` or the name `{mail}`;
+ * on a standalone store that is one pipeline per prefix) and gives back each
+ * queue's replies in order. A command error fails the whole call.
  */
 export async function pipelinePerQueue(
   store: StoreHandle,
@@ -14,10 +17,13 @@ export async function pipelinePerQueue(
   commandsFor: (pipeline: ChainableCommander, queue: QueueRef) => void,
 ): Promise<unknown[][]> {
   const replies: unknown[][] = new Array(queues.length);
-  const byPrefix = new Map<string, number[]>();
-  queues.forEach((queue, index) => byPrefix.set(queue.prefix, [...(byPrefix.get(queue.prefix) ?? []), index]));
+  const byTag = new Map<string, number[]>();
+  queues.forEach((queue, index) => {
+    const tag = hashTag(queueKey(queue, 'meta'));
+    byTag.set(tag, [...(byTag.get(tag) ?? []), index]);
+  });
   await Promise.all(
-    [...byPrefix.values()].map(async (indexes) => {
+    [...byTag.values()].map(async (indexes) => {
       const pipeline = store.client.pipeline();
       const sizes = indexes.map((index) => {
         const before = pipeline.length;

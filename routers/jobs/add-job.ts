@@ -18,4 +18,9 @@ export const addJob = connectionProcedure
   })
   .input(addJobInput)
   .output(jobSummarySchema)
-  .mutation(({ ctx, input }) => addJobToQueue({ store: ctx.store, ...input }));
+  .mutation(async ({ ctx, input }) => {
+    const job = await addJobToQueue({ store: ctx.store, ...input });
+    // Adding a job can create its queue: queue lists show it at once.
+    ctx.services.queueDirectory.remember(ctx.store.connection.id, { name: input.queueName, prefix: ctx.store.defaultPrefix });
+    return job;
+  });

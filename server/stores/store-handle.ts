@@ -33,7 +33,8 @@ export class StoreHandle {
     let queue = this.queues.get(key);
     if (!queue) {
       // The client is shared, so closing a Queue never closes the connection.
-      queue = new Queue(name, { connection: this.client, prefix, skipWaitingForReady: true });
+      // skipMetasUpdate: looking at a queue must never write its meta key (that would create it).
+      queue = new Queue(name, { connection: this.client, prefix, skipWaitingForReady: true, skipMetasUpdate: true });
       queue.on('error', () => undefined);
       this.queues.set(key, queue);
     }

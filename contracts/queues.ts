@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { pageInfo, pageQuery } from './pagination.js';
+import { connectionParams, queueParams } from './params.js';
+
+/**
+ * The job statuses the spec recognizes ("States and transitions"); purge and
+ * clean act on them. contracts/jobs.ts lists these plus `waiting-children`.
+ */
+export const purgeableStatuses = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized'] as const;
+export const purgeableStatusSchema = z.enum(purgeableStatuses).describe('A job status: `waiting` is BullMQ\'s `wait` list.');
+export type PurgeableStatus = z.infer<typeof purgeableStatusSchema>;
+
+/** Purge accepts the statuses plus `all`, a selector meaning every one of them. */
+export const purgeSelectorSchema = z.enum(['all', ...purgeableStatuses]);
+export type PurgeSelector = z.infer<typeof purgeSelectorSchema>;
+
+/** Every count shown for a queue: the purgeable statuses plus jobs waiting for their children. */
+export const jobCountKinds = [...purgeableStatuses, 'waitingChildren'] as const;
+export type JobCountKind = (typeof jobCountKinds)[number];
+
+export const jobCountsSchema = z
+  .object(Object.fromEntries(jobCountKinds.map((kind) => [kind, z.number().int()])) as Record<JobCountKind, z.ZodNumber>)
+  .describe('Jobs per status. On BullMQ 6 a paused queue keeps its jobs in `waiting`; `paused` counts the legacy paused list.');
+export type JobCounts = z.infer<typeof jobCountsSchema>;
+
+const prefixField = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe("Key prefix of the queue, one of the connection's prefixes; default: the first under which the queue exists.")
+  .optional();
+
+/** Path params of a single-queue route plus the optional prefix choice. */
+export const queueTarget = queueParams.extend({ prefix: prefixField });
+
+export const queueSummarySchema = z.object({
+  name: z.string(),
+  prefix: z.string().describe('BullMQ key prefix the queue lives under.'),
+  isPaused: z.boolean(),
+  jobCounts: jobCountsSchema,
+});
+export type QueueSummary = z.infer<typeof queueSummarySchema>;
+
+export const queueSortFields = ['name', ...jobCountKinds] as const;
+export type QueueSortField = (typeof queueSortFields)[number];
+
+export const listQueuesInput = connectionParams.extend(pageQuery.shape).extend({
+  search: z.string().max(200).default('').describe('Case-insensitive substring of the queue name; empty matches all.'),
+  sort: z.enum(queueSortFields).default('name').describe('Sort by name or by one job count.'),
+  order: z
+    .enum(['asc', 'desc'])
+    .describe('Sort direction; default `asc` for name and `desc` for counts. Ties are broken by name, then prefix.')
+    .optional(),
+});
+export type ListQueuesQuery = Omit<z.infer<typeof listQueuesInput>, 'connectionId'>;
+
+export const queueListSchema = pageInfo.extend({ queues: z.array(queueSummarySchema) });
+export type QueueList = z.infer<typeof queueListSchema>;
+
+export const workerSchema = z.object({
+  id: z.string().describe('Redis client id of the worker connection.'),
+  name: z.string().describe('Worker name (its Redis client name).'),
+  addr: z.string().describe('Address of the worker connection.'),
+  age: z.number().int().describe('Seconds since the worker connected.'),
+  idle: z.number().int().describe('Seconds since its last command.'),
+});
+
+export const queueMetaSchema = z.object({
+  concurrency: z.number().int().nullable().describe('Global concurrency, null when unset.'),
+  max: z.number().int().nullable().describe('Global rate limit: jobs per `duration`, null when unset.'),
+  duration: z.number().int().nullable().describe('Global rate limit window in ms, null when unset.'),
+  maxLenEvents: z.number().int().nullable().describe('Approximate cap of the events stream.'),
+  version: z.string().nullable().describe('Library and version that last wrote the queue meta, e.g. `bullmq:6.7.0`.'),
+});
+
+export const queueDetailSchema = queueSummarySchema.extend({
+  workers: z.object({ count: z.number().int(), list: z.array(workerSchema) }),
+  schedulersCount: z.number().int().describe('Job schedulers (repeatable jobs) of the queue.'),
+  meta: queueMetaSchema,
+});
+export type QueueDetail = z.infer<typeof queueDetailSchema>;
+
+export const pauseResultSchema = z.object({ success: z.literal(true), isPaused: z.boolean() });
+
+export const cleanInput = queueTarget.extend({
+  status: purgeableStatusSchema,
+  gracePeriod: z.number().int().min(0).default(0).describe('Keep jobs younger than this many ms.'),
+  limit: z.number().int().min(1).max(1000).default(1000).describe('At most this many jobs are removed.'),
+});
+
+export const cleanResultSchema = z.object({
+  removed: z.number().int(),
+  removedJobIds: z.array(z.string()),
+});
+
+const confirmName = z.string().max(1000).describe('Must equal the path `queueName` exactly.');
+
+export const purgeInput = queueTarget.extend({
+  confirmName,
+  statuses: z.array(purgeSelectorSchema).min(1).max(100).describe('Statuses to purge; `all` selects every status.'),
+});
+
+export const removedByStatusSchema = z
+  .object(Object.fromEntries(purgeableStatuses.map((status) => [status, z.number().int().optional()])) as Record<PurgeableStatus, z.ZodOptional<z.ZodNumber>>)
+  .describe('Jobs removed per purged status; only the purged statuses appear.');
+
+/** The spec's "Purge response (200)" table. */
+export const purgeResultSchema = z.object({
+  success: z.literal(true),
+  queueName: z.string(),
+  statusesPurged: z.array(purgeableStatusSchema).describe('After de-duplication and expansion of `all`.'),
+  totalRemoved: z.number().int(),
+  removedByStatus: removedByStatusSchema,
+  removedJobIdsSample: z.array(z.string()).describe('Job ids removed; at most 100 of them.'),
+});
+export type PurgeResult = z.infer<typeof purgeResultSchema>;
+
+export const obliterateInput = queueTarget.extend({ confirmName: confirmName.optional() });
+
+export const obliterateResultSchema = z.object({
+  success: z.literal(true),
+  queueName: z.string(),
+  prefix: z.string(),
+  removedJobCounts: jobCountsSchema.describe('The jobs the queue held when it was removed.'),
+});
+
+export const canDeleteResultSchema = z.object({
+  canDelete: z.boolean(),
+  reason: z.string().optional().describe('Why the queue cannot be deleted, when it cannot.'),
+  jobCounts: jobCountsSchema,
+});
+export type CanDeleteResult = z.infer<typeof canDeleteResultSchema>;
+
+export const deleteQueueInput = queueTarget.extend({ confirmName });
+
+export const deleteResultSchema = z.object({
+  success: z.literal(true),
+  deleted: z.string().describe('Name of the deleted queue.'),
+  prefix: z.string(),
+  removedJobCounts: jobCountsSchema.describe('The jobs the queue held when it was removed (completed ones only).'),
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { appRouter } from '../../routers/_app.js';
+
+describe('queue procedures', () => {
+  it('declare the permission of their action', () => {
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { permission?: string } } }>;
+    const declared = Object.fromEntries(
+      Object.entries(procedures)
+        .filter(([path]) => path.startsWith('queues.'))
+        .map(([path, procedure]) => [path, procedure._def.meta?.permission]),
+    );
+    expect(declared).toEqual({
+      'queues.list': 'queues.read',
+      'queues.get': 'queues.read',
+      'queues.canDelete': 'queues.read',
+      'queues.pause': 'queues.pause',
+      'queues.resume': 'queues.pause',
+      'queues.clean': 'queues.clean',
+      'queues.purge': 'queues.purge',
+      'queues.obliterate': 'queues.obliterate',
+      'queues.delete': 'queues.delete',
+    });
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { purgeableStatuses, type PurgeableStatus } from '../../contracts/queues.js';
+import { AppError } from '../../domain/errors.js';
+import { describeError } from '../../server/trpc/errors.js';
+import { expandSelectors, purgeLimits, purgeStatuses, type StatusCleaner } from '../../domain/queues/purge-statuses.js';
+
+/** A cleaner over in-memory statuses; `kept` jobs are never removable (like locked active jobs). */
+function fakeCleaner(jobs: Partial<Record<PurgeableStatus, number>>, kept: Partial<Record<PurgeableStatus, number>> = {}) {
+  const remaining = new Map<PurgeableStatus, string[]>(
+    purgeableStatuses.map((status) => [status, Array.from({ length: jobs[status] ?? 0 }, (_, i) => `${status}-${i}`)]),
+  );
+  const calls: Array<{ status: PurgeableStatus; limit: number }> = [];
+  const cleaner: StatusCleaner = {
+    async clean(status, limit) {
+      calls.push({ status, limit });
+      const ids = remaining.get(status)!;
+      return ids.splice(0, limit);
+    },
+    async count(status) {
+      return remaining.get(status)!.length + (kept[status] ?? 0);
+    },
+  };
+  return { cleaner, calls, remaining };
+}
+
+/** A status that never empties: every batch removes a full batch. */
+function endlessCleaner(): StatusCleaner & { batches: number } {
+  let next = 0;
+  const cleaner = {
+    batches: 0,
+    async clean(_status: PurgeableStatus, limit: number) {
+      cleaner.batches += 1;
+      return Array.from({ length: limit }, () => String(next++));
+    },
+    async count() {
+      return 1;
+    },
+  };
+  return cleaner;
+}
+
+async function capError(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+describe('expandSelectors', () => {
+  it('de-duplicates', () => {
+    expect(expandSelectors(['failed', 'failed'])).toEqual(['failed']);
+  });
+
+  it('expands all to every status, whatever else is asked', () => {
+    expect(expandSelectors(['waiting', 'all'])).toEqual(['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized']);
+  });
+});
+
+describe('purgeStatuses', () => {
+  it('runs batches of 1000 until a batch removes nothing and counts each status', async () => {
+    const { cleaner, calls, remaining } = fakeCleaner({ failed: 2500, completed: 10, waiting: 7 });
+    const result = await purgeStatuses({ cleaner, statuses: ['failed', 'completed'] });
+    expect(result.removedByStatus).toEqual({ failed: 2500, completed: 10 });
+    expect(result.totalRemoved).toBe(2510);
+    expect(result.statusesPurged).toEqual(['failed', 'completed']);
+    expect(calls.filter((call) => call.status === 'failed').length).toBe(4);
+    expect(calls.every((call) => call.limit === 1000)).toBe(true);
+    expect(remaining.get('waiting')!.length).toBe(7);
+  });
+
+  it('caps the id sample at 100 strings across statuses', async () => {
+    const { cleaner } = fakeCleaner({ failed: 60, completed: 80 });
+    const result = await purgeStatuses({ cleaner, statuses: ['failed', 'completed'] });
+    expect(result.removedJobIdsSample).toHaveLength(100);
+    expect(result.removedJobIdsSample.slice(58, 62)).toEqual(['failed-58', 'failed-59', 'completed-0', 'completed-1']);
+  });
+
+  it('stops with 409 PURGE_CAP_REACHED naming the status after 500 full batches', async () => {
+    const cleaner = endlessCleaner();
+    const error = await capError(purgeStatuses({ cleaner, statuses: ['delayed', 'failed'] }));
+    expect(cleaner.batches).toBe(purgeLimits.maxBatchesPerStatus);
+    expect(error.code).toBe('PURGE_CAP_REACHED');
+    expect(error.details).toMatchObject({
+      status: 'delayed',
+      removedSoFar: 500_000,
+      removedByStatus: { delayed: 500_000 },
+      statusesPurged: [],
+    });
+    expect(error.details.removedJobIdsSample).toHaveLength(100);
+    expect(describeError(error)).toMatchObject({ httpStatus: 409, code: 'PURGE_CAP_REACHED', details: { status: 'delayed' } });
+  });
+
+  it('reports the statuses finished before the one that hit the cap', async () => {
+    const limits = { batchSize: 2, maxBatchesPerStatus: 3, sampleSize: 4 };
+    const { cleaner } = fakeCleaner({ completed: 3, failed: 20 });
+    const error = await capError(purgeStatuses({ cleaner, statuses: ['completed', 'failed'], limits }));
+    expect(error.details).toMatchObject({
+      status: 'failed',
+      removedSoFar: 9,
+      removedByStatus: { completed: 3, failed: 6 },
+      statusesPurged: ['completed'],
+      removedJobIdsSample: ['completed-0', 'completed-1', 'completed-2', 'failed-0'],
+    });
+  });
+
+  it('succeeds when the last allowed batch emptied the status', async () => {
+    const limits = { batchSize: 2, maxBatchesPerStatus: 3, sampleSize: 4 };
+    const { cleaner } = fakeCleaner({ failed: 6 });
+    const result = await purgeStatuses({ cleaner, statuses: ['failed'], limits });
+    expect(result.removedByStatus).toEqual({ failed: 6 });
+  });
+
+  it('ends a status whose remaining jobs cannot be removed instead of looping', async () => {
+    const { cleaner, calls } = fakeCleaner({ active: 3 }, { active: 2 });
+    const result = await purgeStatuses({ cleaner, statuses: ['active'] });
+    expect(result.removedByStatus).toEqual({ active: 3 });
+    expect(calls).toHaveLength(2);
+  });
+});
