@@ -13,6 +13,13 @@ import { changedEntries, snapshotDatabase, snapshotRedis } from './support/store
 const redisPort = 6420;
 const password = 'bad-input-Pa55word';
 const seed = 20240609;
+/** A few thousand requests whatever the number of routes, so the file stays bounded as routes are added. */
+const requestBudget = 2800;
+/**
+ * Tables that change on bad input by design: the audit trail (issue 7) records
+ * every mutation, refused ones included.
+ */
+const appendOnlyTables = ['audit_event'];
 /** Small pool: two cores are shared with the other test files. */
 const concurrency = 6;
 
@@ -67,15 +74,16 @@ describe('bad input on every route of the OpenAPI document', () => {
     };
   }
 
-  it('answers a few thousand generated requests below 500, every error as { message, code }', { timeout: 120_000 }, async () => {
+  it('answers a few thousand generated requests below 500, every error as { message, code }', { timeout: 90_000 }, async () => {
     const requests = generateBadRequests(description, {
       basePath: '/api',
       validPathValues: validPathValues(),
       seed,
-      perOperation: 90,
+      perOperation: Math.min(90, Math.floor(requestBudget / description.operations.length)),
       maxBodyBytes: 1024 * 1024,
     });
     expect(requests.length).toBeGreaterThan(2000);
+    expect(requests.length).toBeLessThan(requestBudget + 400);
     const origin = new URL(app.url);
     exchanges = await mapPooled(requests, concurrency, async (request) => log.record(await sendRaw(origin, request)));
     expect(listProblems(exchanges)).toEqual([]);
@@ -97,7 +105,7 @@ describe('bad input on every route of the OpenAPI document', () => {
     expect(changedEntries(redisBefore, redisAfter)).toEqual([]);
     const databaseAfter = await snapshotDatabase(databaseUrl());
     expect(databaseBefore.connection).toHaveLength(1);
-    expect(changedEntries(databaseBefore, databaseAfter)).toEqual([]);
+    expect(changedEntries(databaseBefore, databaseAfter).filter((table) => !appendOnlyTables.includes(table))).toEqual([]);
   });
 
   it('lets no __proto__ or constructor.prototype in a body pollute the service process', () => {

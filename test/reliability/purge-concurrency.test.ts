@@ -83,16 +83,16 @@ describe.runIf(hasPurge)('purge under concurrency', () => {
     producing = false;
     await producer;
     await waitFor(async () => {
-      const { waiting, active } = await queue.getJobCounts('waiting', 'active');
-      return waiting + active === 0;
+      const counts = await queue.getJobCounts('waiting', 'active');
+      return counts.waiting === 0 && counts.active === 0;
     }, 15_000, 'the worker to drain the queue');
     await worker.close();
-    const counts = await queue.getJobCounts('completed', 'failed', 'waiting', 'active', 'delayed');
+    const counts = (await queue.getJobCounts('completed', 'failed', 'waiting', 'active', 'delayed')) as Record<string, number>;
     expect(removed).toBeGreaterThan(0);
     // Failed jobs are never selected: every planned failure is still there.
     expect(counts.failed).toBe(failing);
-    expect(counts.completed + removed).toBe(added - failing);
-    expect(counts.waiting + counts.active + counts.delayed).toBe(0);
+    expect(counts.completed! + removed).toBe(added - failing);
+    expect(counts.waiting! + counts.active! + counts.delayed!).toBe(0);
   });
 
   it('answered no 500 and every error in the error shape', () => {
