@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { storeUrlProblem } from './store-url.js';
+import { databaseText } from './database-text.js';
 import { strictBoolean } from './strict-boolean.js';
 
 export const connectionEnvironmentSchema = z
@@ -33,7 +34,7 @@ const clusterInput = strictBoolean().describe('Whether the store is a Redis Clus
 
 /** Fields a client may set, on create (name and url required) and update (all optional). */
 const connectionFields = {
-  name: z.string().trim().min(1).max(100).describe('Unique within the organization.'),
+  name: databaseText().trim().min(1).max(100).describe('Unique within the organization.'),
   url: storeUrlSchema,
   environment: connectionEnvironmentSchema.optional().describe('Default `development`.'),
   prefix: prefixSchema.optional().describe('The main BullMQ key prefix (default `bull`); becomes the first of `prefixes`.'),
