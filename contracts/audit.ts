@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { databaseText } from './database-text.js';
 
 export const auditOutcomeSchema = z.enum(['success', 'denied', 'failure']);
 
@@ -22,8 +23,8 @@ export const auditEventSchema = z.object({
 });
 
 export const auditQuerySchema = z.object({
-  connectionId: z.string().min(1).max(200).optional(),
-  action: z.string().min(1).max(100).optional().describe('Exact action, e.g. `queues.purge`.'),
+  connectionId: databaseText().min(1).max(200).optional(),
+  action: databaseText().min(1).max(100).optional().describe('Exact action, e.g. `queues.purge`.'),
   from: z.iso.datetime({ offset: true }).optional().describe('Earliest event time (inclusive, ISO 8601).'),
   to: z.iso.datetime({ offset: true }).optional().describe('Latest event time (exclusive, ISO 8601).'),
   cursor: z.string().max(200).optional().describe('`nextCursor` of the previous page.'),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { storeUrlProblem } from './store-url.js';
+import { databaseText } from './database-text.js';
+import { strictBoolean } from './strict-boolean.js';
 
 export const connectionEnvironmentSchema = z
   .enum(['development', 'staging', 'production'])
@@ -23,21 +25,21 @@ export const storeUrlSchema = z
 
 const tlsInput = z
   .object({
-    enabled: z.boolean().optional().describe('Defaults to whether the URL is `rediss://`.'),
-    allowSelfSigned: z.boolean().optional().describe('Accept certificates no trusted authority signed (default false).'),
+    enabled: strictBoolean().optional().describe('Defaults to whether the URL is `rediss://`.'),
+    allowSelfSigned: strictBoolean().optional().describe('Accept certificates no trusted authority signed (default false).'),
   })
   .describe('TLS options.');
 
-const clusterInput = z.boolean().describe('Whether the store is a Redis Cluster (default: true for a seed list, else false).');
+const clusterInput = strictBoolean().describe('Whether the store is a Redis Cluster (default: true for a seed list, else false).');
 
 /** Fields a client may set, on create (name and url required) and update (all optional). */
 const connectionFields = {
-  name: z.string().trim().min(1).max(100).describe('Unique within the organization.'),
+  name: databaseText().trim().min(1).max(100).describe('Unique within the organization.'),
   url: storeUrlSchema,
   environment: connectionEnvironmentSchema.optional().describe('Default `development`.'),
   prefix: prefixSchema.optional().describe('The main BullMQ key prefix (default `bull`); becomes the first of `prefixes`.'),
   prefixes: z.array(prefixSchema).min(1).max(20).optional().describe('Every BullMQ key prefix on this store.'),
-  isDefault: z.boolean().optional().describe('Make this the organization default (the first connection always is).'),
+  isDefault: strictBoolean().optional().describe('Make this the organization default (the first connection always is).'),
   tls: tlsInput.optional(),
   cluster: clusterInput.optional(),
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageInfo, pageQuery } from './pagination.js';
 import { connectionParams, queueParams } from './params.js';
+import { strictBoolean } from './strict-boolean.js';
 
 const prefixQuery = z.string().min(1).max(200).optional().describe("BullMQ key prefix of the queue; the connection's first prefix when omitted.");
 
@@ -48,7 +49,7 @@ export const schedulerJobOptionsSchema = z
     attempts: z.number().int().min(1).max(1000).optional(),
     backoff: z.union([z.number().int().min(0), z.object({ type: z.enum(['fixed', 'exponential']), delay: z.number().int().min(0).optional() }).strict()]).optional(),
     priority: z.number().int().min(0).max(2_097_152).optional(),
-    lifo: z.boolean().optional(),
+    lifo: strictBoolean().optional(),
     removeOnComplete: keepJobs.optional(),
     removeOnFail: keepJobs.optional(),
     keepLogs: z.number().int().min(0).optional(),
@@ -66,7 +67,7 @@ export const scheduleSchema = z
     startDate: z.iso.datetime({ offset: true }).optional().describe('No run before this instant.'),
     endDate: z.iso.datetime({ offset: true }).optional().describe('No run after this instant.'),
     limit: z.number().int().min(1).optional().describe('Stop after this many runs.'),
-    immediately: z.boolean().optional().describe('Also run once right away (cron only; not with startDate).'),
+    immediately: strictBoolean().optional().describe('Also run once right away (cron only; not with startDate).'),
   })
   .strict();
 

@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { Connection, type ConnectionRow } from '../../server/persistence/entities/connection.js';
+import { Connection, isSavedConnectionId, type ConnectionRow } from '../../server/persistence/entities/connection.js';
 import type { EntityManager } from '../../server/persistence/orm.js';
 import { AppError } from '../errors.js';
 import { assertConnectionVisible } from './ownership.js';
@@ -11,7 +11,7 @@ import { assertConnectionVisible } from './ownership.js';
  */
 
 export async function findOwnedRow(em: EntityManager, organizationId: string, id: string): Promise<ConnectionRow> {
-  const row = await em.findOne(Connection, { id });
+  const row = isSavedConnectionId(id) ? await em.findOne(Connection, { id }) : null;
   return assertConnectionVisible(row, (found) => found.organization.id, organizationId, id);
 }
 

@@ -15,6 +15,7 @@ export async function addJob({ store, queueName, name, data, jobId, ...options }
   }
   const opts: JobsOptions = { ...options, ...(jobId === undefined ? {} : { jobId }) };
   const job = await queue.add(name, data, opts);
+  await store.writeQueueMeta(queueName);
   const state = (await job.getState()) as JobState;
   return toJobSummary(job, state, { maxDataBytes: defaultMaxDataBytes });
 }

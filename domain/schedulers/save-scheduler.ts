@@ -37,6 +37,7 @@ export async function saveScheduler(request: SaveSchedulerRequest): Promise<Sche
     data: request.data ?? {},
     opts: request.options ?? {},
   });
+  await store.writeQueueMeta(ref.name, ref.prefix);
   const saved = await readScheduler(store, ref, schedulerId);
   if (!saved) throw new AppError('CONFLICT', `Job scheduler ${schedulerId} produces no further run (limit or endDate reached)`, { schedulerId });
   return saved;

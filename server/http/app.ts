@@ -9,7 +9,7 @@ import { appRouter } from '../../routers/_app.js';
 import type { Services } from '../services.js';
 import { createHttpContextFactory } from '../trpc/context.js';
 import { describeError } from '../trpc/errors.js';
-import { rewriteErrorBodies, sendError } from './error-body.js';
+import { rewriteErrorBodies, sendClientError, sendError } from './error-body.js';
 import { jsonBodyErrors, maxBodyBytes, normalizeRestBody, parseJsonBody } from './json-body.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
 import { queueEventsPath, queueEventsRoute } from './queue-events-route.js';
@@ -97,6 +97,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
 
   app.use((req, res) => sendError(res, 'NOT_FOUND', `No route matches ${req.method} ${req.path}`));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (!res.headersSent && sendClientError(res, error)) return;
     req.log.error({ err: error }, 'unhandled error');
     if (!res.headersSent) sendError(res, 'INTERNAL_ERROR', 'Internal error; the service log has the details');
   });

@@ -7,6 +7,22 @@ export function sendError(res: Response, code: ErrorCode, message: string): void
   res.status(errorStatusByCode[code]).type('application/json').send(JSON.stringify(body));
 }
 
+const codeByClientStatus: Partial<Record<number, ErrorCode>> = { 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
+/**
+ * Sends an error express or body-parser raised about the request itself
+ * (a body that does not decompress, a path that is not valid
+ * percent-encoding: http-errors with a 4xx status) as the 4xx it is.
+ * Returns false for anything else, which stays a 500.
+ */
+export function sendClientError(res: Response, error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status !== 'number' || status < 400 || status > 499) return false;
+  const message = error instanceof Error ? error.message : 'the request could not be read';
+  sendError(res, codeByClientStatus[status] ?? 'BAD_REQUEST', `Malformed request: ${message}`);
+  return true;
+}
+
 /** Sends a classified error (see describeError) as the one error body shape. */
 export function sendErrorDescription(res: Response, description: { httpStatus: number; code: string; message: string; details: Record<string, unknown> }): void {
   const body: ErrorBody = { message: description.message, code: description.code, ...description.details };

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { sendError } from './error-body.js';
+import { sendClientError, sendError } from './error-body.js';
 
 export const maxBodyBytes = 1024 * 1024;
 
@@ -19,7 +19,7 @@ export function jsonBodyErrors(error: unknown, _req: Request, res: Response, nex
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Request body encoding is not supported');
   }
-  next(error);
+  if (!sendClientError(res, error)) next(error);
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,4 +1,4 @@
-import { ConnectionException } from '@mikro-orm/core';
+import { ConnectionException, DriverException } from '@mikro-orm/core';
 import type { Config, PersistenceMode } from '../config.js';
 import type { Logger } from '../logger.js';
 import { AppError } from '../../domain/errors.js';
@@ -89,7 +89,22 @@ export async function openPersistence(config: Config, logger: Logger): Promise<P
   };
 }
 
-/** Whether a thrown error means the database could not be reached (→ 503, not 500). */
+/**
+ * What pg says when a pooled connection dies under a query (server restart,
+ * network cut): MikroORM classifies these as a plain DriverException.
+ */
+const connectionLost = /Connection terminated|connection error and is not queryable|ECONNRESET|ECONNREFUSED|timeout exceeded when trying to connect/i;
+const networkErrorCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/**
+ * Whether a thrown error means the database could not be reached (→ 503, not
+ * 500). Besides MikroORM's ConnectionException: a DriverException for a
+ * connection lost mid-query, and the raw socket error pg-pool throws when a
+ * transaction cannot get a connection (MikroORM passes that one through).
+ * Store errors never get here: connection routes turn them into STORE_UNAVAILABLE first.
+ */
 export function isDatabaseUnreachable(error: unknown): boolean {
-  return error instanceof ConnectionException;
+  if (error instanceof ConnectionException) return true;
+  if (error instanceof DriverException) return connectionLost.test(error.message);
+  return error instanceof Error && networkErrorCodes.has((error as NodeJS.ErrnoException).code ?? '');
 }

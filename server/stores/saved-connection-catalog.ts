@@ -1,4 +1,4 @@
-import { Connection, type ConnectionRow } from '../persistence/entities/connection.js';
+import { Connection, isSavedConnectionId, type ConnectionRow } from '../persistence/entities/connection.js';
 import type { Persistence } from '../persistence/persistence.js';
 import type { UrlCipher } from '../secrets/url-cipher.js';
 import type { ConnectionCatalog } from './connection-catalog.js';
@@ -31,6 +31,7 @@ export function savedConnectionCatalog(persistence: Persistence, cipher: UrlCiph
       return rows.map((row) => toStoreConnection(row, cipher));
     },
     async find(id) {
+      if (!isSavedConnectionId(id)) return null;
       const row = await persistence.fork().findOne(Connection, { id });
       return row ? toStoreConnection(row, cipher) : null;
     },

@@ -41,6 +41,22 @@ export class StoreHandle {
     return queue;
   }
 
+  /**
+   * Writes the queue's meta hash as a BullMQ producer does (version, events
+   * length), for routes that create a queue by writing to it: adding a job
+   * or a scheduler. Queue discovery finds queues by that hash.
+   */
+  async writeQueueMeta(name: string, prefix: string = this.defaultPrefix): Promise<void> {
+    const producer = new Queue(name, { connection: this.client, prefix });
+    producer.on('error', () => undefined);
+    try {
+      // getVersion() waits for the meta write the constructor started.
+      await producer.getVersion();
+    } finally {
+      await producer.close();
+    }
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled(this.queues.drain().map((queue) => queue.close()));
     this.client.disconnect();

@@ -12,9 +12,17 @@ export interface ServiceProcess {
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
 }
 
-/** Runs `server/main.ts` as `npm start` does, with only the given environment (plus PATH). */
-export function startServiceProcess(env: Record<string, string>): ServiceProcess {
-  const child = spawn(tsxBin, ['server/main.ts'], {
+/**
+ * Runs `server/main.ts` as `npm start` does, with only the given environment
+ * (plus PATH). With `nodeArgs` it runs node itself (`node ...nodeArgs
+ * --import tsx server/main.ts`), so the service is the child process, not a
+ * grandchild under the tsx launcher: for flags like --expose-gc and preloads.
+ */
+export function startServiceProcess(env: Record<string, string>, options: { nodeArgs?: string[] } = {}): ServiceProcess {
+  const [command, args] = options.nodeArgs
+    ? [process.execPath, [...options.nodeArgs, '--import', 'tsx', 'server/main.ts']]
+    : [tsxBin, ['server/main.ts']];
+  const child = spawn(command, args, {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -26,3 +26,12 @@ export const Connection = defineEntity({
 });
 
 export type ConnectionRow = InferEntity<typeof Connection>;
+
+const savedIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Saved ids are UUIDs (randomUUID). Anything else cannot be a row, and must
+ * not reach the database either: Postgres refuses a NUL byte in text with an
+ * error, which would turn an odd `:id` into a 500 instead of a 404.
+ */
+export const isSavedConnectionId = (id: string): boolean => savedIdPattern.test(id);

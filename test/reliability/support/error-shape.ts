@@ -1,0 +1,39 @@
+import { errorStatusByCode } from '../../../contracts/errors.js';
+import type { Exchange } from './http-exchange.js';
+
+export interface ProblemRules {
+  /** The 503 code a fault test expects (STORE_UNAVAILABLE, DATABASE_UNAVAILABLE); any other status >= 500 stays a problem. */
+  unavailableCode?: string;
+}
+
+/**
+ * What is wrong with an exchange by the suite's rules, or null: no answer, a
+ * status of 500 or more, or an error body that is not `{ message, code }`
+ * with the status the error table gives that code.
+ */
+export function exchangeProblem(exchange: Exchange, rules: ProblemRules = {}): string | null {
+  if (exchange.error) return exchange.error;
+  const expectedOutage = exchange.status === 503 && rules.unavailableCode !== undefined && exchange.body.includes(`"code":"${rules.unavailableCode}"`);
+  if (exchange.status >= 500 && !expectedOutage) return `status ${exchange.status}: ${exchange.body.slice(0, 200)}`;
+  if (exchange.status < 400 || exchange.request.method === 'HEAD') return null;
+  let body: { message?: unknown; code?: unknown };
+  try {
+    body = JSON.parse(exchange.body);
+  } catch {
+    return `status ${exchange.status} with a body that is not JSON: ${exchange.body.slice(0, 100)}`;
+  }
+  if (typeof body.message !== 'string' || body.message === '' || typeof body.code !== 'string') {
+    return `status ${exchange.status} without { message, code }: ${exchange.body.slice(0, 200)}`;
+  }
+  const expected = errorStatusByCode[body.code as keyof typeof errorStatusByCode];
+  if (expected !== exchange.status) return `status ${exchange.status} with code ${body.code} (the error table says ${expected})`;
+  return null;
+}
+
+/** One line per problem exchange, for an assertion that lists them all. */
+export function listProblems(exchanges: readonly Exchange[], rules: ProblemRules = {}): string[] {
+  return exchanges.flatMap((exchange) => {
+    const problem = exchangeProblem(exchange, rules);
+    return problem ? [`${exchange.request.label} [${exchange.request.method} ${exchange.request.path.slice(0, 150)}] → ${problem}`] : [];
+  });
+}
