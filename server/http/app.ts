@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import swaggerUi from 'swagger-ui-express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -11,6 +10,7 @@ import { createHttpContextFactory } from '../trpc/context.js';
 import { describeError } from '../trpc/errors.js';
 import { rewriteErrorBodies, sendClientError, sendError } from './error-body.js';
 import { jsonBodyErrors, maxBodyBytes, normalizeRestBody, parseJsonBody } from './json-body.js';
+import { apiDocs } from './api-docs.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
 import { queueEventsPath, queueEventsRoute } from './queue-events-route.js';
 import { successStatusResponseMeta } from './success-status.js';
@@ -77,7 +77,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   );
 
   app.get(`${apiBasePath}/openapi.json`, (_req, res) => void res.json(openApiDocument));
-  app.use(`${apiBasePath}/docs`, swaggerUi.serveFiles(openApiDocument), swaggerUi.setup(openApiDocument, { customSiteTitle: 'Bullpen API reference' }));
+  app.use(`${apiBasePath}/docs`, apiDocs(openApiDocument));
 
   app.get(`${apiBasePath}${queueEventsPath}`, queueEventsRoute(services, { heartbeatMs: options.sseHeartbeatMs ?? 15_000 }));
   // Text, not JSON: a plain route before the REST adapter (which never calls next()).

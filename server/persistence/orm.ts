@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { SqliteDriver } from '@mikro-orm/sqlite';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
 import type { Config } from '../config.js';
 import { entities } from './entities/index.js';
@@ -13,10 +11,13 @@ export type EntityManager = SqlEntityManager;
 
 export const embeddedDatabaseFile = 'bullpen.sqlite';
 
-function driverOptions(persistence: Config['persistence']): Partial<Options<AbstractSqlDriver>> {
+/** Loads only the driver the mode uses: the other one would cost memory for nothing. */
+async function driverOptions(persistence: Config['persistence']): Promise<Partial<Options<AbstractSqlDriver>>> {
   if (persistence.mode === 'embedded') {
+    const { SqliteDriver } = await import('@mikro-orm/sqlite');
     return { driver: SqliteDriver, dbName: path.join(persistence.directory, embeddedDatabaseFile) };
   }
+  const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
   return {
     driver: PostgreSqlDriver,
     clientUrl: persistence.databaseUrl,
@@ -29,7 +30,7 @@ function driverOptions(persistence: Config['persistence']): Partial<Options<Abst
 /** Opens the database of the configured persistence mode and applies pending migrations. */
 export async function openOrm(persistence: Config['persistence'], log: (message: string) => void): Promise<Orm> {
   const options: Partial<Options<AbstractSqlDriver>> = {
-    ...driverOptions(persistence),
+    ...(await driverOptions(persistence)),
     entities: [...entities],
     extensions: [Migrator],
     // No snapshot files: migrations are hand-written for both databases.

@@ -1,5 +1,4 @@
 import { Migration } from '@mikro-orm/migrations';
-import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 
 export interface PlatformStatements {
   sqlite: string[];
@@ -14,7 +13,8 @@ export abstract class PlatformMigration extends Migration {
   protected abstract statements(): PlatformStatements;
 
   override up(): void {
-    const isPostgres = this.driver.getPlatform() instanceof PostgreSqlPlatform;
+    // By name, not instanceof: importing the PostgreSQL platform would load its driver in embedded mode.
+    const isPostgres = this.driver.getPlatform().constructor.name === 'PostgreSqlPlatform';
     for (const sql of this.statements()[isPostgres ? 'postgresql' : 'sqlite']) this.addSql(sql);
   }
 }
