@@ -29,9 +29,15 @@ describe('CLI progress', () => {
     expect(terminal.text().endsWith('\r\x1b[2K')).toBe(true);
   });
 
-  it('writes nothing when stderr is not a terminal, and still clears up after a failure', async () => {
+  it('clears its line when the work fails', async () => {
+    const terminal = stream(true);
+    await expect(withProgress(terminal.writable, 'purging…', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(terminal.text().endsWith('\r\x1b[2K')).toBe(true);
+  });
+
+  it('writes nothing when stderr is not a terminal', async () => {
     const pipe = stream(false);
-    await expect(withProgress(pipe.writable, 'purging…', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await withProgress(pipe.writable, 'purging…', async (progress) => progress.update('retried 1'));
     expect(pipe.text()).toBe('');
   });
 });
