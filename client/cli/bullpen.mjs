@@ -4,13 +4,14 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const wantedMajor = 22;
 
 if (Number(process.versions.node.split('.')[0]) !== wantedMajor) {
   const require = createRequire(import.meta.url);
   const node = path.join(path.dirname(require.resolve('node/package.json')), 'bin/node');
-  const result = spawnSync(node, [import.meta.filename ?? new URL(import.meta.url).pathname, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const result = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
   process.exit(result.status ?? 1);
 } else {
   const { tsImport } = await import('tsx/esm/api');

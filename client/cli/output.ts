@@ -40,7 +40,11 @@ export function describeFailure(error: unknown, url: string): { text: string; js
       json: { message: error.message, code: error.code, status: error.status, ...error.details, ...(error.issues ? { issues: error.issues } : {}) },
     };
   }
+  // The event stream answers before any tRPC call: its errors carry code and status as plain fields.
   const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown } | null)?.code;
-  return { text: message, json: { message, ...(typeof code === 'string' ? { code } : {}) } };
+  const { code, status } = (error ?? {}) as { code?: unknown; status?: unknown };
+  if (typeof code === 'string' && typeof status === 'number') {
+    return { text: `${message} (${code}, HTTP ${status})`, json: { message, code, status } };
+  }
+  return { text: message, json: { message } };
 }

@@ -101,7 +101,7 @@ describe('bullpen CLI (the real binary against a live server)', () => {
     expect(missingJson.code).toBe(1);
     expect(JSON.parse(missingJson.stderr).error).toMatchObject({ code: 'NOT_FOUND', status: 404 });
     expect(unknownConnection.code).toBe(1);
-    expect(unknownConnection.stderr).toMatch(/^error: .*\(NOT_FOUND, HTTP 404\)$/m);
+    expect(unknownConnection.stderr).toMatch(/^error: .*\(NOT_FOUND, HTTP 404\) connectionId="nowhere"$/m);
   });
 
   it('exits 1 naming the address when no server answers, 1 with the validation message on bad input, 2 on bad usage', async () => {

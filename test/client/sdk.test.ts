@@ -65,7 +65,8 @@ describe('createBullpenClient against a live server', () => {
       seen.push({ url: String(input), authorization: headers.get('authorization'), organization: headers.get('x-organization-id') });
       return fetch(input, init);
     };
-    const client = createBullpenClient({ baseUrl: app.url, token: 'bp_secret', headers: { 'x-organization-id': 'org-1' }, fetch: recordingFetch });
+    const organization = (await app.trpc.system.session.query()).activeOrganization!.id;
+    const client = createBullpenClient({ baseUrl: app.url, token: 'bp_secret', headers: { 'x-organization-id': organization }, fetch: recordingFetch });
     await client.connections.list.query();
     const stop = new AbortController();
     const events = client.watchQueue({ connectionId: 'main', queueName: 'orders', signal: stop.signal });
@@ -76,6 +77,6 @@ describe('createBullpenClient against a live server', () => {
     stop.abort();
     expect(seen).toHaveLength(2);
     expect(seen[1]!.url).toContain('/api/c/main/queues/orders/events');
-    for (const request of seen) expect(request).toMatchObject({ authorization: 'Bearer bp_secret', organization: 'org-1' });
+    for (const request of seen) expect(request).toMatchObject({ authorization: 'Bearer bp_secret', organization });
   });
 });

@@ -1,3 +1,4 @@
+import type { keyTypes } from '../../../contracts/store-keys.js';
 import { defineCommand, integerFlag } from '../command.js';
 import { formatTable, writeJson } from '../output.js';
 import { withProgress } from '../progress.js';
@@ -24,7 +25,8 @@ export const keysCommand = defineCommand({
           pattern: pattern!,
           cursor,
           count: Math.min(1000, limit - found.length),
-          type: (values.type ?? '') as '',
+          // The server checks the type and names the valid ones when it refuses.
+          type: (values.type ?? '') as (typeof keyTypes)[number] | '',
           excludeQueueKeys: values['no-queue-keys'] ? 'true' : 'false',
         });
         found.push(...page.keys);
