@@ -1,7 +1,9 @@
+import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { errorBodySchema, errorStatusByCode } from '../../contracts/errors.js';
 import { appRouter } from '../../routers/_app.js';
+import type { ProcedureMeta } from '../trpc/init.js';
 import { applySuccessStatuses } from './success-status.js';
 
 export const apiBasePath = '/api';
@@ -18,6 +20,22 @@ function errorBodyJsonSchema(): Record<string, unknown> {
 }
 
 /**
+ * Each procedure's own `errorResponses` texts, by `method path`: trpc-to-openapi
+ * caches one error response per status, so every route would otherwise show the
+ * first route's text (purge's 409 read "Name already used").
+ */
+function declaredErrorDescriptions(router: AnyRouter): Map<string, Record<string, string>> {
+  const table = new Map<string, Record<string, string>>();
+  for (const procedure of Object.values(router._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } }>)) {
+    const openapi = procedure._def.meta?.openapi;
+    if (openapi?.errorResponses && !Array.isArray(openapi.errorResponses)) {
+      table.set(`${openapi.method.toLowerCase()} ${openapi.path}`, openapi.errorResponses as Record<string, string>);
+    }
+  }
+  return table;
+}
+
+/**
  * trpc-to-openapi describes errors with its own body (`code` = tRPC code).
  * Ours is `{ message, code, ...details }` with the codes of `errorStatusByCode`:
  * point every error response at that schema and list the codes each status carries.
@@ -28,13 +46,15 @@ function describeErrorResponses(document: OpenAPIObject): OpenAPIObject {
   schemas.Error = errorBodyJsonSchema();
   document.components.schemas = schemas;
   const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-  for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations as Record<string, { responses: Record<string, any> }>)) {
+  const declared = declaredErrorDescriptions(appRouter);
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations as Record<string, { responses: Record<string, any> }>)) {
       for (const [status, response] of Object.entries(operation.responses)) {
         if (Number(status) < 400) continue;
         const codes = errorCodesByStatus[Number(status)] ?? [];
+        const description = declared.get(`${method} ${path}`)?.[status] ?? response.description;
         operation.responses[status] = {
-          description: `${response.description}${codes.length ? ` (code: ${codes.join(', ')})` : ''}`,
+          description: `${description}${codes.length ? ` (code: ${codes.join(', ')})` : ''}`,
           content: errorContent,
         };
       }

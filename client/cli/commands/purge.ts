@@ -1,0 +1,37 @@
+import type { PurgeSelector } from '../../../contracts/queues.js';
+import { defineCommand } from '../command.js';
+import { UsageError } from '../context.js';
+import { writeJson } from '../output.js';
+import { withProgress } from '../progress.js';
+import { askLine } from '../prompt.js';
+
+/** The server checks each status (and names the valid ones) before it removes anything. */
+function purgeStatuses(values: string[]): PurgeSelector[] {
+  if (values.length === 0) throw new UsageError('give at least one --status (e.g. --status failed, or --status all)');
+  return values as PurgeSelector[];
+}
+
+export const purgeCommand = defineCommand({
+  name: 'purge',
+  usage: '<queue> --status STATUS [--status STATUS...] [--yes]',
+  summary: 'Remove every job of the given statuses (the queue stays); asks you to type the queue name unless --yes',
+  options: { status: { type: 'string', multiple: true, default: [] }, yes: { type: 'boolean', short: 'y', default: false } },
+  arity: [1, 1],
+  async run({ client, config, io, connectionId }, { positionals: [queueName], values }) {
+    const statuses = purgeStatuses(values.status);
+    const connection = await connectionId();
+    if (!values.yes) {
+      const typed = await askLine(io, `This removes every ${statuses.join(', ')} job of "${queueName}" on ${connection}.\nType the queue name to confirm: `);
+      if (typed !== queueName) {
+        io.stderr.write('confirmation did not match the queue name: nothing purged\n');
+        return 1;
+      }
+    }
+    const result = await withProgress(io.stderr, `purging ${statuses.join(', ')} jobs of ${queueName}…`, () =>
+      client.queues.purge.mutate({ connectionId: connection, queueName: queueName!, confirmName: queueName!, statuses }),
+    );
+    if (config.json) return writeJson(io.stdout, result);
+    const perStatus = Object.entries(result.removedByStatus).map(([status, count]) => `${status} ${count}`).join(', ');
+    io.stdout.write(`purged ${result.totalRemoved} job(s) from ${result.queueName} (${perStatus})\n`);
+  },
+});

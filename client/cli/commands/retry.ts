@@ -1,0 +1,48 @@
+import type { BulkOutcome } from '../../../contracts/job-actions.js';
+import { defineCommand } from '../command.js';
+import { UsageError } from '../context.js';
+import { formatTable, writeJson } from '../output.js';
+import { withProgress } from '../progress.js';
+
+/** The most ids the retry route takes per call. */
+const idsPerCall = 100;
+/** Calls of the `all` form before giving up on a queue that keeps failing jobs as fast as we retry them. */
+const maxAllCalls = 10_000;
+
+export const retryCommand = defineCommand({
+  name: 'retry',
+  usage: '<queue> <id...> | <queue> --all-failed',
+  summary: 'Move failed jobs back to waiting: the ids given, or every failed job',
+  options: { 'all-failed': { type: 'boolean', default: false } },
+  arity: [1, Number.POSITIVE_INFINITY],
+  async run({ client, config, io, connectionId }, { positionals: [queueName, ...jobIds], values }) {
+    if (values['all-failed'] === jobIds.length > 0) throw new UsageError('give job ids or --all-failed (one of them)');
+    const queue = { connectionId: await connectionId(), queueName: queueName! };
+    const total: BulkOutcome = { results: [], succeeded: 0, failed: 0 };
+    await withProgress(io.stderr, 'retrying…', async (progress) => {
+      if (values['all-failed']) {
+        for (let call = 0; call < maxAllCalls; call++) {
+          const outcome = await client.jobs.retry.mutate({ ...queue, status: 'failed', all: true });
+          total.succeeded += outcome.succeeded;
+          total.failed += outcome.failed;
+          total.remaining = outcome.remaining;
+          progress.update(`retried ${total.succeeded}, ${outcome.remaining ?? '?'} failed jobs remaining`);
+          if (outcome.done !== false) break;
+        }
+        return;
+      }
+      for (let start = 0; start < jobIds.length; start += idsPerCall) {
+        const outcome = await client.jobs.retry.mutate({ ...queue, jobIds: jobIds.slice(start, start + idsPerCall) });
+        total.results.push(...outcome.results);
+        total.succeeded += outcome.succeeded;
+        total.failed += outcome.failed;
+        progress.update(`retried ${total.succeeded} of ${jobIds.length}`);
+      }
+    });
+    if (config.json) return writeJson(io.stdout, total);
+    const refused = total.results.filter((result) => !result.ok);
+    if (refused.length > 0) io.stdout.write(formatTable(['id', 'code', 'error'], refused.map((r) => [r.jobId, r.code, r.error])));
+    io.stdout.write(`retried ${total.succeeded} job(s) in ${queueName}${total.failed ? `, ${total.failed} refused` : ''}\n`);
+    return total.failed > 0 ? 1 : 0;
+  },
+});

@@ -1,0 +1,51 @@
+import type { Readable, Writable } from 'node:stream';
+import { createBullpenClient, type BullpenClient } from '../index.js';
+
+/** Where the CLI talks to and how it authenticates: from BULLPEN_URL/BULLPEN_TOKEN, flags override. */
+export interface CliConfig {
+  url: string;
+  token?: string;
+  /** Connection id; omitted: the organization's default connection. */
+  connectionId?: string;
+  json: boolean;
+}
+
+export interface CliIo {
+  stdin: Readable;
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+}
+
+/** Everything a command needs: the typed client, the output streams, and the connection to act on. */
+export interface CliContext {
+  client: BullpenClient;
+  config: CliConfig;
+  io: CliIo;
+  /** The `--conn` flag, else the default connection from `connections.list` (asked once). */
+  connectionId(): Promise<string>;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function createCliContext(config: CliConfig, io: CliIo): CliContext {
+  const client = createBullpenClient({ baseUrl: config.url, ...(config.token ? { token: config.token } : {}) });
+  let resolved: Promise<string> | undefined;
+  return {
+    client,
+    config,
+    io,
+    connectionId() {
+      resolved ??= config.connectionId ? Promise.resolve(config.connectionId) : defaultConnectionId(client);
+      return resolved;
+    },
+  };
+}
+
+async function defaultConnectionId(client: BullpenClient): Promise<string> {
+  const { connections } = await client.connections.list.query();
+  const chosen = connections.find((connection) => connection.isDefault) ?? connections[0];
+  if (!chosen) throw new UsageError('the service has no connections: add one, or pass --conn');
+  return chosen.id;
+}

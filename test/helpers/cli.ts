@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { repoRoot } from './process.js';
+
+/** The installed bin, as `npm ci` links it. */
+export const bullpenBin = path.join(repoRoot, 'node_modules/.bin/bullpen');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  /** The child's whole environment besides PATH. */
+  env?: Record<string, string>;
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  path?: string;
+}
+
+/** Starts the real `bullpen` binary as a child process. */
+export function spawnBullpen(
+  args: string[],
+  options: CliOptions = {},
+): { child: ChildProcess; result: Promise<CliRun>; stdout(): string } {
+  const child = spawn(bullpenBin, args, {
+    cwd: repoRoot,
+    env: { PATH: options.path ?? process.env.PATH ?? '', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  if (options.input !== undefined) child.stdin!.end(options.input);
+  const result = new Promise<CliRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { child, result, stdout: () => stdout };
+}
+
+/** Runs `bullpen args…` to completion. */
+export function runBullpen(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  const { child, result } = spawnBullpen(args, options);
+  if (options.input === undefined) child.stdin!.end();
+  return result;
+}
