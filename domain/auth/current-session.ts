@@ -1,4 +1,5 @@
 import type { CurrentSession } from '../../contracts/auth.js';
+import { authlessUser } from '../../server/auth/actor.js';
 import type { Identity } from '../../server/auth/identity.js';
 import { User } from '../../server/persistence/entities/user.js';
 import { ensureLocalOrganization } from '../../server/persistence/local-organization.js';
@@ -12,7 +13,7 @@ export async function currentSession(input: { em: EntityManager; identity: Ident
   if (identity.kind === 'authless') {
     const organization = await ensureLocalOrganization(em);
     return {
-      user: { id: 'authless', email: null, name: 'Local owner', createdAt: organization.createdAt.toISOString(), lastSignInAt: null },
+      user: { ...authlessUser, createdAt: organization.createdAt.toISOString(), lastSignInAt: null },
       session: { expiresAt: null, activeOrganizationId: organization.id },
     };
   }

@@ -1,5 +1,5 @@
 import type { SessionSnapshot } from '../../contracts/system.js';
-import type { Actor } from '../../server/auth/actor.js';
+import { authlessUser, type Actor } from '../../server/auth/actor.js';
 import { Membership } from '../../server/persistence/entities/membership.js';
 import { Organization } from '../../server/persistence/entities/organization.js';
 import { User } from '../../server/persistence/entities/user.js';
@@ -12,7 +12,7 @@ export async function authlessSessionSnapshot(em: EntityManager): Promise<Sessio
   return {
     authenticated: true,
     authless: true,
-    user: { id: 'authless', name: 'Local owner', email: null },
+    user: { ...authlessUser },
     activeOrganization: { id: organization.id, name: organization.name, slug: organization.slug },
     role: 'owner',
     memberships: [{ organizationId: organization.id, name: organization.name, role: 'owner' }],

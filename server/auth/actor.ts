@@ -9,3 +9,6 @@ export interface Actor {
   organizationId: string;
   role: Role;
 }
+
+/** Who authless requests act as: nobody signed in, shown as the local organization's owner. */
+export const authlessUser = { id: 'authless', name: 'Local owner', email: null } as const;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { minAuthSecretLength, type Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { keptSecret } from './kept-secret.js';
 
 export const embeddedAuthSecretFile = 'auth-secret';
 
@@ -25,17 +25,11 @@ export async function resolveAuthSecret(config: Config, logger: Logger): Promise
   }
 }
 
-async function loadOrCreateSecret(file: string): Promise<string> {
-  try {
-    const stored = (await readFile(file, 'utf8')).trim();
-    if (stored.length < minAuthSecretLength) throw new Error(`${file} holds fewer than ${minAuthSecretLength} characters`);
-    return stored;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const secret = randomBytes(32).toString('hex');
-  // 'wx' fails rather than overwrite a secret another process wrote meanwhile.
-  await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  await chmod(file, 0o600);
-  return secret;
+function loadOrCreateSecret(file: string): Promise<string> {
+  return keptSecret(file, {
+    generate: () => randomBytes(32).toString('hex'),
+    parse: (text) => (text.trim().length >= minAuthSecretLength ? text.trim() : null),
+    serialize: (secret) => secret,
+    expected: `a secret of at least ${minAuthSecretLength} characters`,
+  });
 }

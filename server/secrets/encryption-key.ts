@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { keptSecret } from './kept-secret.js';
 
 export const encryptionKeyBytes = 32;
 export const embeddedKeyFile = 'encryption.key';
@@ -15,22 +15,14 @@ export function parseEncryptionKey(text: string): Buffer | null {
 }
 
 /**
- * Embedded mode without SERVICE_ENCRYPTION_KEY: the key lives beside the
- * SQLite file, readable by the service's user only, generated on first start.
- * Losing it makes saved connection URLs unreadable, so it is never rewritten.
+ * Embedded mode without SERVICE_ENCRYPTION_KEY: the key is kept in the data
+ * directory (see keptSecret); losing it makes saved connection URLs unreadable.
  */
-export async function loadOrCreateEmbeddedKey(directory: string): Promise<Buffer> {
-  const file = path.join(directory, embeddedKeyFile);
-  try {
-    const key = parseEncryptionKey(await readFile(file, 'utf8'));
-    if (!key) throw new Error(`${file} does not hold a 32-byte hex key`);
-    return key;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const key = randomBytes(encryptionKeyBytes);
-  // 'wx' fails rather than overwrite a key another process wrote meanwhile.
-  await writeFile(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-  await chmod(file, 0o600);
-  return key;
+export function loadOrCreateEmbeddedKey(directory: string): Promise<Buffer> {
+  return keptSecret(path.join(directory, embeddedKeyFile), {
+    generate: () => randomBytes(encryptionKeyBytes),
+    parse: parseEncryptionKey,
+    serialize: (key) => key.toString('hex'),
+    expected: 'a 32-byte hex key',
+  });
 }
