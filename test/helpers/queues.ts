@@ -64,6 +64,8 @@ export interface QueueTestBed {
   readonly app: TestApp;
   /** A seeded queue, closed after the file. */
   seeded(name: string, mix: JobMix): Promise<Queue>;
+  /** A BullMQ Queue on the fixture's store, closed after the file. */
+  openQueue(name: string): Queue;
   /** Anything else to close after the file (workers, extra queues). */
   closeLater(closer: { close(): Promise<unknown> }): void;
 }
@@ -93,6 +95,11 @@ export function queueTestBed(env: Record<string, string> = {}): QueueTestBed {
     },
     async seeded(name, mix) {
       const queue = await seedQueue(fixture.bullmq, name, mix);
+      closers.push(queue);
+      return queue;
+    },
+    openQueue(name) {
+      const queue = new Queue(name, fixture.bullmq);
       closers.push(queue);
       return queue;
     },

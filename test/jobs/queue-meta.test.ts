@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootApp, request, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { request } from '../helpers/app.js';
 import { queueUrl } from '../helpers/jobs.js';
-import { storeFixture } from '../helpers/stores.js';
+import { queueTestBed } from '../helpers/queues.js';
 
-const fixture = storeFixture();
-let app: TestApp;
-
-beforeAll(async () => {
-  app = await bootApp({ env: fixture.env });
-});
-afterAll(async () => {
-  await app.close();
-  await fixture.cleanup();
-});
+const bed = queueTestBed();
+const { fixture } = bed;
 
 describe('the meta hash of a queue', () => {
   it('is not created by reading a queue that does not exist', async () => {
     for (const suffix of ['/jobs?status=waiting', '/jobs/1', '/metrics']) {
-      expect((await request(`${queueUrl(app, fixture, 'typo')}${suffix}`)).status).toBeLessThan(500);
+      expect((await request(`${queueUrl(bed.app, fixture, 'typo')}${suffix}`)).status).toBeLessThan(500);
     }
     expect(await fixture.redis.keys(`${fixture.prefix}:typo:*`)).toEqual([]);
   });
 
   it('is written when adding a job creates the queue, as a BullMQ producer writes it', async () => {
-    const added = await request(`${queueUrl(app, fixture, 'fresh')}/jobs`, { method: 'POST', body: { name: 'first' } });
+    const added = await request(`${queueUrl(bed.app, fixture, 'fresh')}/jobs`, { method: 'POST', body: { name: 'first' } });
     expect(added.status).toBe(201);
     expect(await fixture.redis.hget(`${fixture.prefix}:fresh:meta`, 'version')).toMatch(/^bullmq:/);
   });

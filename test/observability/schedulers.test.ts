@@ -1,30 +1,17 @@
-import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootApp, request, type TestApp } from '../helpers/app.js';
-import { storeFixture } from '../helpers/stores.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { request } from '../helpers/app.js';
+import { queueTestBed } from '../helpers/queues.js';
 
 describe('job schedulers', () => {
-  const fixture = storeFixture();
-  let app: TestApp;
+  const bed = queueTestBed();
+  const { fixture, openQueue } = bed;
   let base: string;
-  const queues: Queue[] = [];
-  const openQueue = (name: string) => {
-    const queue = new Queue(name, fixture.bullmq);
-    queues.push(queue);
-    return queue;
-  };
 
   beforeAll(async () => {
-    app = await bootApp({ env: fixture.env });
-    base = `${app.api}/c/${fixture.connectionId}/scheduled-jobs`;
+    base = `${bed.app.api}/c/${fixture.connectionId}/scheduled-jobs`;
     await openQueue('reports').upsertJobScheduler('nightly', { pattern: '0 3 * * *', tz: 'Europe/Paris' }, { name: 'report', data: { format: 'pdf' }, opts: { attempts: 3 } });
     await openQueue('reports').upsertJobScheduler('hourly', { every: 3_600_000 }, { name: 'rollup' });
     await openQueue('an odd/queue %').upsertJobScheduler('tick', { every: 60_000, limit: 10 }, { name: 'tick' });
-  });
-  afterAll(async () => {
-    await Promise.all(queues.map((queue) => queue.close()));
-    await app.close();
-    await fixture.cleanup();
   });
 
   it('lists schedulers created with BullMQ across queues, with their next run', async () => {
@@ -90,7 +77,7 @@ describe('job schedulers', () => {
   });
 
   it('works through tRPC too, with odd characters in the ids', async () => {
-    const created = await app.trpc.schedulers.create.mutate({
+    const created = await bed.app.trpc.schedulers.create.mutate({
       connectionId: fixture.connectionId,
       queueName: 'an odd/queue %',
       schedulerId: 'job:with/odd id%',

@@ -1,39 +1,17 @@
-import { Queue, Worker } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../server/http/openapi-document.js';
-import { bootApp, type TestApp } from '../helpers/app.js';
+import { Worker } from 'bullmq';
+import { describe, expect, it } from 'vitest';
 import { queueUrl, waitFor } from '../helpers/jobs.js';
-import { storeFixture } from '../helpers/stores.js';
+import { queueTestBed } from '../helpers/queues.js';
 import { listProblems } from './support/error-shape.js';
 import { ExchangeLog } from './support/http-exchange.js';
 
-const purgePath = '/c/{connectionId}/queues/{queueName}/purge';
-/** Issue 4 adds the purge route; until it is merged this file has nothing to test. */
-const hasPurge = Object.keys(buildOpenApiDocument('test').paths ?? {}).includes(purgePath);
-
-describe.runIf(hasPurge)('purge under concurrency', () => {
-  const fixture = storeFixture();
+describe('purge under concurrency', () => {
+  const bed = queueTestBed();
+  const { fixture, openQueue } = bed;
   const log = new ExchangeLog();
-  let app: TestApp;
-  const queues: Queue[] = [];
 
   const purge = (queueName: string, statuses: string[]) =>
-    log.fetch(`${queueUrl(app, fixture, queueName)}/purge`, { method: 'POST', body: { confirmName: queueName, statuses } });
-  const openQueue = (name: string) => {
-    const queue = new Queue(name, fixture.bullmq);
-    queues.push(queue);
-    return queue;
-  };
-
-  beforeAll(async () => {
-    app = await bootApp({ env: fixture.env });
-  });
-
-  afterAll(async () => {
-    await Promise.all(queues.map((queue) => queue.close()));
-    await app?.close();
-    await fixture.cleanup();
-  });
+    log.fetch(`${queueUrl(bed.app, fixture, queueName)}/purge`, { method: 'POST', body: { confirmName: queueName, statuses } });
 
   it('two purges of the same queue at once remove each job once, and only of the selected statuses', async () => {
     const queue = openQueue('twice');
