@@ -1,6 +1,5 @@
 import { TRPCClientError } from '@trpc/client';
-import type { ErrorCode } from '../contracts/errors.js';
-import type { AppRouter } from '../routers/_app.js';
+import type { AppRouter, ErrorCode } from './api-types.js';
 
 interface ErrorData {
   code?: ErrorCode;

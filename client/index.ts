@@ -1,13 +1,12 @@
 import { createTRPCClient, httpLink, TRPCClientError, type TRPCClient, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
-import type { QueueEvent } from '../contracts/events.js';
-import type { AppRouter } from '../routers/_app.js';
+import type { AppRouter, QueueEvent } from './api-types.js';
 import { BullpenError } from './errors.js';
 import { readSse } from './sse.js';
 
 export type { AppRouter, QueueEvent };
 export { BullpenError, isBullpenError } from './errors.js';
-export type { ErrorCode } from '../contracts/errors.js';
+export type { ErrorCode } from './api-types.js';
 
 export interface BullpenClientOptions {
   /** Where the service runs, e.g. `http://localhost:3000`. */

@@ -1,4 +1,4 @@
-import type { QueueEvent } from '../contracts/events.js';
+import type { QueueEvent } from './api-types.js';
 
 export interface SseMessage {
   event: string;

@@ -5,10 +5,29 @@ export const minPasswordLength = 10;
 
 const email = z.email().max(320).describe('Email address; compared case-insensitively.');
 
+const newPassword = z.string().min(minPasswordLength, `must be at least ${minPasswordLength} characters`).max(1000);
+
 export const signUpInputSchema = z.object({
   email,
-  password: z.string().min(minPasswordLength, `must be at least ${minPasswordLength} characters`).max(1000),
+  password: newPassword,
   name: z.string().trim().min(1).max(200),
+  invitationToken: z.string().min(1).max(200).optional().describe('From an invitation: joins its organization with its role (needed when SERVICE_SIGNUP=invite).'),
+  setupToken: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('First account on an instance listening beyond loopback: the one-time token printed in the log at first start.'),
+});
+
+export const changePasswordInputSchema = z.object({ currentPassword: z.string().min(1).max(1000), newPassword });
+
+export const resetPasswordInputSchema = z.object({ token: z.string().min(1).max(200).describe('From the reset link.'), newPassword });
+
+export const passwordResetLinkSchema = z.object({
+  url: z.string().describe('Shown once: only the hash of its token is stored.'),
+  token: z.string().describe('The token in the link, for POST /api/auth/reset-password.'),
+  expiresAt: z.string().describe('ISO 8601; one hour after creation.'),
 });
 
 export const signInInputSchema = z.object({ email, password: z.string().min(1).max(1000) });
@@ -19,7 +38,7 @@ export const userSchema = z.object({
   name: z.string(),
   createdAt: z.string().describe('ISO 8601.'),
   lastSignInAt: z.string().nullable().describe('ISO 8601; updated at sign-in and by GET /api/app/config.'),
-});
+}).meta({ id: 'User' });
 
 export const sessionInfoSchema = z
   .object({
@@ -45,7 +64,7 @@ export const tokenSchema = z.object({
   expiresAt: z.string().nullable(),
   lastUsedAt: z.string().nullable().describe('Updated at most once a minute.'),
   createdAt: z.string(),
-});
+}).meta({ id: 'ApiToken' });
 
 export const createTokenInputSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -55,13 +74,14 @@ export const createTokenInputSchema = z.object({
 
 export const createdTokenSchema = tokenSchema.extend({
   token: z.string().describe('Send as `Authorization: Bearer <token>`. Shown once: only its hash is stored.'),
-});
+}).meta({ id: 'CreatedApiToken' });
 
-export const tokenListSchema = z.object({ tokens: z.array(tokenSchema) });
+export const tokenListSchema = z.object({ tokens: z.array(tokenSchema) }).meta({ id: 'ApiTokenList' });
 
 export const tokenIdParams = z.object({ id: z.string().min(1).max(36).describe('Token id.') });
 
 export type SignUpInput = z.infer<typeof signUpInputSchema>;
+export type PasswordResetLink = z.infer<typeof passwordResetLinkSchema>;
 export type SignInInput = z.infer<typeof signInInputSchema>;
 export type UserView = z.infer<typeof userSchema>;
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
@@ -70,3 +90,17 @@ export type SignedIn = z.infer<typeof signedInSchema>;
 export type TokenView = z.infer<typeof tokenSchema>;
 export type CreatedToken = z.infer<typeof createdTokenSchema>;
 export type CreateTokenInput = z.infer<typeof createTokenInputSchema>;
+
+export const oauthProvidersSchema = z.object({
+  providers: z
+    .array(
+      z.object({
+        id: z.enum(['oidc', 'github', 'google']).describe('The `{provider}` of `/api/auth/sign-in/{provider}`.'),
+        name: z.string().describe('What to show on the button (OIDC_DISPLAY_NAME for the generic provider).'),
+        type: z.enum(['oidc', 'oauth2']),
+      }),
+    )
+    .describe('Configured providers only; empty when none is.'),
+  emailPassword: z.literal(true).describe('Email and password sign-in is always available.'),
+});
+export type OAuthProvidersView = z.infer<typeof oauthProvidersSchema>;

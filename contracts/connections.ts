@@ -32,9 +32,17 @@ const tlsInput = z
 
 const clusterInput = strictBoolean().describe('Whether the store is a Redis Cluster (default: true for a seed list, else false).');
 
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Fields a client may set, on create (name and url required) and update (all optional). */
 const connectionFields = {
-  name: databaseText().trim().min(1).max(100).describe('Unique within the organization.'),
+  name: databaseText()
+    .trim()
+    .min(1)
+    .max(100)
+    // `/c/{connectionId}` takes a name too, and an id wins: a name shaped like one could never be reached.
+    .refine((name) => !uuidShape.test(name), 'must not look like a connection id (a UUID)')
+    .describe('Unique within the organization; `/c/{connectionId}` routes accept it in place of the id. Not shaped like a UUID.'),
   url: storeUrlSchema,
   environment: connectionEnvironmentSchema.optional().describe('Default `development`.'),
   prefix: prefixSchema.optional().describe('The main BullMQ key prefix (default `bull`); becomes the first of `prefixes`.'),
@@ -74,17 +82,17 @@ export const connectionRecordSchema = z.object({
   source: z.enum(['saved', 'env']).describe('`env` for connections from SERVICE_REDIS_URL_* variables.'),
   createdAt: z.string().describe('ISO 8601.'),
   updatedAt: z.string().describe('ISO 8601.'),
-});
+}).meta({ id: 'Connection' });
 
 export const connectionListSchema = z.object({
   connections: z.array(connectionRecordSchema).describe('Default connection first, then by name.'),
-});
+}).meta({ id: 'ConnectionList' });
 
 export const deletedConnectionSchema = z.object({
   id: z.string(),
   deleted: z.literal(true),
   defaultId: z.string().nullable().describe('The default connection after the delete (promoted if the deleted one was it).'),
-});
+}).meta({ id: 'DeletedConnection' });
 
 export const testConnectionInput = z
   .object({
@@ -101,7 +109,7 @@ export const testConnectionResultSchema = z.object({
   redisVersion: z.string().nullable(),
   mode: z.enum(['standalone', 'cluster']).describe('What the server reports (`redis_mode`), or what was asked when unreachable.'),
   error: z.string().optional().describe('Why the test failed; never carries a password or server banner.'),
-});
+}).meta({ id: 'ConnectionTestResult' });
 
 export type ConnectionRecord = z.infer<typeof connectionRecordSchema>;
 export type CreateConnectionInput = z.infer<typeof createConnectionInput>;

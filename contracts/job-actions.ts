@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { jobStatusSchema } from './jobs.js';
-import { queueParams } from './params.js';
+import { jobParams, queueParams } from './params.js';
 import { strictBoolean } from './strict-boolean.js';
+import { asyncFields, taskIdField } from './tasks.js';
+import { strictNumber } from './strict-number.js';
 
 /** BullMQ's lowest priority value (2^21 - 1; 1 is the highest). */
 export const maxPriority = 2_097_151;
 
 const keepJobs = z
-  .union([strictBoolean(), z.number().int().min(0)])
+  .union([strictBoolean(), strictNumber(z.number().int().min(0))])
   .describe('`true` removes the job when it finishes, a number keeps that many finished jobs, `false` keeps it.');
 
 export const addJobInput = queueParams.extend({
@@ -21,11 +23,11 @@ export const addJobInput = queueParams.extend({
     .refine((id) => !id.includes(':'), 'must not contain ":"')
     .optional()
     .describe('Custom job id; a job with this id must not exist yet (409).'),
-  delay: z.number().int().min(0).max(2 ** 31 - 1).optional().describe('Milliseconds to wait before the job may run.'),
-  priority: z.number().int().min(0).max(maxPriority).optional().describe(`0 (none, default) or 1 (highest) .. ${maxPriority}.`),
-  attempts: z.number().int().min(1).max(1_000_000).optional().describe('Total attempts before the job stays failed.'),
+  delay: strictNumber(z.number().int().min(0).max(2 ** 31 - 1)).optional().describe('Milliseconds to wait before the job may run.'),
+  priority: strictNumber(z.number().int().min(0).max(maxPriority)).optional().describe(`0 (none, default) or 1 (highest) .. ${maxPriority}.`),
+  attempts: strictNumber(z.number().int().min(1).max(1_000_000)).optional().describe('Total attempts before the job stays failed.'),
   backoff: z
-    .object({ type: z.enum(['fixed', 'exponential']), delay: z.number().int().min(0).max(2 ** 31 - 1) })
+    .object({ type: z.enum(['fixed', 'exponential']), delay: strictNumber(z.number().int().min(0).max(2 ** 31 - 1)) })
     .strict()
     .optional()
     .describe('Delay between attempts.'),
@@ -37,15 +39,20 @@ export type AddJobInput = z.infer<typeof addJobInput>;
 
 export const maxBulkJobIds = 100;
 
+/** A job id as text, or as the integer BullMQ's own ids are (`15` names job "15"). */
+export const bulkJobId = z
+  .union([z.string().min(1).max(1000), strictNumber(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))])
+  .transform((id) => String(id));
+
 /** The fields naming what a bulk action acts on; `allStatus` lists the statuses the `all` form accepts. */
 function bulkTargetShape<S extends z.ZodType<string, string>>(allStatus: S) {
   return queueParams.extend({
     jobIds: z
-      .array(z.string().min(1).max(1000))
+      .array(bulkJobId)
       .min(1)
       .max(maxBulkJobIds)
       .optional()
-      .describe(`The jobs to act on: 1 to ${maxBulkJobIds} ids.`),
+      .describe(`The jobs to act on: 1 to ${maxBulkJobIds} ids (strings, or BullMQ's own numeric ids as non-negative integers).`),
     status: allStatus.optional().describe('With `all: true`: act on every job of this status.'),
     all: z.literal(true).optional().describe('Act on every job of `status` (bounded batches; repeat while `done` is false).'),
   });
@@ -56,10 +63,14 @@ function bulkTargetShape<S extends z.ZodType<string, string>>(allStatus: S) {
  * of a status, in bounded batches). One object with a check rather than a
  * union, so the 400 names the offending field.
  */
-function checkBulkTarget(input: { jobIds?: string[] | undefined; status?: string | undefined; all?: true | undefined; data?: unknown }, check: z.RefinementCtx) {
+export function checkBulkTarget(input: { jobIds?: string[] | undefined; status?: string | undefined; all?: true | undefined; data?: unknown; async?: boolean | undefined; maxPerSecond?: number | undefined }, check: z.RefinementCtx) {
   const byIds = input.jobIds !== undefined;
   const byStatus = input.status !== undefined || input.all !== undefined;
-  if (byIds === byStatus) {
+  if (byIds && (input.async !== undefined || input.maxPerSecond !== undefined)) {
+    check.addIssue({ code: 'custom', path: [input.async !== undefined ? 'async' : 'maxPerSecond'], message: 'async and maxPerSecond go with { status, all: true }' });
+  } else if (input.maxPerSecond !== undefined && input.async !== true) {
+    check.addIssue({ code: 'custom', path: ['maxPerSecond'], message: 'maxPerSecond goes with async: true' });
+  } else if (byIds === byStatus) {
     check.addIssue({ code: 'custom', path: ['jobIds'], message: 'give either jobIds or { status, all: true }' });
   } else if (byStatus && (input.status === undefined || input.all !== true)) {
     check.addIssue({ code: 'custom', path: [input.status === undefined ? 'status' : 'all'], message: 'status and all: true go together' });
@@ -68,8 +79,29 @@ function checkBulkTarget(input: { jobIds?: string[] | undefined; status?: string
   }
 }
 
-export const retryJobsInput = bulkTargetShape(z.enum(['failed', 'completed'])).superRefine(checkBulkTarget);
-export const removeJobsInput = bulkTargetShape(z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized'])).superRefine(checkBulkTarget);
+export const retryJobsInput = bulkTargetShape(z.enum(['failed', 'completed']))
+  .extend({ ...asyncFields, data: z.unknown().optional().describe('With jobIds: replaces the data of each job before it is retried.') })
+  .superRefine(checkBulkTarget);
+
+export const updateJobDataInput = jobParams.extend({ data: z.unknown().describe('The new data, any JSON value; replaces the old data whole.') });
+export const duplicateJobInput = jobParams.extend({
+  data: z.unknown().optional().describe('The copy\'s data; default: the job\'s.'),
+  opts: z
+    .object({
+      delay: strictNumber(z.number().int().min(0).max(2 ** 31 - 1)).optional(),
+      priority: strictNumber(z.number().int().min(0).max(maxPriority)).optional(),
+      attempts: strictNumber(z.number().int().min(1).max(1_000_000)).optional(),
+      lifo: strictBoolean().optional(),
+    })
+    .strict()
+    .optional()
+    .describe('Options that replace the job\'s own; the others are copied.'),
+});
+export const clearStacktracesInput = jobParams.extend({
+  keep: z.coerce.number().int().min(0).max(1000).default(0).describe('Newest stack traces to keep.'),
+});
+export const stacktracesClearedSchema = z.object({ removed: z.number().int(), kept: z.number().int() });
+export const removeJobsInput = bulkTargetShape(z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized'])).extend(asyncFields).superRefine(checkBulkTarget);
 export const invokeJobsInput = bulkTargetShape(z.enum(['delayed']))
   .extend({ data: z.unknown().optional().describe('With jobIds: replaces the data of each job before it is promoted.') })
   .superRefine(checkBulkTarget);
@@ -87,7 +119,7 @@ export const bulkResultSchema = z.object({
   ok: z.boolean(),
   code: z.enum(bulkErrorCodes).optional().describe('Why this id failed.'),
   error: z.string().optional(),
-});
+}).meta({ id: 'BulkResult' });
 export type BulkResult = z.infer<typeof bulkResultSchema>;
 
 export const bulkOutcomeSchema = z.object({
@@ -97,5 +129,7 @@ export const bulkOutcomeSchema = z.object({
   status: jobStatusSchema.optional().describe('Status form: the status acted on.'),
   remaining: z.number().int().optional().describe('Status form: jobs still in the status afterwards.'),
   done: z.boolean().optional().describe('Status form: false when the batch cap stopped the work; call again.'),
-});
+  ...taskIdField,
+}).meta({ id: 'BulkOutcome' });
 export type BulkOutcome = z.infer<typeof bulkOutcomeSchema>;
+

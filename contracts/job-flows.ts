@@ -23,9 +23,9 @@ export const jobTreeNodeSchema: z.ZodType<JobTreeNode> = jobRefSchema.extend({
   get children(): z.ZodArray<z.ZodType<JobTreeNode>> {
     return z.array(jobTreeNodeSchema);
   },
-});
+}).meta({ id: 'JobTreeNode' });
 
 export const jobTreeSchema = z.object({
   root: jobTreeNodeSchema,
   nodes: z.number().int().describe(`Nodes in the answer (at most ${maxTreeNodes}).`),
-});
+}).meta({ id: 'JobTree' });

@@ -27,5 +27,5 @@ export const jobSearchSchema = z.object({
   done: z.boolean().describe('Whether every job of the statuses has been scanned.'),
   scanned: z.number().int().describe('Jobs examined by this request.'),
   scannedTotal: z.number().int().describe('Jobs examined by this search so far, across its cursor chain.'),
-});
+}).meta({ id: 'JobSearchPage' });
 export type JobSearch = z.infer<typeof jobSearchSchema>;

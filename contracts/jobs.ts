@@ -2,8 +2,12 @@ import { z } from 'zod';
 import { pageInfo, pageQuery } from './pagination.js';
 import { jobParams, queueParams } from './params.js';
 
-/** The statuses a job can be listed under; `waiting` is BullMQ's `wait` list, `paused` its legacy paused list. */
-export const jobStatuses = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized', 'waiting-children'] as const;
+/**
+ * The statuses a job can be listed under, camelCase like every key of the API
+ * (`waitingChildren` is BullMQ's `waiting-children`); `waiting` is BullMQ's
+ * `wait` list, `paused` its legacy paused list.
+ */
+export const jobStatuses = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized', 'waitingChildren'] as const;
 export const jobStatusSchema = z.enum(jobStatuses);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 
@@ -27,7 +31,8 @@ export const summaryFields = [
   'name', 'state', 'data', 'returnvalue', 'progress', 'failedReason', 'attemptsMade',
   'delay', 'priority', 'timestamp', 'processedOn', 'finishedOn',
 ] as const;
-export const summaryFieldSchema = z.enum(summaryFields);
+/** `id` may be named too (`fields=id` lists ids only); every summary carries it anyway. */
+export const summaryFieldSchema = z.enum(['id', ...summaryFields]);
 export type SummaryField = z.infer<typeof summaryFieldSchema>;
 
 export const defaultMaxDataBytes = 2048;
@@ -37,7 +42,7 @@ export const maxMaxDataBytes = 1024 * 1024;
 export const summaryOptions = z.object({
   fields: commaList(summaryFieldSchema)
     .optional()
-    .describe(`Comma-separated summary fields to return (id is always present): ${summaryFields.join(', ')}. Default: all.`),
+    .describe(`Comma-separated summary fields to return (id is always present): id, ${summaryFields.join(', ')}. Default: all.`),
   maxDataBytes: z
     .number()
     .int()
@@ -66,7 +71,7 @@ export const jobSummarySchema = z
     truncated: z.boolean().describe('Whether a preview was cut to maxDataBytes; the detail route has the full value.'),
     truncatedFields: z.array(z.enum(['data', 'returnvalue'])).describe('Which fields were cut.'),
   })
-  .describe('A job as lists show it: large values previewed.');
+  .describe('A job as lists show it: large values previewed.').meta({ id: 'JobSummary' });
 export type JobSummary = z.infer<typeof jobSummarySchema>;
 
 export const listJobsInput = queueParams.extend(pageQuery.shape).extend(summaryOptions.shape).extend({
@@ -74,7 +79,7 @@ export const listJobsInput = queueParams.extend(pageQuery.shape).extend(summaryO
   order: z.enum(['newest', 'oldest']).default('newest').describe("`newest` is BullMQ's default (descending) order of the status; `oldest` reverses it."),
 });
 
-export const jobListSchema = pageInfo.extend({ jobs: z.array(jobSummarySchema) });
+export const jobListSchema = pageInfo.extend({ jobs: z.array(jobSummarySchema) }).meta({ id: 'JobPage' });
 export type JobList = z.infer<typeof jobListSchema>;
 
 export const jobRefSchema = z.object({
@@ -122,7 +127,7 @@ export const jobDetailSchema = z.object({
     .optional()
     .describe('The children of a flow parent.'),
   logsCount: z.number().int(),
-});
+}).meta({ id: 'JobDetail' });
 export type JobDetail = z.infer<typeof jobDetailSchema>;
 
 export const maxLogRange = 1000;
@@ -131,7 +136,7 @@ export const jobLogsInput = jobParams.extend({
   start: z.number().int().min(0).default(0).describe('First log line, 0-based (oldest first).'),
   end: z.number().int().min(0).default(99).describe(`Last log line, inclusive; at most ${maxLogRange} lines per call.`),
 });
-export const jobLogsSchema = z.object({ logs: z.array(z.string()), count: z.number().int().describe('Log lines the job has in all.') });
+export const jobLogsSchema = z.object({ logs: z.array(z.string()), count: z.number().int().describe('Log lines the job has in all.') }).meta({ id: 'JobLogs' });
 
 export const clearJobLogsInput = jobParams.extend({
   keep: z.number().int().min(0).max(1_000_000).optional().describe('Keep the newest `keep` lines; omitted: remove all.'),
@@ -142,4 +147,4 @@ export const jobStacktracesSchema = z.object({
   stacktraces: z.array(z.string()),
   failedReason: z.string().nullable(),
   attemptsMade: z.number().int(),
-});
+}).meta({ id: 'JobStacktraces' });

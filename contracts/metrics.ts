@@ -38,7 +38,6 @@ function endNotBeforeStart(input: { start?: number | undefined; end?: number | u
 export const queueMetricsInput = queueParams
   .extend(metricsQuery.shape)
   .extend(rangeQuery.shape)
-  .extend({ prefix: z.string().min(1).max(200).optional().describe("BullMQ key prefix of the queue; the connection's first prefix when omitted.") })
   .superRefine(endNotBeforeStart);
 
 export const connectionMetricsInput = connectionParams
@@ -53,7 +52,7 @@ const metricsSeriesSchema = z
   })
   .nullable();
 
-export const jobCountsSchema = z.record(z.string(), z.number().int()).describe('Job counts by BullMQ state (active, completed, delayed, failed, prioritized, waiting, waiting-children).');
+export const jobCountsSchema = z.record(z.string(), z.number().int()).describe("Native job counts, keyed by BullMQ's own state names as the spec's native telemetry fixes them (active, completed, delayed, failed, prioritized, waiting, waiting-children; elsewhere the API spells it waitingChildren).");
 
 export const queueMetricsSchema = z.object({
   queueName: z.string(),
@@ -86,7 +85,7 @@ export const queueMetricsSchema = z.object({
   priorityCounts: z.record(z.string(), z.number().int()).describe('Waiting jobs per requested priority.'),
   prometheus: z.string().optional().describe('Native Prometheus text, when includePrometheus was set.'),
   warnings: warningsSchema,
-});
+}).meta({ id: 'QueueMetrics' });
 
 const rateSchema = z.object({ total: z.number(), perMinute: z.number() });
 
@@ -116,7 +115,7 @@ export const connectionMetricsSchema = z.object({
   store: storeFactsSchema,
   detailed: z.array(queueMetricsSchema).optional().describe('The full native payload per queue, when `detailed` was set.'),
   warnings: warningsSchema,
-});
+}).meta({ id: 'ConnectionMetrics' });
 
 export type QueueMetrics = z.infer<typeof queueMetricsSchema>;
 export type QueueSummary = z.infer<typeof queueSummarySchema>;

@@ -7,9 +7,9 @@ export const organizationSchema = z.object({
   slug: z.string(),
   createdAt: z.string(),
   role: roleSchema.describe('Your role in it.'),
-});
+}).meta({ id: 'Organization' });
 
-export const organizationListSchema = z.object({ organizations: z.array(organizationSchema) });
+export const organizationListSchema = z.object({ organizations: z.array(organizationSchema) }).meta({ id: 'OrganizationList' });
 
 export const organizationParams = z.object({ organizationId: z.string().min(1).max(36).describe('Organization id.') });
 
@@ -25,9 +25,9 @@ export const memberSchema = z.object({
   name: z.string(),
   role: roleSchema,
   joinedAt: z.string(),
-});
+}).meta({ id: 'Member' });
 
-export const memberListSchema = z.object({ members: z.array(memberSchema) });
+export const memberListSchema = z.object({ members: z.array(memberSchema) }).meta({ id: 'MemberList' });
 
 export const addMemberInputSchema = organizationParams.extend({
   email: z.email().max(320).describe('Email of an existing user.'),

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { pageInfo, pageQuery } from './pagination.js';
+import { asyncFields, taskIdField } from './tasks.js';
 import { connectionParams, queueParams } from './params.js';
+import { strictNumber } from './strict-number.js';
 
 /**
  * The job statuses the spec recognizes ("States and transitions"); purge and
- * clean act on them. contracts/jobs.ts lists these plus `waiting-children`.
+ * clean act on them. contracts/jobs.ts lists these plus `waitingChildren`.
  */
 export const purgeableStatuses = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized'] as const;
 export const purgeableStatusSchema = z.enum(purgeableStatuses).describe('A job status: `waiting` is BullMQ\'s `wait` list.');
@@ -20,25 +22,18 @@ export type JobCountKind = (typeof jobCountKinds)[number];
 
 export const jobCountsSchema = z
   .object(Object.fromEntries(jobCountKinds.map((kind) => [kind, z.number().int()])) as Record<JobCountKind, z.ZodNumber>)
-  .describe('Jobs per status. On BullMQ 6 a paused queue keeps its jobs in `waiting`; `paused` counts the legacy paused list.');
+  .describe('Jobs per status. On BullMQ 6 a paused queue keeps its jobs in `waiting`; `paused` counts the legacy paused list.').meta({ id: 'QueueCounts' });
 export type JobCounts = z.infer<typeof jobCountsSchema>;
 
-const prefixField = z
-  .string()
-  .min(1)
-  .max(200)
-  .describe("Key prefix of the queue, one of the connection's prefixes; default: the first under which the queue exists.")
-  .optional();
-
 /** Path params of a single-queue route plus the optional prefix choice. */
-export const queueTarget = queueParams.extend({ prefix: prefixField });
+export const queueTarget = queueParams;
 
 export const queueSummarySchema = z.object({
   name: z.string(),
   prefix: z.string().describe('BullMQ key prefix the queue lives under.'),
   isPaused: z.boolean(),
   jobCounts: jobCountsSchema,
-});
+}).meta({ id: 'Queue' });
 export type QueueSummary = z.infer<typeof queueSummarySchema>;
 
 export const queueSortFields = ['name', ...jobCountKinds] as const;
@@ -54,16 +49,17 @@ export const listQueuesInput = connectionParams.extend(pageQuery.shape).extend({
 });
 export type ListQueuesQuery = Omit<z.infer<typeof listQueuesInput>, 'connectionId'>;
 
-export const queueListSchema = pageInfo.extend({ queues: z.array(queueSummarySchema) });
+export const queueListSchema = pageInfo.extend({ queues: z.array(queueSummarySchema) }).meta({ id: 'QueuePage' });
 export type QueueList = z.infer<typeof queueListSchema>;
 
 export const workerSchema = z.object({
   id: z.string().describe('Redis client id of the worker connection.'),
-  name: z.string().describe('Worker name (its Redis client name).'),
+  name: z.string().nullable().describe("The Worker's `name` option (as `GET /workers` shows it); null for an unnamed worker."),
+  clientName: z.string().describe('The raw Redis client name BullMQ set (`<prefix>:<base64 queue>:w:<name>`).'),
   addr: z.string().describe('Address of the worker connection.'),
   age: z.number().int().describe('Seconds since the worker connected.'),
   idle: z.number().int().describe('Seconds since its last command.'),
-});
+}).meta({ id: 'QueueWorker' });
 
 export const queueMetaSchema = z.object({
   concurrency: z.number().int().nullable().describe('Global concurrency, null when unset.'),
@@ -71,33 +67,50 @@ export const queueMetaSchema = z.object({
   duration: z.number().int().nullable().describe('Global rate limit window in ms, null when unset.'),
   maxLenEvents: z.number().int().nullable().describe('Approximate cap of the events stream.'),
   version: z.string().nullable().describe('Library and version that last wrote the queue meta, e.g. `bullmq:6.7.0`.'),
-});
+}).meta({ id: 'QueueMeta' });
 
 export const queueDetailSchema = queueSummarySchema.extend({
   workers: z.object({ count: z.number().int(), list: z.array(workerSchema) }),
   schedulersCount: z.number().int().describe('Job schedulers (repeatable jobs) of the queue.'),
   meta: queueMetaSchema,
+  rateLimitedForMs: z.number().int().describe('How long a rate limit a worker tripped still holds the queue (0: none); clear it with DELETE …/rate-limit.'),
+}).meta({ id: 'QueueDetail' });
+
+/** A queue's throughput controls, as the queue-limit routes answer them. */
+export const queueLimitsSchema = z
+  .object({
+    globalConcurrency: z.number().int().nullable().describe('Jobs processed at once across every worker; null: no limit.'),
+    globalRateLimit: z.object({ max: z.number().int(), durationMs: z.number().int() }).nullable().describe('At most `max` jobs per `durationMs` across every worker; null: none.'),
+    rateLimitedForMs: z.number().int().describe('Time left on a rate limit a worker tripped (0: none).'),
+  })
+  .meta({ id: 'QueueLimits' });
+export type QueueLimits = z.infer<typeof queueLimitsSchema>;
+export const globalConcurrencyInput = queueTarget.extend({ concurrency: strictNumber(z.number().int().min(1).max(100_000)) });
+export const globalRateLimitInput = queueTarget.extend({
+  max: strictNumber(z.number().int().min(1).max(1_000_000)),
+  durationMs: strictNumber(z.number().int().min(1).max(86_400_000)),
 });
 export type QueueDetail = z.infer<typeof queueDetailSchema>;
 
-export const pauseResultSchema = z.object({ success: z.literal(true), isPaused: z.boolean() });
+export const pauseResultSchema = z.object({ success: z.literal(true), isPaused: z.boolean() }).meta({ id: 'PauseResult' });
 
 export const cleanInput = queueTarget.extend({
   status: purgeableStatusSchema,
-  gracePeriod: z.number().int().min(0).default(0).describe('Keep jobs younger than this many ms.'),
-  limit: z.number().int().min(1).max(1000).default(1000).describe('At most this many jobs are removed.'),
+  gracePeriod: strictNumber(z.number().int().min(0)).default(0).describe('Keep jobs younger than this many ms.'),
+  limit: strictNumber(z.number().int().min(1).max(1000)).default(1000).describe('At most this many jobs are removed.'),
 });
 
 export const cleanResultSchema = z.object({
   removed: z.number().int(),
   removedJobIds: z.array(z.string()),
-});
+}).meta({ id: 'CleanResult' });
 
 const confirmName = z.string().max(1000).describe('Must equal the path `queueName` exactly.');
 
 export const purgeInput = queueTarget.extend({
   confirmName,
   statuses: z.array(purgeSelectorSchema).min(1).max(100).describe('Statuses to purge; `all` selects every status.'),
+  ...asyncFields,
 });
 
 export const removedByStatusSchema = z
@@ -112,23 +125,24 @@ export const purgeResultSchema = z.object({
   totalRemoved: z.number().int(),
   removedByStatus: removedByStatusSchema,
   removedJobIdsSample: z.array(z.string()).describe('Job ids removed; at most 100 of them.'),
-});
+  ...taskIdField,
+}).meta({ id: 'PurgeResult' });
 export type PurgeResult = z.infer<typeof purgeResultSchema>;
 
-export const obliterateInput = queueTarget.extend({ confirmName: confirmName.optional() });
+export const obliterateInput = queueTarget.extend({ confirmName });
 
 export const obliterateResultSchema = z.object({
   success: z.literal(true),
   queueName: z.string(),
   prefix: z.string(),
   removedJobCounts: jobCountsSchema.describe('The jobs the queue held when it was removed.'),
-});
+}).meta({ id: 'ObliterateResult' });
 
 export const canDeleteResultSchema = z.object({
   canDelete: z.boolean(),
   reason: z.string().optional().describe('Why the queue cannot be deleted, when it cannot.'),
   jobCounts: jobCountsSchema,
-});
+}).meta({ id: 'CanDeleteResult' });
 export type CanDeleteResult = z.infer<typeof canDeleteResultSchema>;
 
 export const deleteQueueInput = queueTarget.extend({ confirmName });
@@ -138,4 +152,4 @@ export const deleteResultSchema = z.object({
   deleted: z.string().describe('Name of the deleted queue.'),
   prefix: z.string(),
   removedJobCounts: jobCountsSchema.describe('The jobs the queue held when it was removed (completed ones only).'),
-});
+}).meta({ id: 'DeletedQueue' });

@@ -2,12 +2,10 @@ import { z } from 'zod';
 import { pageInfo, pageQuery } from './pagination.js';
 import { connectionParams, queueParams } from './params.js';
 import { strictBoolean } from './strict-boolean.js';
-
-const prefixQuery = z.string().min(1).max(200).optional().describe("BullMQ key prefix of the queue; the connection's first prefix when omitted.");
+import { strictNumber } from './strict-number.js';
 
 export const schedulerParams = queueParams.extend({
   schedulerId: z.string().min(1).max(1000).describe('Job scheduler id, percent-encoded in REST paths.'),
-  prefix: prefixQuery,
 });
 
 export const schedulerSchema = z.object({
@@ -27,33 +25,35 @@ export const schedulerSchema = z.object({
     data: z.unknown().describe('Data of every produced job.'),
     opts: z.record(z.string(), z.unknown()).describe('Job options of every produced job.'),
   }),
-});
+  recentFailures: z.number().int().optional().describe('Failed jobs among those its latest 100 runs produced (counted in the newest 10,000 failures of the queue).'),
+  lastFailedAt: z.iso.datetime().nullable().optional().describe('When one of its jobs last failed; null when none is in the failed set.'),
+}).meta({ id: 'Scheduler' });
 
 export const schedulerListSchema = pageInfo.extend({
   schedulers: z.array(schedulerSchema).describe('Ordered by queue, then by next run.'),
-});
+}).meta({ id: 'SchedulerPage' });
 
 export const listSchedulersInput = connectionParams.extend(pageQuery.shape);
-export const listQueueSchedulersInput = queueParams.extend(pageQuery.shape).extend({ prefix: prefixQuery });
+export const listQueueSchedulersInput = queueParams.extend(pageQuery.shape);
 
 const keepJobs = z.union([
   z.boolean(),
-  z.number().int().min(0),
-  z.object({ age: z.number().int().min(0), count: z.number().int().min(0).optional() }).strict(),
-  z.object({ count: z.number().int().min(0) }).strict(),
+  strictNumber(z.number().int().min(0)),
+  z.object({ age: strictNumber(z.number().int().min(0)), count: strictNumber(z.number().int().min(0)).optional() }).strict(),
+  z.object({ count: strictNumber(z.number().int().min(0)) }).strict(),
 ]);
 
 /** The job options a scheduler's jobs may carry (BullMQ's template options, the commonly useful ones). */
 export const schedulerJobOptionsSchema = z
   .object({
-    attempts: z.number().int().min(1).max(1000).optional(),
-    backoff: z.union([z.number().int().min(0), z.object({ type: z.enum(['fixed', 'exponential']), delay: z.number().int().min(0).optional() }).strict()]).optional(),
-    priority: z.number().int().min(0).max(2_097_152).optional(),
+    attempts: strictNumber(z.number().int().min(1).max(1000)).optional(),
+    backoff: z.union([strictNumber(z.number().int().min(0)), z.object({ type: z.enum(['fixed', 'exponential']), delay: strictNumber(z.number().int().min(0)).optional() }).strict()]).optional(),
+    priority: strictNumber(z.number().int().min(0).max(2_097_152)).optional(),
     lifo: strictBoolean().optional(),
     removeOnComplete: keepJobs.optional(),
     removeOnFail: keepJobs.optional(),
-    keepLogs: z.number().int().min(0).optional(),
-    stackTraceLimit: z.number().int().min(0).optional(),
+    keepLogs: strictNumber(z.number().int().min(0)).optional(),
+    stackTraceLimit: strictNumber(z.number().int().min(0)).optional(),
   })
   .strict()
   .describe('Options of every produced job.');
@@ -62,11 +62,11 @@ export const scheduleSchema = z
   .object({
     type: z.enum(['cron', 'every']).describe('`cron` needs `pattern`; `every` needs `everyMs`.'),
     pattern: z.string().min(1).max(200).optional().describe('Cron pattern (5 or 6 fields).'),
-    everyMs: z.number().int().min(1).optional().describe('Interval in milliseconds.'),
+    everyMs: strictNumber(z.number().int().min(1)).optional().describe('Interval in milliseconds.'),
     timezone: z.string().min(1).max(100).optional().describe('IANA timezone for the cron pattern, e.g. Europe/Paris.'),
     startDate: z.iso.datetime({ offset: true }).optional().describe('No run before this instant.'),
     endDate: z.iso.datetime({ offset: true }).optional().describe('No run after this instant.'),
-    limit: z.number().int().min(1).optional().describe('Stop after this many runs.'),
+    limit: strictNumber(z.number().int().min(1)).optional().describe('Stop after this many runs.'),
     immediately: strictBoolean().optional().describe('Also run once right away (cron only; not with startDate).'),
   })
   .strict();
@@ -76,7 +76,6 @@ const schedulerBody = z.object({
   data: z.unknown().optional().describe('Data of every produced job (JSON).'),
   schedule: scheduleSchema,
   options: schedulerJobOptionsSchema.optional(),
-  prefix: prefixQuery,
 });
 
 export const createSchedulerInput = queueParams.extend(schedulerBody.shape).extend({

@@ -24,14 +24,14 @@ export const keySummarySchema = z.object({
   type: z.string().describe('Redis type: string, hash, list, set, zset, stream, or a module type.'),
   ttl: z.number().int().describe('Seconds to expiry; -1 when the key does not expire.'),
   memoryBytes: z.number().int().optional().describe('MEMORY USAGE, when the store allows it.'),
-});
+}).meta({ id: 'KeySummary' });
 
 export const searchKeysResultSchema = z.object({
   keys: z.array(keySummarySchema),
   cursor: z.string().describe('Pass back as `cursor` for the next page; `0` when done.'),
   done: z.boolean().describe('Whether the whole keyspace has been scanned.'),
   warnings: warningsSchema,
-});
+}).meta({ id: 'KeySearchPage' });
 
 export const keyParams = connectionParams.extend({
   key: z.string().min(1).max(8192).describe('Redis key, percent-encoded in REST paths.'),
@@ -71,7 +71,7 @@ export const keyValueSchema = z.object({
   nextOffset: z.number().int().nullable().describe('Offset of the next page; null when this page reaches the end (or when reading by cursor).'),
   nextCursor: z.string().nullable().describe('Sets and hashes read by `cursor`: the cursor of the next page; null when done.'),
   truncated: z.boolean().describe('Whether part of the value is not in this response (more pages, or cut at maxBytes).'),
-});
+}).meta({ id: 'KeyValue' });
 
 export const deleteKeyResultSchema = z.object({ deleted: z.literal(true), key: z.string() });
 

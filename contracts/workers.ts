@@ -12,13 +12,13 @@ export const workerSchema = z.object({
   db: z.number().nullable(),
   cmd: z.string().nullable().describe('Last command the connection ran.'),
   clientName: z.string().describe('The raw Redis client name BullMQ set.'),
-});
+}).meta({ id: 'Worker' });
 
 export const workerListSchema = z.object({
   workers: z.array(workerSchema),
   byQueue: z.record(z.string(), z.number().int()).describe('Worker count per queue name (same-named queues under several prefixes are summed).'),
   warnings: warningsSchema,
-});
+}).meta({ id: 'WorkerList' });
 
 export type Worker = z.infer<typeof workerSchema>;
 export type WorkerList = z.infer<typeof workerListSchema>;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseEncryptionKey } from './secrets/encryption-key.js';
 import { EnvConnectionError, parseEnvConnections } from './stores/env-connections.js';
+import { OAuthSettingsError, readOAuthProviders, type OAuthProviderSettings } from './auth/oauth/provider-settings.js';
 import type { StoreConnection } from './stores/store-connection.js';
 
 /**
@@ -38,6 +39,16 @@ const trustProxy = z
 
 export const minAuthSecretLength = 32;
 
+const encryptionKey = optionalText.transform((value, context) => {
+  if (value === undefined) return null;
+  const key = parseEncryptionKey(value);
+  if (!key) context.addIssue({ code: 'custom', message: 'must be 32 bytes written as 64 hex digits or as base64' });
+  return key;
+});
+
+/** Who may create an account: see server/auth/admit-new-user.ts. */
+export type SignupPolicy = 'invite' | 'open' | 'closed';
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: port.default(3000),
@@ -47,16 +58,30 @@ const envSchema = z.object({
   SERVICE_ENV_CONNECTIONS: envFlag,
   ANALYTICS_KEY: optionalText,
   ANALYTICS_UI_HOST: z.url().default('https://us.posthog.com'),
+  ANALYTICS_UPSTREAM_URL: z.url({ protocol: /^https?$/ }).default('https://us.i.posthog.com'),
   AUTH_SECRET: optionalText.pipe(
     z.string().min(minAuthSecretLength, `must be at least ${minAuthSecretLength} characters`).optional(),
   ),
-  APP_BASE_URL: z.url().default('http://localhost:3000'),
+  APP_BASE_URL: optionalText.pipe(z.url().optional()),
+  SERVICE_SIGNUP: z.enum(['invite', 'open', 'closed']).default('invite'),
+  SERVICE_CONNECTION_ALLOW: optionalText,
+  SERVICE_WEBHOOK_ALLOW: optionalText,
+  OIDC_ISSUER_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OIDC_DISPLAY_NAME: optionalText.pipe(z.string().max(100).optional()),
+  OIDC_SCOPES: optionalText,
+  GITHUB_CLIENT_ID: optionalText,
+  GITHUB_CLIENT_SECRET: optionalText,
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
   DISABLE_RATE_LIMIT: envFlag,
   RATE_LIMIT_ENABLED: envFlag,
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
   RATE_LIMIT_MAX: positiveInt(300),
   RATE_LIMIT_AUTH_MAX: positiveInt(10),
   RATE_LIMIT_CONNECTION_TEST_MAX: positiveInt(10),
+  RATE_LIMIT_ACCOUNT_MAX: positiveInt(10),
   RATE_LIMIT_REDIS_URL: optionalText.pipe(
     z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   ),
@@ -67,15 +92,18 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(4000),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_MAX_WAITING: z.coerce.number().int().min(0).max(100_000).optional(),
+  SERVICE_AUDIT_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
   SERVICE_EMBEDDED_DIR: z.string().min(1).default('./data'),
-  SERVICE_ENCRYPTION_KEY: optionalText.transform((value, context) => {
-    if (value === undefined) return null;
-    const key = parseEncryptionKey(value);
-    if (!key) context.addIssue({ code: 'custom', message: 'must be 32 bytes written as 64 hex digits or as base64' });
-    return key;
-  }),
+  SERVICE_ENCRYPTION_KEY: encryptionKey,
+  SERVICE_ENCRYPTION_KEY_PREVIOUS: encryptionKey,
   SERVICE_METRICS_PUBLIC: envFlag,
+  SERVICE_METRICS_QUEUES: optionalText,
   SERVICE_QUEUE_LIST_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  SERVICE_SAMPLE_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  SERVICE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
 });
 
 export type PersistenceMode = 'embedded' | 'server';
@@ -89,19 +117,47 @@ export interface Config {
   envConnections: boolean;
   /** SERVICE_REDIS_URL_<NAME> connections; read only when envConnections is true. */
   environmentConnections: StoreConnection[];
-  analytics: { key: string | null; uiHost: string };
-  /** secret: null only in embedded mode, where the service keeps a generated one in the data directory. */
-  auth: { secret: string | null; appBaseUrl: string };
+  /** upstreamUrl: where `/ingest/*` is proxied to (only when a key is set). */
+  analytics: { key: string | null; uiHost: string; upstreamUrl: string };
+  /**
+   * secret: null only in embedded mode, where the service keeps a generated one in the data directory.
+   * appBaseUrl: null when APP_BASE_URL is unset: then http://localhost:{the port actually bound}.
+   * oauthProviders: the identity providers whose variables are all set (their routes answer 400 in authless mode).
+   */
+  auth: { secret: string | null; appBaseUrl: string | null; signup: SignupPolicy; oauthProviders: OAuthProviderSettings[] };
+  /** SERVICE_CONNECTION_ALLOW entries; null: any target (see server/stores/connection-allow-list.ts). */
+  connectionAllow: string[] | null;
+  /** SERVICE_WEBHOOK_ALLOW entries (same syntax); null: any webhook target but link-local ones. */
+  webhookAllow: string[] | null;
   rateLimit: RateLimitConfig;
-  /** AES-256-GCM key for saved connection URLs; null: generated in the data dir (embedded) or saving fails (server). */
+  /** AES-256-GCM key for saved connection URLs; null: generated in the data dir (embedded; server mode refuses to start). */
   encryptionKey: Buffer | null;
+  /** SERVICE_ENCRYPTION_KEY_PREVIOUS: rows sealed with it are re-sealed with encryptionKey at startup. */
+  previousEncryptionKey: Buffer | null;
   /** How long a connection's discovered queue names are reused; 0 rescans on every list. */
   queueListCacheMs: number;
   persistence:
     | { mode: 'embedded'; directory: string }
     | { mode: 'server'; databaseUrl: string };
-  /** `public`: GET /api/prometheus answers without authentication. */
-  metrics: { public: boolean };
+  /**
+   * `public`: GET /api/prometheus answers without authentication. `queues`:
+   * comma-separated name globs of the queues it exports (null: all).
+   */
+  metrics: { public: boolean; queues: string | null };
+  /** The sampler's period and how many days of 15-minute roll-ups are kept. */
+  history: { sampleIntervalMs: number; retentionDays: number };
+  database: DatabaseLimits;
+  /** Audit events older than this many days are deleted; 0 keeps them all. */
+  auditRetentionDays: number;
+}
+
+/** Bounds on every wait for the database (see README "Operating under faults"). */
+export interface DatabaseLimits {
+  /** Budget of one database wait: acquiring a connection plus running a statement. */
+  timeoutMs: number;
+  poolSize: number;
+  /** Requests allowed to wait for a pooled connection; the rest are refused at once. */
+  maxWaiting: number;
 }
 
 export interface RateLimitConfig {
@@ -118,6 +174,8 @@ export interface RateLimitConfig {
   authMax: number;
   /** Connection tests per window and caller. */
   connectionTestMax: number;
+  /** Failed sign-ins per window and account, whatever the source address. */
+  accountMax: number;
   redisUrl: string | null;
 }
 
@@ -141,6 +199,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       `Invalid AUTH_SECRET (unset): required when authentication is enabled with server persistence (DATABASE_URL); at least ${minAuthSecretLength} characters`,
     );
   }
+  if (vars.DATABASE_URL && !vars.SERVICE_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      'Invalid SERVICE_ENCRYPTION_KEY (unset): required with server persistence (DATABASE_URL); saved connection URLs and other secrets are sealed with it (32 bytes as 64 hex digits or base64)',
+    );
+  }
+  if (vars.NODE_ENV === 'production' && !vars.SERVICE_AUTHLESS && !vars.APP_BASE_URL) {
+    throw new ConfigError(
+      'Invalid APP_BASE_URL (unset): required in production with authentication on; set it to the origin browsers use, e.g. https://bullpen.example.com',
+    );
+  }
   return {
     environmentConnections: vars.SERVICE_ENV_CONNECTIONS ? readEnvConnections(env) : [],
     environment: vars.NODE_ENV,
@@ -148,15 +216,25 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: vars.LOG_LEVEL,
     authless: vars.SERVICE_AUTHLESS,
     envConnections: vars.SERVICE_ENV_CONNECTIONS,
-    analytics: { key: vars.ANALYTICS_KEY ?? null, uiHost: vars.ANALYTICS_UI_HOST },
-    auth: { secret: vars.AUTH_SECRET ?? null, appBaseUrl: vars.APP_BASE_URL },
+    analytics: { key: vars.ANALYTICS_KEY ?? null, uiHost: vars.ANALYTICS_UI_HOST, upstreamUrl: vars.ANALYTICS_UPSTREAM_URL },
+    auth: { secret: vars.AUTH_SECRET ?? null, appBaseUrl: vars.APP_BASE_URL ?? null, signup: vars.SERVICE_SIGNUP, oauthProviders: readOAuthSettings(vars) },
+    connectionAllow: vars.SERVICE_CONNECTION_ALLOW ? vars.SERVICE_CONNECTION_ALLOW.split(',').map((entry) => entry.trim()).filter(Boolean) : null,
+    webhookAllow: vars.SERVICE_WEBHOOK_ALLOW ? vars.SERVICE_WEBHOOK_ALLOW.split(',').map((entry) => entry.trim()).filter(Boolean) : null,
     rateLimit: rateLimitConfig(vars),
     encryptionKey: vars.SERVICE_ENCRYPTION_KEY,
+    previousEncryptionKey: vars.SERVICE_ENCRYPTION_KEY_PREVIOUS,
     queueListCacheMs: vars.SERVICE_QUEUE_LIST_CACHE_MS,
     persistence: vars.DATABASE_URL
       ? { mode: 'server', databaseUrl: vars.DATABASE_URL }
       : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },
-    metrics: { public: vars.SERVICE_METRICS_PUBLIC },
+    metrics: { public: vars.SERVICE_METRICS_PUBLIC, queues: vars.SERVICE_METRICS_QUEUES ?? null },
+    history: { sampleIntervalMs: vars.SERVICE_SAMPLE_INTERVAL_SECONDS * 1000, retentionDays: vars.SERVICE_HISTORY_DAYS },
+    database: {
+      timeoutMs: vars.DATABASE_TIMEOUT_MS,
+      poolSize: vars.DATABASE_POOL_SIZE,
+      maxWaiting: vars.DATABASE_MAX_WAITING ?? 4 * vars.DATABASE_POOL_SIZE,
+    },
+    auditRetentionDays: vars.SERVICE_AUDIT_DAYS,
   };
 }
 
@@ -172,8 +250,18 @@ function rateLimitConfig(vars: z.infer<typeof envSchema>): RateLimitConfig {
     max: vars.RATE_LIMIT_MAX,
     authMax: vars.RATE_LIMIT_AUTH_MAX,
     connectionTestMax: vars.RATE_LIMIT_CONNECTION_TEST_MAX,
+    accountMax: vars.RATE_LIMIT_ACCOUNT_MAX,
     redisUrl: vars.RATE_LIMIT_REDIS_URL ?? null,
   };
+}
+
+function readOAuthSettings(vars: z.infer<typeof envSchema>): OAuthProviderSettings[] {
+  try {
+    return readOAuthProviders(vars);
+  } catch (error) {
+    if (error instanceof OAuthSettingsError) throw new ConfigError(error.message);
+    throw error;
+  }
 }
 
 function readEnvConnections(env: Record<string, string | undefined>): StoreConnection[] {

@@ -1,6 +1,8 @@
-import { pino, type Logger } from 'pino';
+import { pino, stdSerializers, type Logger } from 'pino';
+import { redactUrlCredentials } from './secrets/redact-credentials.js';
 
 export type { Logger };
+export { redactUrlCredentials };
 
 /** Paths pino blanks out wherever they appear: credentials never reach a log line. */
 const redactedPaths = [
@@ -15,6 +17,19 @@ const redactedPaths = [
   '*.redisUrl',
 ];
 
+const maxRedactedDepth = 4;
+
+/** Masks URL credentials in every string of a log record (messages, error texts, nested fields). */
+function redactStrings(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactUrlCredentials(value);
+  if (value === null || typeof value !== 'object' || depth >= maxRedactedDepth) return value;
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, depth + 1));
+  // Errors, requests and the like keep their class: their serializers run later and redact what they emit.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactStrings(item, depth + 1)]));
+}
+
 export function createLogger(options: { level: string; destination?: NodeJS.WritableStream }): Logger {
   return pino(
     {
@@ -22,15 +37,15 @@ export function createLogger(options: { level: string; destination?: NodeJS.Writ
       redact: { paths: redactedPaths, censor: '[redacted]' },
       base: { service: 'bullpen' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: { err: (error: Error) => redactStrings(stdSerializers.err(error)) },
+      formatters: { log: (record) => redactStrings(record) as Record<string, unknown> },
+      hooks: {
+        logMethod(args, method) {
+          const redacted = args.map((arg) => (typeof arg === 'string' ? redactUrlCredentials(arg) : arg));
+          return method.apply(this, redacted as Parameters<typeof method>);
+        },
+      },
     },
     options.destination ?? process.stdout,
   );
-}
-
-/** Replaces the credentials of a connection URL, for messages and logs. */
-export function redactUrlCredentials(text: string): string {
-  return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)([^@/\s]*)@/gi, (_match, scheme: string, userInfo: string) => {
-    const [user] = userInfo.split(':');
-    return `${scheme}${user ? '****' : ''}:****@`;
-  });
 }

@@ -5,7 +5,7 @@ import { createBullpenClient, type BullpenClient } from '../index.js';
 export interface CliConfig {
   url: string;
   token?: string;
-  /** Connection id; omitted: the organization's default connection. */
+  /** Connection name or id; omitted: the organization's default connection. */
   connectionId?: string;
   json: boolean;
 }
@@ -21,7 +21,7 @@ export interface CliContext {
   client: BullpenClient;
   config: CliConfig;
   io: CliIo;
-  /** The `--conn` flag, else the default connection from `connections.list` (asked once). */
+  /** The `--conn` flag (a name or an id), else the name of the default connection from `connections.list` (asked once). */
   connectionId(): Promise<string>;
 }
 
@@ -43,9 +43,10 @@ export function createCliContext(config: CliConfig, io: CliIo): CliContext {
   };
 }
 
+/** By name: the service takes a connection's name wherever it takes its id, and people read names. */
 async function defaultConnectionId(client: BullpenClient): Promise<string> {
   const { connections } = await client.connections.list.query();
   const chosen = connections.find((connection) => connection.isDefault) ?? connections[0];
   if (!chosen) throw new UsageError('the service has no connections: add one, or pass --conn');
-  return chosen.id;
+  return chosen.name;
 }

@@ -1,19 +1,26 @@
 import { parseArgs } from 'node:util';
 import { globalOptions, parseCommandArgs, type Command, type GlobalFlags } from './command.js';
 import { connectionsCommand } from './commands/connections.js';
+import { historyCommand } from './commands/history.js';
 import { jobCommand } from './commands/job.js';
 import { jobsCommand } from './commands/jobs.js';
 import { keysCommand } from './commands/keys.js';
 import { pauseCommand, resumeCommand } from './commands/pause.js';
 import { purgeCommand } from './commands/purge.js';
+import { inviteCommand } from './commands/invite.js';
+import { obliterateCommand } from './commands/obliterate.js';
 import { queuesCommand } from './commands/queues.js';
 import { retryCommand } from './commands/retry.js';
+import { moveCommand } from './commands/move.js';
+import { tasksCommand } from './commands/tasks.js';
+import { topCommand } from './commands/top.js';
 import { watchCommand } from './commands/watch.js';
 import { createCliContext, UsageError, type CliConfig, type CliIo } from './context.js';
 import { describeFailure } from './output.js';
 
 const commands: Command<any>[] = [
-  connectionsCommand, queuesCommand, jobsCommand, jobCommand, retryCommand, purgeCommand, pauseCommand, resumeCommand, keysCommand, watchCommand,
+  connectionsCommand, queuesCommand, jobsCommand, jobCommand, retryCommand, purgeCommand, obliterateCommand, pauseCommand, resumeCommand, keysCommand,
+  watchCommand, historyCommand, topCommand, tasksCommand, moveCommand, inviteCommand,
 ];
 
 /** Exit codes: 0 done, 1 the server refused or failed (its message on stderr), 2 bad usage. */
@@ -43,7 +50,7 @@ function helpText(): string {
     'flags for every command:',
     `  --url URL      service address (env BULLPEN_URL, default ${defaultUrl})`,
     '  --token TOKEN  API token, sent as a bearer token (env BULLPEN_TOKEN)',
-    "  --conn ID      connection to act on (default: the organization's default connection)",
+    "  --conn NAME    connection to act on, by name or id (default: the organization's default connection)",
     '  --json         print the JSON the API returned instead of tables',
     '  -h, --help     help for bullpen or a command',
     '',

@@ -1,4 +1,4 @@
 import { router } from '../../server/trpc/init.js';
-import { listAuditEvents } from './list-audit-events.js';
+import { listProcedure } from './list.js';
 
-export const auditRouter = router({ list: listAuditEvents });
+export const auditRouter = router({ list: listProcedure });

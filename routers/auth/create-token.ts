@@ -1,16 +1,17 @@
 import { createTokenInputSchema, createdTokenSchema } from '../../contracts/auth.js';
-import { createToken } from '../../domain/auth/tokens.js';
+import { createToken } from './tokens.js';
 import { accountProcedure } from '../../server/trpc/procedures.js';
 
-export const createApiToken = accountProcedure
+export const createTokenProcedure = accountProcedure
   .meta({
     permission: 'tokens.manage',
+    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Called with a token, or a role above yours' },
+    sessionOnly: true, bodyExample: { name: 'ci-deploy', role: 'viewer' },
     openapi: {
       method: 'POST',
       path: '/auth/tokens',
       tags: ['auth'],
       summary: 'Create an API token in the active organization (shown once)',
-      errorResponses: { 400: 'Invalid input or authless mode', 401: 'Not signed in', 403: 'Role above yours, or called with a token' },
     },
   })
   .input(createTokenInputSchema)

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { currentSessionSchema } from '../../contracts/auth.js';
-import { currentSession } from '../../domain/auth/current-session.js';
+import { currentSession } from './current-session.js';
 import { persistedProcedure } from '../../server/trpc/procedures.js';
 
-export const getSession = persistedProcedure
+export const getSessionProcedure = persistedProcedure
   .meta({
     openapi: {
+      operationId: 'auth-getSession',
       method: 'GET',
       path: '/auth/get-session',
       tags: ['auth'],

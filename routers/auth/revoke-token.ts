@@ -1,16 +1,17 @@
 import { successSchema, tokenIdParams } from '../../contracts/auth.js';
-import { revokeToken } from '../../domain/auth/tokens.js';
+import { revokeToken } from './tokens.js';
 import { accountProcedure } from '../../server/trpc/procedures.js';
 
-export const revokeApiToken = accountProcedure
+export const revokeTokenProcedure = accountProcedure
   .meta({
     permission: 'tokens.manage',
+    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Called with a token, or another user’s token and you are not an admin', NOT_FOUND: 'No such token' },
+    sessionOnly: true,
     openapi: {
       method: 'DELETE',
       path: '/auth/tokens/{id}',
       tags: ['auth'],
       summary: 'Revoke an API token',
-      errorResponses: { 400: 'Authless mode', 401: 'Not signed in', 403: 'Another user’s token and you are not an admin', 404: 'No such token' },
     },
   })
   .input(tokenIdParams)

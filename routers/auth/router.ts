@@ -1,20 +1,26 @@
 import { router } from '../../server/trpc/init.js';
-import { createApiToken } from './create-token.js';
-import { getSession } from './get-session.js';
-import { listApiTokens } from './list-tokens.js';
-import { revokeApiToken } from './revoke-token.js';
-import { setActiveOrganizationRoute } from './set-active-organization.js';
-import { signInEmail } from './sign-in-email.js';
-import { signOut } from './sign-out.js';
-import { signUpEmail } from './sign-up-email.js';
+import { createTokenProcedure } from './create-token.js';
+import { getSessionProcedure } from './get-session.js';
+import { listTokensProcedure } from './list-tokens.js';
+import { providersProcedure } from './providers.js';
+import { revokeTokenProcedure } from './revoke-token.js';
+import { setActiveOrganizationProcedure } from './set-active-organization.js';
+import { signInEmailProcedure } from './sign-in-email.js';
+import { signOutProcedure } from './sign-out.js';
+import { signUpEmailProcedure } from './sign-up-email.js';
+import { changePasswordProcedure } from './change-password.js';
+import { resetPasswordProcedure } from './reset-password.js';
 
 export const authRouter = router({
-  signUpEmail,
-  signInEmail,
-  signOut,
-  getSession,
-  setActiveOrganization: setActiveOrganizationRoute,
-  createToken: createApiToken,
-  listTokens: listApiTokens,
-  revokeToken: revokeApiToken,
+  signUpEmail: signUpEmailProcedure,
+  signInEmail: signInEmailProcedure,
+  signOut: signOutProcedure,
+  getSession: getSessionProcedure,
+  setActiveOrganization: setActiveOrganizationProcedure,
+  createToken: createTokenProcedure,
+  listTokens: listTokensProcedure,
+  revokeToken: revokeTokenProcedure,
+  providers: providersProcedure,
+  changePassword: changePasswordProcedure,
+  resetPassword: resetPasswordProcedure,
 });

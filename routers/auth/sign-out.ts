@@ -4,9 +4,9 @@ import { clearSessionCookie } from '../../server/auth/session-cookie.js';
 import { publicProcedure } from '../../server/trpc/procedures.js';
 
 /** Ends the session of the cookie, if any, and clears the cookie. Authless mode: nothing to end, 200. */
-export const signOut = publicProcedure
+export const signOutProcedure = publicProcedure
   .meta({
-    openapi: { method: 'POST', path: '/auth/sign-out', tags: ['auth'], summary: 'End the session and clear its cookie', errorResponses: { 403: 'Cross-site request' } },
+    openapi: { operationId: 'auth-signOut', method: 'POST', path: '/auth/sign-out', tags: ['auth'], summary: 'End the session and clear its cookie' },
   })
   .input(z.void())
   .output(successSchema)

@@ -1,22 +1,55 @@
-import { connectionRecordSchema, createConnectionInput } from '../../contracts/connections.js';
-import { createConnection as saveConnection } from '../../domain/connections/create-connection.js';
-import { savedConnectionWriteProcedure } from '../../server/trpc/procedures.js';
+import { randomUUID } from 'node:crypto';
+import type { ConnectionRecord, CreateConnectionInput } from '../../contracts/connections.js';
+import { Connection } from '../../server/persistence/entities/connection.js';
+import type { EntityManager } from '../../server/persistence/orm.js';
+import type { UrlCipher } from '../../server/secrets/url-cipher.js';
+import { toStoreConnection } from '../../server/stores/saved-connection-catalog.js';
+import { assertTargetsAllowed, type TargetPolicy } from '../../server/stores/target-policy.js';
+import { toConnectionRecord } from './connection-record.js';
+import { resolveConnectionSettings } from './connection-settings.js';
+import { assertNameFree, makeDefault, translateUniqueViolation } from './saved-connection-rows.js';
 
-export const createConnection = savedConnectionWriteProcedure
-  .meta({
-    permission: 'connections.write',
-    successStatus: 201,
-    openapi: {
-      method: 'POST',
-      path: '/connections',
-      tags: ['connections'],
-      summary: 'Save a connection (URL encrypted at rest)',
-      successDescription: 'The saved connection, URL redacted',
-      errorResponses: { 400: 'Invalid field', 403: 'Connections are managed by the environment', 409: 'Name already used', 500: 'No encryption key' },
-    },
-  })
-  .input(createConnectionInput)
-  .output(connectionRecordSchema)
-  .mutation(({ ctx, input }) =>
-    saveConnection({ em: ctx.em, cipher: ctx.services.urlCipher, organizationId: ctx.actor.organizationId, input }),
-  );
+/** Saves a connection with its URL encrypted; the organization's first connection becomes its default. */
+export async function createConnection(deps: {
+  em: EntityManager;
+  cipher: UrlCipher;
+  policy: TargetPolicy;
+  organizationId: string;
+  input: CreateConnectionInput;
+}): Promise<ConnectionRecord> {
+  const { em, cipher, organizationId } = deps;
+  const settings = resolveConnectionSettings(deps.input);
+  await assertTargetsAllowed(deps.policy, settings.url);
+  const id = randomUUID();
+  const urlSealed = cipher.encrypt(settings.url, id);
+  try {
+    const row = await em.transactional(async (tx) => {
+      await assertNameFree(tx, organizationId, settings.name);
+      const first = (await tx.count(Connection, { organization: organizationId })) === 0;
+      const now = new Date();
+      const created = tx.create(Connection, {
+        id,
+        organization: organizationId,
+        name: settings.name,
+        urlSealed,
+        environment: settings.environment,
+        prefixes: settings.prefixes,
+        isDefault: false,
+        tlsEnabled: settings.tls.enabled,
+        tlsAllowSelfSigned: settings.tls.allowSelfSigned,
+        cluster: settings.cluster,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.flush();
+      if (first || settings.isDefault) {
+        await makeDefault(tx, organizationId, id);
+        created.isDefault = true;
+      }
+      return created;
+    });
+    return toConnectionRecord(toStoreConnection(row, cipher));
+  } catch (error) {
+    throw translateUniqueViolation(error, settings.name);
+  }
+}

@@ -1,13 +1,14 @@
-import { z } from 'zod';
-import { connectionListSchema } from '../../contracts/connections.js';
-import { listConnections as listVisibleConnections } from '../../domain/connections/list-connections.js';
-import { authedProcedure } from '../../server/trpc/procedures.js';
+import type { ConnectionRecord } from '../../contracts/connections.js';
+import type { ConnectionCatalog } from '../../server/stores/connection-catalog.js';
+import { findVisibleConnection } from '../../server/stores/open-connection.js';
+import { toConnectionRecord } from './connection-record.js';
 
-export const listConnections = authedProcedure
-  .meta({
-    permission: 'connections.read',
-    openapi: { method: 'GET', path: '/connections', tags: ['connections'], summary: 'Connections of the organization (URLs redacted)' },
-  })
-  .input(z.void())
-  .output(connectionListSchema)
-  .query(({ ctx }) => listVisibleConnections({ connections: ctx.services.connections, organizationId: ctx.actor.organizationId }));
+/** The connections an organization sees, saved or from the environment, default first. */
+export async function listConnections(deps: { connections: ConnectionCatalog; organizationId: string }): Promise<{ connections: ConnectionRecord[] }> {
+  const connections = await deps.connections.list(deps.organizationId);
+  return { connections: connections.map(toConnectionRecord) };
+}
+
+export async function getConnection(deps: { connections: ConnectionCatalog; organizationId: string; id: string }): Promise<ConnectionRecord> {
+  return toConnectionRecord(await findVisibleConnection(deps.connections, deps.organizationId, deps.id));
+}

@@ -1,16 +1,16 @@
 import { router } from '../../server/trpc/init.js';
-import { createConnection } from './create-connection.js';
-import { deleteConnection } from './delete-connection.js';
-import { getConnection } from './get-connection.js';
-import { listConnections } from './list-connections.js';
-import { testConnection } from './test-connection.js';
-import { updateConnection } from './update-connection.js';
+import { createProcedure } from './create.js';
+import { deleteProcedure } from './delete.js';
+import { getProcedure } from './get.js';
+import { listProcedure } from './list.js';
+import { testProcedure } from './test.js';
+import { updateProcedure } from './update.js';
 
 export const connectionsRouter = router({
-  list: listConnections,
-  get: getConnection,
-  create: createConnection,
-  update: updateConnection,
-  delete: deleteConnection,
-  test: testConnection,
+  list: listProcedure,
+  get: getProcedure,
+  create: createProcedure,
+  update: updateProcedure,
+  delete: deleteProcedure,
+  test: testProcedure,
 });

@@ -1,18 +1,18 @@
-import { testConnectionInput, testConnectionResultSchema } from '../../contracts/connections.js';
-import { testConnection as probeConnection } from '../../domain/connections/test-connection.js';
-import { authedProcedure } from '../../server/trpc/procedures.js';
+import type { TestConnectionInput, TestConnectionResult } from '../../contracts/connections.js';
+import type { ConnectionCatalog } from '../../server/stores/connection-catalog.js';
+import { findVisibleConnection } from '../../server/stores/open-connection.js';
+import { probeStore } from '../../server/stores/probe-store.js';
+import type { TargetPolicy } from '../../server/stores/target-policy.js';
+import { resolveTransport } from './connection-settings.js';
 
-export const testConnection = authedProcedure
-  .meta({
-    permission: 'connections.test',
-    openapi: {
-      method: 'POST',
-      path: '/connections/test',
-      tags: ['connections'],
-      summary: 'Connect to a store (saved id, or a URL) within 3 s; an unreachable store is ok:false, not an error',
-      errorResponses: { 400: 'Invalid url, or neither/both of id and url', 403: 'Another organization owns it', 404: 'No such connection' },
-    },
-  })
-  .input(testConnectionInput)
-  .output(testConnectionResultSchema)
-  .mutation(({ ctx, input }) => probeConnection({ connections: ctx.services.connections, organizationId: ctx.actor.organizationId, input }));
+/** Tests a saved/environment connection (`id`) or a URL not saved yet: never throws for an unreachable store. */
+export async function testConnection(deps: {
+  connections: ConnectionCatalog;
+  policy: TargetPolicy;
+  organizationId: string;
+  input: TestConnectionInput;
+}): Promise<TestConnectionResult> {
+  const { input } = deps;
+  const target = input.id !== undefined ? await findVisibleConnection(deps.connections, deps.organizationId, input.id) : resolveTransport(input);
+  return probeStore(target, deps.policy);
+}

@@ -1,13 +1,36 @@
-import { jobListSchema, listJobsInput } from '../../contracts/jobs.js';
-import { listJobs as listJobsInStatus } from '../../domain/jobs/list-jobs.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
-import { jobRouteErrors, jobsPath, jobsTags } from './openapi.js';
+import type { JobList, JobStatus, SummaryOptions } from '../../contracts/jobs.js';
+import { pageInfoFor, pageRange, type PageQuery } from '../../contracts/pagination.js';
+import type { StoreHandle } from '../../server/stores/store-handle.js';
+import type { QueueLookup } from '../../server/bullmq/resolve-queue.js';
+import { summaryHashFields } from '../../server/bullmq/job-hash.js';
+import { readJobPage } from '../../server/bullmq/read-job-page.js';
+import { summaryFieldsToRead, summaryFromHash } from './job-summary.js';
+import { statusKey } from './job-status.js';
 
-export const listJobs = connectionProcedure
-  .meta({
-    permission: 'jobs.read',
-    openapi: { method: 'GET', path: jobsPath, tags: jobsTags, summary: 'One page of the jobs of a status, previews capped', errorResponses: jobRouteErrors },
-  })
-  .input(listJobsInput)
-  .output(jobListSchema)
-  .query(({ ctx, input }) => listJobsInStatus({ store: ctx.store, ...input }));
+export interface ListJobsOptions extends PageQuery, SummaryOptions {
+  store: StoreHandle;
+  queue: QueueLookup;
+  status: JobStatus;
+  order: 'newest' | 'oldest';
+}
+
+/**
+ * One page of a status in one script call: the count, one range read and
+ * the summary fields of the page's job hashes; never the whole status.
+ */
+export async function listJobs({ store, queue, status, order, page, pageSize, ...summary }: ListJobsOptions): Promise<JobList> {
+  const { start, end } = pageRange({ page, pageSize });
+  const { suffix, isList } = statusKey(status);
+  const read = await readJobPage(store.client, {
+    queueName: queue.name,
+    prefixes: queue.prefixes,
+    statusKey: suffix,
+    statusIsList: isList,
+    start,
+    end,
+    oldestFirst: order === 'oldest',
+    fields: summaryFieldsToRead(summaryHashFields, summary),
+  });
+  if (read.found === 'queue-missing') throw queue.notFound();
+  return { jobs: read.jobs.map((job) => summaryFromHash(job.id, job.hash, status, summary)), ...pageInfoFor(read.total, { page, pageSize }) };
+}

@@ -1,24 +1,33 @@
 import { router } from '../../server/trpc/init.js';
-import { addJob } from './add-job.js';
-import { invokeJobs, removeJobs, retryJobs } from './bulk-jobs.js';
-import { clearJobLogs } from './clear-job-logs.js';
-import { getJob } from './get-job.js';
-import { getJobLogs } from './get-job-logs.js';
-import { getJobStacktraces } from './get-job-stacktraces.js';
-import { getJobTree } from './get-job-tree.js';
-import { listJobs } from './list-jobs.js';
-import { searchJobs } from './search-jobs.js';
+import { removeAcrossProcedure, retryAcrossProcedure } from './across-procedure.js';
+import { clearStacktracesProcedure, duplicateProcedure, updateDataProcedure } from './fix-procedures.js';
+import { moveProcedure } from './move.js';
+import { addProcedure } from './add.js';
+import { invokeProcedure, removeProcedure, retryProcedure } from './bulk-actions.js';
+import { clearLogsProcedure } from './clear-logs.js';
+import { getProcedure } from './get.js';
+import { logsProcedure } from './logs.js';
+import { stacktracesProcedure } from './stacktraces.js';
+import { treeProcedure } from './tree.js';
+import { listProcedure } from './list.js';
+import { searchProcedure } from './search.js';
 
 export const jobsRouter = router({
-  list: listJobs,
-  search: searchJobs,
-  get: getJob,
-  logs: getJobLogs,
-  clearLogs: clearJobLogs,
-  stacktraces: getJobStacktraces,
-  tree: getJobTree,
-  add: addJob,
-  retry: retryJobs,
-  remove: removeJobs,
-  invoke: invokeJobs,
+  list: listProcedure,
+  search: searchProcedure,
+  get: getProcedure,
+  logs: logsProcedure,
+  clearLogs: clearLogsProcedure,
+  stacktraces: stacktracesProcedure,
+  tree: treeProcedure,
+  add: addProcedure,
+  retry: retryProcedure,
+  remove: removeProcedure,
+  invoke: invokeProcedure,
+  move: moveProcedure,
+  updateData: updateDataProcedure,
+  duplicate: duplicateProcedure,
+  clearStacktraces: clearStacktracesProcedure,
+  retryAcross: retryAcrossProcedure,
+  removeAcross: removeAcrossProcedure,
 });

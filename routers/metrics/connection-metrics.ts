@@ -1,8 +1,8 @@
 import { connectionMetricsInput, connectionMetricsSchema, parsePriorities } from '../../contracts/metrics.js';
-import { getConnectionMetrics } from '../../domain/metrics/get-connection-metrics.js';
+import { getConnectionMetrics } from './get-connection-metrics.js';
 import { connectionProcedure } from '../../server/trpc/procedures.js';
 
-export const connectionMetrics = connectionProcedure
+export const connectionMetricsProcedure = connectionProcedure
   .meta({
     permission: 'metrics.read',
     openapi: {
@@ -11,7 +11,6 @@ export const connectionMetrics = connectionProcedure
       tags: ['metrics'],
       summary: 'Counts and rates of every queue of the connection, and store facts',
       description: 'Pipelined across queues. `detailed=1|true` adds the full native payload per queue.',
-      errorResponses: { 400: 'Invalid query parameter', 404: 'No such connection', 503: 'The store is unavailable' },
     },
   })
   .input(connectionMetricsInput)
@@ -19,6 +18,7 @@ export const connectionMetrics = connectionProcedure
   .query(({ ctx, input }) =>
     getConnectionMetrics({
       store: ctx.store,
+      directory: ctx.services.queueDirectory,
       options: {
         windowMinutes: input.windowMinutes,
         priorities: parsePriorities(input.priorities),

@@ -1,9 +1,9 @@
 import { parsePriorities, queueMetricsInput, queueMetricsSchema } from '../../contracts/metrics.js';
-import { getQueueMetrics } from '../../domain/metrics/get-queue-metrics.js';
-import { metricsRange } from '../../domain/metrics/metrics-range.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import { getQueueMetrics } from './get-queue-metrics.js';
+import { metricsRange } from './metrics-range.js';
+import { queueProcedure } from '../../server/trpc/procedures.js';
 
-export const queueMetrics = connectionProcedure
+export const queueMetricsProcedure = queueProcedure
   .meta({
     permission: 'metrics.read',
     openapi: {
@@ -12,7 +12,6 @@ export const queueMetrics = connectionProcedure
       tags: ['metrics'],
       summary: "One queue's native BullMQ telemetry",
       description: 'Introspection calls the store does not allow become `warnings` entries and null fields, never errors.',
-      errorResponses: { 400: 'Invalid query parameter', 404: 'No such connection or queue', 503: 'The store is unavailable' },
     },
   })
   .input(queueMetricsInput)
@@ -20,8 +19,7 @@ export const queueMetrics = connectionProcedure
   .query(({ ctx, input }) =>
     getQueueMetrics({
       store: ctx.store,
-      queueName: input.queueName,
-      prefix: input.prefix,
+      ref: ctx.queue.ref,
       options: { range: metricsRange(input), priorities: parsePriorities(input.priorities), includePrometheus: input.includePrometheus ?? false },
     }),
   );

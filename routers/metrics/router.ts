@@ -1,5 +1,5 @@
 import { router } from '../../server/trpc/init.js';
-import { connectionMetrics } from './connection-metrics.js';
-import { queueMetrics } from './queue-metrics.js';
+import { connectionMetricsProcedure } from './connection-metrics.js';
+import { queueMetricsProcedure } from './queue-metrics.js';
 
-export const metricsRouter = router({ queue: queueMetrics, connection: connectionMetrics });
+export const metricsRouter = router({ queue: queueMetricsProcedure, connection: connectionMetricsProcedure });

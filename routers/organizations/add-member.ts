@@ -1,16 +1,17 @@
 import { addMemberInputSchema, memberSchema } from '../../contracts/organizations.js';
-import { addMember } from '../../domain/organizations/members.js';
+import { addMember } from './members.js';
 import { accountProcedure } from '../../server/trpc/procedures.js';
 
-export const addMemberRoute = accountProcedure
+export const addMemberProcedure = accountProcedure
   .meta({
     permission: 'members.write',
+    errors: { AUTHLESS_MODE: '', NOT_FOUND: 'No user with that email', CONFLICT: 'Already a member' },
+    bodyExample: { email: 'grace@example.com', role: 'operator' },
     openapi: {
       method: 'POST',
       path: '/organizations/{organizationId}/members',
       tags: ['organizations'],
       summary: 'Add an existing user to the organization with a role; owners only',
-      errorResponses: { 400: 'Invalid input or authless mode', 401: 'Not signed in', 403: 'Not an owner of it', 404: 'No user with that email', 409: 'Already a member' },
     },
   })
   .input(addMemberInputSchema)

@@ -1,13 +1,17 @@
-import { z } from 'zod';
-import { organizationListSchema } from '../../contracts/organizations.js';
-import { listOrganizations } from '../../domain/organizations/list-organizations.js';
-import { authedPersistedProcedure } from '../../server/trpc/procedures.js';
+import type { OrganizationView } from '../../contracts/organizations.js';
+import type { Actor } from '../../server/auth/actor.js';
+import { Membership } from '../../server/persistence/entities/membership.js';
+import { Organization } from '../../server/persistence/entities/organization.js';
+import type { EntityManager } from '../../server/persistence/orm.js';
+import { organizationView } from '../../server/auth/create-organization.js';
 
-export const listOrganizationsRoute = authedPersistedProcedure
-  .meta({
-    permission: 'organizations.read',
-    openapi: { method: 'GET', path: '/organizations', tags: ['organizations'], summary: 'Organizations you are a member of, with your role', errorResponses: { 401: 'Not signed in' } },
-  })
-  .input(z.void())
-  .output(organizationListSchema)
-  .query(({ ctx }) => listOrganizations({ em: ctx.em, actor: ctx.actor }));
+/** A user's organizations with their role in each; a token or authless caller sees its one organization. */
+export async function listOrganizations(input: { em: EntityManager; actor: Actor }): Promise<{ organizations: OrganizationView[] }> {
+  const { em, actor } = input;
+  const roles =
+    actor.kind === 'user' && actor.userId
+      ? new Map((await em.find(Membership, { userId: actor.userId })).map((membership) => [membership.organizationId, membership.role]))
+      : new Map([[actor.organizationId, actor.role]]);
+  const organizations = await em.find(Organization, { id: { $in: [...roles.keys()] } }, { orderBy: { name: 'asc', id: 'asc' } });
+  return { organizations: organizations.map((organization) => organizationView(organization, roles.get(organization.id)!)) };
+}

@@ -1,16 +1,16 @@
 import { memberParams, removedMemberSchema } from '../../contracts/organizations.js';
-import { removeMember } from '../../domain/organizations/members.js';
+import { removeMember } from './members.js';
 import { accountProcedure } from '../../server/trpc/procedures.js';
 
-export const removeMemberRoute = accountProcedure
+export const removeMemberProcedure = accountProcedure
   .meta({
     permission: 'members.write',
+    errors: { AUTHLESS_MODE: '', NOT_FOUND: 'Not a member', LAST_OWNER: '' },
     openapi: {
       method: 'DELETE',
       path: '/organizations/{organizationId}/members/{userId}',
       tags: ['organizations'],
       summary: 'Remove a member; owners only. The last owner cannot be removed',
-      errorResponses: { 400: 'Authless mode', 401: 'Not signed in', 403: 'Not an owner of it', 404: 'Not a member', 409: 'Last owner (LAST_OWNER)' },
     },
   })
   .input(memberParams)

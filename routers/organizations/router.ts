@@ -1,18 +1,20 @@
 import { router } from '../../server/trpc/init.js';
-import { addMemberRoute } from './add-member.js';
-import { changeMemberRoleRoute } from './change-member-role.js';
-import { createOrganizationRoute } from './create-organization.js';
-import { listMembersRoute } from './list-members.js';
-import { listOrganizationsRoute } from './list-organizations.js';
-import { removeMemberRoute } from './remove-member.js';
-import { updateOrganizationRoute } from './update-organization.js';
+import { addMemberProcedure } from './add-member.js';
+import { changeMemberRoleProcedure } from './change-member-role.js';
+import { createProcedure } from './create.js';
+import { listMembersProcedure } from './list-members.js';
+import { listProcedure } from './list.js';
+import { removeMemberProcedure } from './remove-member.js';
+import { updateProcedure } from './update.js';
+import { createMemberPasswordResetProcedure } from './create-member-password-reset.js';
 
 export const organizationsRouter = router({
-  list: listOrganizationsRoute,
-  create: createOrganizationRoute,
-  update: updateOrganizationRoute,
-  listMembers: listMembersRoute,
-  addMember: addMemberRoute,
-  changeMemberRole: changeMemberRoleRoute,
-  removeMember: removeMemberRoute,
+  list: listProcedure,
+  create: createProcedure,
+  update: updateProcedure,
+  listMembers: listMembersProcedure,
+  addMember: addMemberProcedure,
+  changeMemberRole: changeMemberRoleProcedure,
+  removeMember: removeMemberProcedure,
+  createMemberPasswordReset: createMemberPasswordResetProcedure,
 });

@@ -1,18 +1,13 @@
-import { organizationSchema, updateOrganizationInputSchema } from '../../contracts/organizations.js';
-import { renameOrganization } from '../../domain/organizations/update-organization.js';
-import { accountProcedure } from '../../server/trpc/procedures.js';
+import type { OrganizationView } from '../../contracts/organizations.js';
+import type { Actor } from '../../server/auth/actor.js';
+import { Organization } from '../../server/persistence/entities/organization.js';
+import type { EntityManager } from '../../server/persistence/orm.js';
+import { organizationView } from '../../server/auth/create-organization.js';
 
-export const updateOrganizationRoute = accountProcedure
-  .meta({
-    permission: 'organizations.write',
-    openapi: {
-      method: 'PATCH',
-      path: '/organizations/{organizationId}',
-      tags: ['organizations'],
-      summary: 'Organization settings (its name); owners only',
-      errorResponses: { 400: 'Invalid input or authless mode', 401: 'Not signed in', 403: 'Not an owner of it' },
-    },
-  })
-  .input(updateOrganizationInputSchema)
-  .output(organizationSchema)
-  .mutation(({ ctx, input }) => renameOrganization({ em: ctx.em, actor: ctx.actor, organizationId: input.organizationId, name: input.name }));
+/** Renames the organization (its slug stays: it may be in bookmarks and scripts). */
+export async function renameOrganization(input: { em: EntityManager; actor: Actor; organizationId: string; name: string }): Promise<OrganizationView> {
+  const organization = await input.em.findOneOrFail(Organization, { id: input.organizationId });
+  organization.name = input.name;
+  await input.em.flush();
+  return organizationView(organization, input.actor.role);
+}

@@ -1,19 +1,21 @@
-import { cleanInput, cleanResultSchema } from '../../contracts/queues.js';
-import { cleanQueue as clean } from '../../domain/queues/clean-queue.js';
-import { queueActionLogger } from '../../server/queues/queue-action-log.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import type { PurgeableStatus } from '../../contracts/queues.js';
+import type { ResolvedQueue } from '../../server/bullmq/resolve-queue.js';
 
-export const cleanQueue = connectionProcedure
-  .meta({
-    permission: 'queues.clean',
-    openapi: {
-      method: 'POST',
-      path: '/c/{connectionId}/queues/{queueName}/clean',
-      tags: ['queues'],
-      summary: 'Remove up to `limit` jobs of one status older than `gracePeriod` ms',
-      errorResponses: { 400: 'Invalid input', 404: 'Connection or queue not found', 503: 'Store unavailable' },
-    },
-  })
-  .input(cleanInput)
-  .output(cleanResultSchema)
-  .mutation(({ ctx, input }) => clean({ ...input, store: ctx.store, record: queueActionLogger(ctx, 'queues.clean') }));
+/** BullMQ's key for a status: the waiting list is `wait`. */
+export const bullmqCleanType = (status: PurgeableStatus) => (status === 'waiting' ? 'wait' : status);
+
+/** Removes up to `limit` jobs of one status older than `gracePeriod` ms, with BullMQ's clean. */
+export async function cleanQueue({
+  queue,
+  status,
+  gracePeriod,
+  limit,
+}: {
+  queue: ResolvedQueue;
+  status: PurgeableStatus;
+  gracePeriod: number;
+  limit: number;
+}): Promise<{ removed: number; removedJobIds: string[] }> {
+  const removedJobIds = await queue.queue.clean(gracePeriod, limit, bullmqCleanType(status));
+  return { removed: removedJobIds.length, removedJobIds };
+}

@@ -1,18 +1,49 @@
-import { queueDetailSchema, queueTarget } from '../../contracts/queues.js';
-import { getQueue as get } from '../../domain/queues/get-queue.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import type { QueueDetail } from '../../contracts/queues.js';
+import { matchWorker } from '../../server/bullmq/client-list.js';
+import type { QueueRef } from '../../server/bullmq/queue-key.js';
+import { fetchQueueSummaries } from '../../server/bullmq/queue-states.js';
+import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
-export const getQueue = connectionProcedure
-  .meta({
-    permission: 'queues.read',
-    openapi: {
-      method: 'GET',
-      path: '/c/{connectionId}/queues/{queueName}',
-      tags: ['queues'],
-      summary: 'One queue: counts, pause flag, workers, job schedulers and meta',
-      errorResponses: { 400: 'Unknown prefix', 404: 'Connection or queue not found', 503: 'Store unavailable' },
+const optionalNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/**
+ * Worker connections are named after the queue; CLIENT LIST gives their id,
+ * address and ages. BullMQ's getWorkers puts the queue name in `name` and the
+ * client name in `rawname`; the Worker's own name is the client name's tail.
+ */
+function toWorker(ref: QueueRef, client: Record<string, string>) {
+  const clientName = client.rawname ?? client.name ?? '';
+  return {
+    id: client.id ?? '',
+    name: matchWorker(clientName, [ref.prefix])?.workerName ?? null,
+    clientName,
+    addr: client.addr ?? '',
+    age: Number(client.age ?? 0),
+    idle: Number(client.idle ?? 0),
+  };
+}
+
+/** The list entry of one queue plus its workers, job schedulers and meta. */
+export async function getQueue({ store, queue: { ref, queue } }: QueueOnStore): Promise<QueueDetail> {
+  const [[summary], workers, schedulersCount, meta] = await Promise.all([
+    fetchQueueSummaries(store.client, [ref]),
+    queue.getWorkers(),
+    queue.getJobSchedulersCount(),
+    queue.getMeta(),
+  ]);
+  const rateLimitedForMs = Math.max(0, await queue.getRateLimitTtl());
+  const list = workers.map((worker) => toWorker(ref, worker));
+  return {
+    ...summary!,
+    workers: { count: list.length, list },
+    schedulersCount,
+    meta: {
+      concurrency: optionalNumber(meta.concurrency),
+      max: optionalNumber(meta.max),
+      duration: optionalNumber(meta.duration),
+      maxLenEvents: optionalNumber(meta.maxLenEvents),
+      version: typeof meta.version === 'string' ? meta.version : null,
     },
-  })
-  .input(queueTarget)
-  .output(queueDetailSchema)
-  .query(({ ctx, input }) => get({ store: ctx.store, queueName: input.queueName, prefix: input.prefix }));
+    rateLimitedForMs,
+  };
+}

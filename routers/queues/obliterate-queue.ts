@@ -1,21 +1,14 @@
-import { obliterateInput, obliterateResultSchema } from '../../contracts/queues.js';
-import { obliterateQueue as obliterate } from '../../domain/queues/obliterate-queue.js';
-import { queueActionLogger } from '../../server/queues/queue-action-log.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import type { JobCounts } from '../../contracts/queues.js';
+import { fetchQueueSummaries } from '../../server/bullmq/queue-states.js';
+import { requireConfirmation, type QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
-export const obliterateQueue = connectionProcedure
-  .meta({
-    permission: 'queues.obliterate',
-    openapi: {
-      method: 'POST',
-      path: '/c/{connectionId}/queues/{queueName}/obliterate',
-      tags: ['queues'],
-      summary: 'Remove the queue and all its keys, active jobs included',
-      errorResponses: { 400: 'confirmName given and different from the queue name', 404: 'Connection or queue not found', 503: 'Store unavailable' },
-    },
-  })
-  .input(obliterateInput)
-  .output(obliterateResultSchema)
-  .mutation(({ ctx, input }) =>
-    obliterate({ ...input, store: ctx.store, directory: ctx.services.queueDirectory, record: queueActionLogger(ctx, 'queues.obliterate') }),
-  );
+/** Removes the queue and every key of it (BullMQ obliterate, forced past active jobs); like purge and delete, only when `confirmName` equals its name. */
+export async function obliterateQueue(
+  target: QueueOnStore & { confirmName: string },
+): Promise<{ success: true; queueName: string; prefix: string; removedJobCounts: JobCounts }> {
+  const { ref, queue } = target.queue;
+  requireConfirmation(ref.name, target.confirmName);
+  const [summary] = await fetchQueueSummaries(target.store.client, [ref]);
+  await queue.obliterate({ force: true });
+  return { success: true, queueName: ref.name, prefix: ref.prefix, removedJobCounts: summary!.jobCounts };
+}

@@ -1,24 +1,8 @@
-import { pauseResultSchema, queueTarget } from '../../contracts/queues.js';
-import { setQueuePaused } from '../../domain/queues/pause-queue.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import type { ResolvedQueue } from '../../server/bullmq/resolve-queue.js';
 
-/** Pause and resume are one switch: same input, output and errors, opposite direction. */
-function pauseSwitch(paused: boolean) {
-  return connectionProcedure
-    .meta({
-      permission: 'queues.pause',
-      openapi: {
-        method: 'POST',
-        path: `/c/{connectionId}/queues/{queueName}/${paused ? 'pause' : 'resume'}`,
-        tags: ['queues'],
-        summary: paused ? 'Pause a queue globally' : 'Resume a paused queue',
-        errorResponses: { 400: 'Unknown prefix', 404: 'Connection or queue not found', 503: 'Store unavailable' },
-      },
-    })
-    .input(queueTarget)
-    .output(pauseResultSchema)
-    .mutation(({ ctx, input }) => setQueuePaused({ store: ctx.store, queueName: input.queueName, prefix: input.prefix, paused }));
+/** Pauses (or resumes) the queue globally: workers stop (or start again) taking its jobs. */
+export async function setQueuePaused({ queue: { queue }, paused }: { queue: ResolvedQueue; paused: boolean }): Promise<{ success: true; isPaused: boolean }> {
+  if (paused) await queue.pause();
+  else await queue.resume();
+  return { success: true, isPaused: await queue.isPaused() };
 }
-
-export const pauseQueue = pauseSwitch(true);
-export const resumeQueue = pauseSwitch(false);

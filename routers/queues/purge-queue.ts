@@ -1,26 +1,36 @@
-import { purgeInput, purgeResultSchema } from '../../contracts/queues.js';
-import { purgeQueue as purge } from '../../domain/queues/purge-queue.js';
-import { queueActionLogger } from '../../server/queues/queue-action-log.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import type { Queue } from 'bullmq';
+import type { PurgeResult, PurgeSelector } from '../../contracts/queues.js';
+import type { StoreClient } from '../../server/stores/redis-client.js';
+import { bullmqCleanType } from './clean-queue.js';
+import type { QueueRef } from '../../server/bullmq/queue-key.js';
+import { runPipelined } from '../../server/bullmq/pipelined.js';
+import { countCommand } from '../../server/bullmq/queue-states.js';
+import { expandSelectors, purgeStatuses, type StatusCleaner } from './purge-statuses.js';
+import { requireConfirmation, type QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
-export const purgeQueue = connectionProcedure
-  .meta({
-    permission: 'queues.purge',
-    openapi: {
-      method: 'POST',
-      path: '/c/{connectionId}/queues/{queueName}/purge',
-      tags: ['queues'],
-      summary: 'Remove every job of the selected statuses; the queue stays',
-      description:
-        'Batches of 1000 per status until empty, at most 500 batches per status. 409 PURGE_CAP_REACHED names the `status` and what was removed so far.',
-      errorResponses: {
-        400: 'confirmName differs from the queue name, or statuses empty or invalid (nothing removed)',
-        404: 'Connection or queue not found',
-        409: 'Safety cap of 500 batches reached for `status`',
-        503: 'Store unavailable',
-      },
-    },
-  })
-  .input(purgeInput)
-  .output(purgeResultSchema)
-  .mutation(({ ctx, input }) => purge({ ...input, store: ctx.store, record: queueActionLogger(ctx, 'queues.purge') }));
+/**
+ * BullMQ 6's clean handles every status, `prioritized` and `paused`
+ * included (its cleanJobsInSet script reads the matching key), so each batch
+ * is one `clean(0, limit, type)` call: a status never loses another's jobs.
+ */
+export function bullmqCleaner(queue: Queue, client: StoreClient, ref: QueueRef): StatusCleaner {
+  return {
+    clean: (status, limit) => queue.clean(0, limit, bullmqCleanType(status)),
+    count: async (status) => Number((await runPipelined(client, [countCommand(ref, status)]))[0]),
+  };
+}
+
+/**
+ * The spec's purge: confirmation and statuses are checked before anything is
+ * removed; the queue stays. A safety-cap stop (409) carries what was removed.
+ */
+export async function purgeQueue({
+  store,
+  queue: { ref, queue },
+  confirmName,
+  statuses,
+}: QueueOnStore & { confirmName: string; statuses: PurgeSelector[] }): Promise<PurgeResult> {
+  requireConfirmation(ref.name, confirmName);
+  const progress = await purgeStatuses({ cleaner: bullmqCleaner(queue, store.client, ref), statuses: expandSelectors(statuses) });
+  return { success: true, queueName: ref.name, ...progress };
+}

@@ -1,21 +1,33 @@
 import { router } from '../../server/trpc/init.js';
-import { canDeleteQueue } from './can-delete-queue.js';
-import { cleanQueue } from './clean-queue.js';
-import { deleteQueue } from './delete-queue.js';
-import { getQueue } from './get-queue.js';
-import { listQueues } from './list-queues.js';
-import { obliterateQueue } from './obliterate-queue.js';
-import { pauseQueue, resumeQueue } from './pause-queue.js';
-import { purgeQueue } from './purge-queue.js';
+import {
+  clearRateLimitProcedure,
+  removeGlobalConcurrencyProcedure,
+  removeGlobalRateLimitProcedure,
+  setGlobalConcurrencyProcedure,
+  setGlobalRateLimitProcedure,
+} from './limit-procedures.js';
+import { canDeleteProcedure } from './can-delete.js';
+import { cleanProcedure } from './clean.js';
+import { deleteProcedure } from './delete.js';
+import { getProcedure } from './get.js';
+import { listProcedure } from './list.js';
+import { obliterateProcedure } from './obliterate.js';
+import { pauseProcedure, resumeProcedure } from './pause-resume.js';
+import { purgeProcedure } from './purge.js';
 
 export const queuesRouter = router({
-  list: listQueues,
-  get: getQueue,
-  pause: pauseQueue,
-  resume: resumeQueue,
-  clean: cleanQueue,
-  purge: purgeQueue,
-  obliterate: obliterateQueue,
-  canDelete: canDeleteQueue,
-  delete: deleteQueue,
+  list: listProcedure,
+  get: getProcedure,
+  pause: pauseProcedure,
+  resume: resumeProcedure,
+  clean: cleanProcedure,
+  purge: purgeProcedure,
+  obliterate: obliterateProcedure,
+  canDelete: canDeleteProcedure,
+  delete: deleteProcedure,
+  setGlobalConcurrency: setGlobalConcurrencyProcedure,
+  removeGlobalConcurrency: removeGlobalConcurrencyProcedure,
+  setGlobalRateLimit: setGlobalRateLimitProcedure,
+  removeGlobalRateLimit: removeGlobalRateLimitProcedure,
+  clearRateLimit: clearRateLimitProcedure,
 });

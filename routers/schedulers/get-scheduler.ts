@@ -1,18 +1,20 @@
-import { schedulerParams, schedulerSchema } from '../../contracts/schedulers.js';
-import { getScheduler as getSchedulerOfQueue } from '../../domain/schedulers/get-scheduler.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import type { Scheduler } from '../../contracts/schedulers.js';
+import { AppError } from '../../contracts/app-error.js';
+import type { QueueRef } from '../../server/bullmq/queue-key.js';
+import type { ResolvedQueue } from '../../server/bullmq/resolve-queue.js';
+import { toScheduler } from './to-scheduler.js';
 
-export const getScheduler = connectionProcedure
-  .meta({
-    permission: 'schedulers.read',
-    openapi: {
-      method: 'GET',
-      path: '/c/{connectionId}/scheduled-jobs/queue/{queueName}/{schedulerId}',
-      tags: ['schedulers'],
-      summary: 'One job scheduler with its next run',
-      errorResponses: { 404: 'No such connection, queue or scheduler', 503: 'The store is unavailable' },
-    },
-  })
-  .input(schedulerParams)
-  .output(schedulerSchema)
-  .query(({ ctx, input }) => getSchedulerOfQueue({ store: ctx.store, ...input }));
+export async function readScheduler({ ref, queue }: ResolvedQueue, schedulerId: string): Promise<Scheduler | null> {
+  const json = await queue.getJobScheduler(schedulerId);
+  return json ? toScheduler(ref, json) : null;
+}
+
+export const schedulerNotFound = (ref: QueueRef, schedulerId: string) =>
+  new AppError('NOT_FOUND', `Job scheduler ${schedulerId} was not found in queue ${ref.name}`, { queueName: ref.name, schedulerId });
+
+/** One job scheduler of the queue; 404 when it does not exist. */
+export async function getScheduler({ queue, schedulerId }: { queue: ResolvedQueue; schedulerId: string }): Promise<Scheduler> {
+  const scheduler = await readScheduler(queue, schedulerId);
+  if (!scheduler) throw schedulerNotFound(queue.ref, schedulerId);
+  return scheduler;
+}

@@ -1,18 +1,11 @@
-import { listQueueSchedulersInput, schedulerListSchema } from '../../contracts/schedulers.js';
-import { listQueueSchedulers as listSchedulersOfQueue } from '../../domain/schedulers/list-queue-schedulers.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import { pageInfoFor, pageRange, type PageQuery } from '../../contracts/pagination.js';
+import type { SchedulerList } from '../../contracts/schedulers.js';
+import type { ResolvedQueue } from '../../server/bullmq/resolve-queue.js';
+import { toScheduler } from './to-scheduler.js';
 
-export const listQueueSchedulers = connectionProcedure
-  .meta({
-    permission: 'schedulers.read',
-    openapi: {
-      method: 'GET',
-      path: '/c/{connectionId}/scheduled-jobs/queue/{queueName}',
-      tags: ['schedulers'],
-      summary: "One queue's job schedulers, soonest next run first (paged)",
-      errorResponses: { 400: 'Invalid page parameters', 404: 'No such connection or queue', 503: 'The store is unavailable' },
-    },
-  })
-  .input(listQueueSchedulersInput)
-  .output(schedulerListSchema)
-  .query(({ ctx, input }) => listSchedulersOfQueue({ store: ctx.store, queueName: input.queueName, prefix: input.prefix, page: input }));
+/** One queue's job schedulers, a page at a time, soonest next run first. */
+export async function listQueueSchedulers({ queue: { ref, queue }, page }: { queue: ResolvedQueue; page: PageQuery }): Promise<SchedulerList> {
+  const { start, end } = pageRange(page);
+  const [total, schedulers] = await Promise.all([queue.getJobSchedulersCount(), queue.getJobSchedulers(start, end, true)]);
+  return { schedulers: schedulers.map((json) => toScheduler(ref, json)), ...pageInfoFor(total, page) };
+}

@@ -1,18 +1,41 @@
-import { listSchedulersInput, schedulerListSchema } from '../../contracts/schedulers.js';
-import { listSchedulers as listSchedulersOfStore } from '../../domain/schedulers/list-schedulers.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import { pageInfoFor, pageRange, type PageQuery } from '../../contracts/pagination.js';
+import type { SchedulerList } from '../../contracts/schedulers.js';
+import type { StoreHandle } from '../../server/stores/store-handle.js';
+import { listQueueNames, type QueueRef } from '../../server/bullmq/list-queue-names.js';
+import { pipelinePerQueue } from '../../server/bullmq/pipeline-per-queue.js';
+import { queueKey } from '../../server/bullmq/queue-key.js';
+import { toScheduler } from './to-scheduler.js';
+import { withHealth } from './scheduler-health.js';
 
-export const listSchedulers = connectionProcedure
-  .meta({
-    permission: 'schedulers.read',
-    openapi: {
-      method: 'GET',
-      path: '/c/{connectionId}/scheduled-jobs',
-      tags: ['schedulers'],
-      summary: 'Job schedulers across every queue of the connection (paged)',
-      errorResponses: { 400: 'Invalid page parameters', 404: 'No such connection', 503: 'The store is unavailable' },
-    },
-  })
-  .input(listSchedulersInput)
-  .output(schedulerListSchema)
-  .query(({ ctx, input }) => listSchedulersOfStore({ store: ctx.store, page: input }));
+/**
+ * Job schedulers across every queue of the connection, ordered by queue then
+ * next run. One pipelined ZCARD per queue gives the total and tells which
+ * queues the page falls on; only those are read.
+ */
+export async function listSchedulers({ store, page }: { store: StoreHandle; page: PageQuery }): Promise<SchedulerList> {
+  const queues = await listQueueNames(store);
+  const counts = await countSchedulers(store, queues);
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  const { start, end } = pageRange(page);
+  const reads: Array<Promise<SchedulerList['schedulers']>> = [];
+  let offset = 0;
+  queues.forEach((ref, index) => {
+    const count = counts[index]!;
+    const from = Math.max(start - offset, 0);
+    const to = Math.min(end - offset, count - 1);
+    if (from <= to) reads.push(readSchedulers(store, ref, from, to));
+    offset += count;
+  });
+  const schedulers = (await Promise.all(reads)).flat();
+  return { schedulers, ...pageInfoFor(total, page) };
+}
+
+async function countSchedulers(store: StoreHandle, queues: QueueRef[]): Promise<number[]> {
+  const replies = await pipelinePerQueue(store, queues, (pipeline, ref) => pipeline.zcard(queueKey(ref, 'repeat')));
+  return replies.map(([count]) => Number(count));
+}
+
+async function readSchedulers(store: StoreHandle, ref: QueueRef, from: number, to: number) {
+  const schedulers = await store.queue(ref.name, ref.prefix).getJobSchedulers(from, to, true);
+  return withHealth(store, ref, schedulers.map((json) => toScheduler(ref, json)));
+}

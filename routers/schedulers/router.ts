@@ -1,16 +1,16 @@
 import { router } from '../../server/trpc/init.js';
-import { createScheduler } from './create-scheduler.js';
-import { deleteScheduler } from './delete-scheduler.js';
-import { getScheduler } from './get-scheduler.js';
-import { listQueueSchedulers } from './list-queue-schedulers.js';
-import { listSchedulers } from './list-schedulers.js';
-import { updateScheduler } from './update-scheduler.js';
+import { createProcedure } from './create.js';
+import { deleteProcedure } from './delete.js';
+import { getProcedure } from './get.js';
+import { listForQueueProcedure } from './list-for-queue.js';
+import { listProcedure } from './list.js';
+import { updateProcedure } from './update.js';
 
 export const schedulersRouter = router({
-  list: listSchedulers,
-  listForQueue: listQueueSchedulers,
-  get: getScheduler,
-  create: createScheduler,
-  update: updateScheduler,
-  delete: deleteScheduler,
+  list: listProcedure,
+  listForQueue: listForQueueProcedure,
+  get: getProcedure,
+  create: createProcedure,
+  update: updateProcedure,
+  delete: deleteProcedure,
 });

@@ -1,18 +1,20 @@
-import { deleteKeyResultSchema, keyParams } from '../../contracts/store-keys.js';
-import { deleteKey as deleteStoreKey } from '../../domain/store-keys/delete-key.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import type { StoreHandle } from '../../server/stores/store-handle.js';
+import { AppError } from '../../contracts/app-error.js';
+import { isReservedKey, reservedPrefixes } from './reserved-prefixes.js';
 
-export const deleteKey = connectionProcedure
-  .meta({
-    permission: 'keys.delete',
-    openapi: {
-      method: 'DELETE',
-      path: '/c/{connectionId}/store-keys/{key}',
-      tags: ['store-keys'],
-      summary: 'Delete a key (never one under a reserved queue prefix)',
-      errorResponses: { 403: 'RESERVED_KEY: the key belongs to the queue library', 404: 'No such connection or key', 503: 'The store is unavailable' },
-    },
-  })
-  .input(keyParams)
-  .output(deleteKeyResultSchema)
-  .mutation(({ ctx, input }) => deleteStoreKey({ store: ctx.store, key: input.key }));
+/**
+ * Deletes one key, unless the queue library owns it: those are refused with
+ * 403 RESERVED_KEY and left untouched. 404 when the key does not exist.
+ */
+export async function deleteKey({ store, key }: { store: StoreHandle; key: string }) {
+  const reserved = reservedPrefixes(store);
+  if (isReservedKey(key, reserved)) {
+    throw new AppError(
+      'RESERVED_KEY',
+      `Key ${key} is under a reserved queue prefix (${reserved.join(', ')}); such keys are managed through queue and job operations`,
+      { key },
+    );
+  }
+  if ((await store.client.del(key)) === 0) throw new AppError('NOT_FOUND', `Key ${key} was not found`, { key });
+  return { deleted: true as const, key };
+}

@@ -1,6 +1,6 @@
 import { router } from '../../server/trpc/init.js';
-import { deleteKey } from './delete-key.js';
-import { readKey } from './read-key.js';
-import { searchKeys } from './search-keys.js';
+import { deleteProcedure } from './delete.js';
+import { readProcedure } from './read.js';
+import { searchProcedure } from './search.js';
 
-export const storeKeysRouter = router({ search: searchKeys, read: readKey, delete: deleteKey });
+export const storeKeysRouter = router({ search: searchProcedure, read: readProcedure, delete: deleteProcedure });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { healthSchema } from '../../contracts/system.js';
-import { checkHealth } from '../../domain/system/health.js';
+import { checkHealth } from './check-health.js';
 import { publicProcedure } from '../../server/trpc/procedures.js';
 
-export const health = publicProcedure
+export const healthProcedure = publicProcedure
   .meta({ openapi: { method: 'GET', path: '/health', tags: ['system'], summary: 'Health check' } })
   .input(z.void())
   .output(healthSchema)

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { sessionSnapshotSchema } from '../../contracts/system.js';
-import { sessionSnapshot } from '../../domain/system/session-snapshot.js';
+import { sessionSnapshot } from './session-snapshot.js';
 import { resolveActor } from '../../server/auth/resolve-actor.js';
 import { persistedProcedure } from '../../server/trpc/procedures.js';
 
 /** Answers signed-out callers too (200, `authenticated: false`): it is how a client learns it must sign in. */
-export const session = persistedProcedure
+export const sessionProcedure = persistedProcedure
   .meta({
+    errors: { FORBIDDEN: 'x-organization-id names an organization you are not a member of' },
     openapi: {
       method: 'GET',
       path: '/session',
       tags: ['system'],
       summary: 'Session snapshot: user, active organization, role, memberships',
-      errorResponses: { 403: 'x-organization-id names an organization you are not a member of', 500: 'Persistence is unavailable' },
     },
   })
   .input(z.void())

@@ -1,20 +1,28 @@
-import { connectionParams } from '../../contracts/params.js';
-import { workerListSchema } from '../../contracts/workers.js';
-import { listWorkers as listWorkersOfStore } from '../../domain/workers/list-workers.js';
-import { connectionProcedure } from '../../server/trpc/procedures.js';
+import type { WorkerList } from '../../contracts/workers.js';
+import type { StoreHandle } from '../../server/stores/store-handle.js';
+import { listWorkerClients, type WorkerClient } from '../../server/bullmq/client-list.js';
 
-export const listWorkers = connectionProcedure
-  .meta({
-    permission: 'workers.read',
-    openapi: {
-      method: 'GET',
-      path: '/c/{connectionId}/workers',
-      tags: ['workers'],
-      summary: "Workers connected to the connection's queues (from CLIENT LIST)",
-      description: 'When the store does not allow CLIENT LIST, answers 200 with an empty list and `warnings`.',
-      errorResponses: { 404: 'No such connection', 503: 'The store is unavailable' },
-    },
-  })
-  .input(connectionParams)
-  .output(workerListSchema)
-  .query(({ ctx }) => listWorkersOfStore({ store: ctx.store }));
+/** Every worker connected to the connection's queues, and how many per queue. */
+export async function listWorkers({ store }: { store: StoreHandle }): Promise<WorkerList> {
+  const warnings: string[] = [];
+  const clients = (await listWorkerClients(store, warnings)) ?? [];
+  const workers = clients.map(toWorker).sort((a, b) => a.queueName.localeCompare(b.queueName) || a.id.localeCompare(b.id));
+  const byQueue: Record<string, number> = {};
+  for (const worker of workers) byQueue[worker.queueName] = (byQueue[worker.queueName] ?? 0) + 1;
+  return { workers, byQueue, warnings };
+}
+
+function toWorker({ prefix, queueName, workerName, fields }: WorkerClient) {
+  return {
+    queueName,
+    prefix,
+    id: fields.id ?? '',
+    name: workerName,
+    addr: fields.addr ?? '',
+    age: Number(fields.age ?? 0),
+    idle: Number(fields.idle ?? 0),
+    db: fields.db === undefined ? null : Number(fields.db),
+    cmd: fields.cmd ?? null,
+    clientName: fields.name ?? '',
+  };
+}

@@ -1,4 +1,4 @@
 import { router } from '../../server/trpc/init.js';
-import { listWorkers } from './list-workers.js';
+import { listProcedure } from './list.js';
 
-export const workersRouter = router({ list: listWorkers });
+export const workersRouter = router({ list: listProcedure });

@@ -2,7 +2,8 @@ import type { Role } from '../../contracts/system.js';
 
 /** Who is making a request, in which organization, with which role. */
 export interface Actor {
-  kind: 'authless' | 'user' | 'token';
+  /** `internal`: in-process tooling acting as the instance organization's owner (createBullpen's `{ system: true }`). */
+  kind: 'authless' | 'user' | 'token' | 'internal';
   /** null in authless mode, where nobody signed in. */
   userId: string | null;
   tokenId: string | null;

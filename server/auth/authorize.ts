@@ -1,5 +1,5 @@
 import { roleAllows, type Permission } from '../../contracts/permissions.js';
-import { AppError } from '../../domain/errors.js';
+import { AppError } from '../../contracts/app-error.js';
 import type { Actor } from './actor.js';
 
 /** Throws 403 unless the actor's role allows the permission a procedure declares. */

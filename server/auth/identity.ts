@@ -8,7 +8,11 @@ import type { AuthService } from './auth-service.js';
 export type Identity =
   | { kind: 'authless' }
   | { kind: 'user'; user: { id: string; email: string; name: string }; session: Session }
-  | { kind: 'token'; token: ApiTokenRecord };
+  | { kind: 'token'; token: ApiTokenRecord }
+  /** In-process callers (createBullpen): a user named by id, optionally in one organization. */
+  | { kind: 'in-process-user'; userId: string; organizationId: string | null }
+  /** In-process tooling acting as the owner of the instance (local) organization. */
+  | { kind: 'system' };
 
 type IdentifyDeps = Pick<Services, 'config' | 'auth' | 'persistence'>;
 
@@ -26,7 +30,7 @@ export function sessionCookieValue(auth: AuthService, req: Request | undefined):
 /** Last-used stamps are written at most this often per token, not on every request. */
 const lastUsedResolutionMs = 60_000;
 
-async function identifyToken(deps: IdentifyDeps, token: string): Promise<Identity | null> {
+export async function identifyToken(deps: IdentifyDeps, token: string): Promise<Identity | null> {
   const em = deps.persistence.fork();
   const record = await em.findOne(ApiToken, { tokenHash: deps.auth.hash(token) });
   const now = new Date();

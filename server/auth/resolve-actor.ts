@@ -1,6 +1,6 @@
 import { roleOrder } from '../../contracts/permissions.js';
 import type { Role } from '../../contracts/system.js';
-import { AppError } from '../../domain/errors.js';
+import { AppError } from '../../contracts/app-error.js';
 import { Membership, type MembershipRecord } from '../persistence/entities/membership.js';
 import type { Context } from '../trpc/context.js';
 import type { Actor } from './actor.js';
@@ -45,10 +45,10 @@ export async function resolveActor(ctx: Context, routeOrganizationId?: string): 
   const identity = await ctx.identify();
   if (!identity) return null;
   const requested = requestedOrganization(ctx, routeOrganizationId);
-  if (identity.kind === 'authless') {
+  if (identity.kind === 'authless' || identity.kind === 'system') {
     const organizationId = ctx.services.persistence.localOrganizationId();
     if (requested && requested !== organizationId) throw notMember(requested);
-    return { kind: 'authless', userId: null, tokenId: null, organizationId, role: 'owner' };
+    return { kind: identity.kind === 'system' ? 'internal' : 'authless', userId: null, tokenId: null, organizationId, role: 'owner' };
   }
   const em = ctx.services.persistence.fork();
   if (identity.kind === 'token') {
@@ -59,7 +59,10 @@ export async function resolveActor(ctx: Context, routeOrganizationId?: string): 
     if (!creator) return null;
     return { kind: 'token', userId: token.createdByUserId, tokenId: token.id, organizationId: token.organizationId, role: lowerRole(token.role, creator.role) };
   }
-  const memberships = await em.find(Membership, { userId: identity.user.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  const membership = chooseMembership(memberships, requested, identity.session.activeOrganizationId);
-  return { kind: 'user', userId: identity.user.id, tokenId: null, organizationId: membership.organizationId, role: membership.role };
+  const [userId, preferred] =
+    identity.kind === 'user' ? [identity.user.id, identity.session.activeOrganizationId] : [identity.userId, identity.organizationId];
+  const memberships = await em.find(Membership, { userId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  // An in-process caller that names an organization must be a member of it, like a route's own.
+  const membership = chooseMembership(memberships, requested ?? (identity.kind === 'user' ? undefined : (preferred ?? undefined)), preferred);
+  return { kind: 'user', userId, tokenId: null, organizationId: membership.organizationId, role: membership.role };
 }

@@ -1,8 +1,10 @@
 import { QueueEvents } from 'bullmq';
 import { queueEventTypes, type QueueEvent, type QueueEventType } from '../../contracts/events.js';
+import { toJobState } from '../bullmq/job-state.js';
 import type { Logger } from '../logger.js';
 import { duplicateForBlocking, type StoreClient } from '../stores/redis-client.js';
 import type { StoreHandle } from '../stores/store-handle.js';
+import { bullmqAddress } from '../bullmq/queue-key.js';
 
 export type QueueEventListener = (event: QueueEvent) => void;
 
@@ -29,7 +31,7 @@ function toQueueEvent(type: QueueEventType, queueName: string, id: string, args:
   const event: QueueEvent = { type, queueName, id };
   if (typeof args.jobId === 'string') event.jobId = args.jobId;
   if (stateAfter[type] && event.jobId) event.state = stateAfter[type];
-  if (typeof args.prev === 'string') event.prev = args.prev;
+  if (typeof args.prev === 'string') event.prev = toJobState(args.prev);
   if (typeof args.failedReason === 'string') event.failedReason = args.failedReason;
   if (type === 'progress') event.progress = args.data;
   if (type === 'delayed' && args.delay !== undefined) event.delay = Number(args.delay);
@@ -100,7 +102,8 @@ export class QueueEventHub {
     const newest = await store.client.xrevrange(`${prefix}:${queueName}:events`, '+', '-', 'COUNT', 1);
     const client = duplicateForBlocking(store.client);
     client.on('error', () => undefined);
-    const queueEvents = new QueueEvents(queueName, { connection: client, prefix, lastEventId: newest[0]?.[0] ?? '0-0' });
+    const address = bullmqAddress({ prefix, name: queueName });
+    const queueEvents = new QueueEvents(address.name, { connection: client, prefix: address.prefix, lastEventId: newest[0]?.[0] ?? '0-0' });
     const feed: Feed = { queueEvents, client, listeners: new Set() };
     queueEvents.on('error', (error) => this.logger.debug({ queueName, reason: error.name }, 'queue events error'));
     for (const type of queueEventTypes) {

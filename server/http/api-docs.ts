@@ -4,14 +4,15 @@ import type { OpenAPIObject } from 'trpc-to-openapi';
 /**
  * The Swagger UI reference page, from the swagger-ui-dist files in
  * node_modules (no CDN). Loaded on the first visit: most deployments never
- * open it, and the module costs the process ~20 MB.
+ * open it, and the module costs the process ~20 MB. The document too is
+ * built on first use.
  */
-export function apiDocs(document: OpenAPIObject): Router {
+export function apiDocs(document: () => OpenAPIObject): Router {
   const router = express.Router();
   let handlers: Promise<express.RequestHandler[]> | undefined;
   const load = async () => {
     const { default: swaggerUi } = await import('swagger-ui-express');
-    return [...swaggerUi.serveFiles(document), swaggerUi.setup(document, { customSiteTitle: 'Bullpen API reference' })];
+    return [...swaggerUi.serveFiles(document()), swaggerUi.setup(document(), { customSiteTitle: 'Bullpen API reference' })];
   };
   router.use(async (req, res, next) => {
     try {

@@ -4,19 +4,34 @@ import { pinoHttp } from 'pino-http';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
 import packageJson from '../../package.json' with { type: 'json' };
-import { appRouter } from '../../routers/_app.js';
+import {
+  appRouter,
+  auditExportPath,
+  auditExportRoute,
+  oauthCallbackPath,
+  oauthCallbackRoute,
+  oauthSignInPath,
+  oauthSignInRoute,
+  prometheusRoute,
+  queueEventsPath,
+  queueEventsRoute,
+  taskHandlers,
+} from '../../routers/_app.js';
+import { createOAuthProviders, type OAuthTestEndpoints } from '../auth/oauth/create-providers.js';
 import type { Services } from '../services.js';
 import { createHttpContextFactory } from '../trpc/context.js';
 import { describeError } from '../trpc/errors.js';
 import { rewriteErrorBodies, sendClientError, sendError } from './error-body.js';
 import { jsonBodyErrors, maxBodyBytes, normalizeRestBody, parseJsonBody } from './json-body.js';
 import { apiDocs } from './api-docs.js';
+import { ingestPath, ingestProxy } from './ingest-proxy.js';
+import { apiIndex } from './api-index.js';
+import { rejectOtherMethods } from './method-not-allowed.js';
+import { readTrpcBody, rejectDeepBody, rejectDeepTrpcInput } from './json-depth.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
-import { queueEventsPath, queueEventsRoute } from './queue-events-route.js';
 import { successStatusResponseMeta } from './success-status.js';
-import { prometheusRoute } from './prometheus-route.js';
 import { httpMetricsMiddleware } from '../observability/http-metrics-middleware.js';
-import { createRouteLabeler } from '../observability/route-labels.js';
+import { createRouteLabeler, restOperations } from '../observability/route-labels.js';
 
 const requestIdPattern = /^[\w.-]{1,100}$/;
 
@@ -27,11 +42,18 @@ function requestId(req: Request, res: Response): string {
   return id;
 }
 
+function causeMessage(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  return (cause instanceof Error ? cause.message : String(cause)).slice(0, 200);
+}
+
 function logProcedureError(services: Services) {
   return ({ error, path, req }: { error: unknown; path?: string | undefined; req: Request }) => {
     const description = describeError(error);
     const log = req.log ?? services.logger;
-    if (description.httpStatus >= 500) log.error({ err: error, procedure: path, code: description.code }, description.message);
+    // A 503 is an expected state (database or store away), logged without a stack: under a stall there are thousands.
+    if (description.httpStatus === 503) log.warn({ procedure: path, code: description.code, reason: causeMessage(error) }, description.message);
+    else if (description.httpStatus >= 500) log.error({ err: error, procedure: path, code: description.code }, description.message);
     else log.debug({ procedure: path, code: description.code }, description.message);
   };
 }
@@ -39,49 +61,74 @@ function logProcedureError(services: Services) {
 export interface AppOptions {
   /** How often an idle SSE stream gets a comment line, so proxies keep it open. */
   sseHeartbeatMs?: number;
+  /** How long `/ingest` waits for the analytics upstream (10 s unless a test shortens it). */
+  ingestTimeoutMs?: number;
+  /** Tests only: loopback stand-ins for the identity providers' endpoints, plain-http issuers. */
+  oauth?: OAuthTestEndpoints;
 }
 
 /** Builds the HTTP app without listening, so tests can boot it on port 0. */
 export function createApp(services: Services, options: AppOptions = {}): Express {
+  services.tasks.useHandlers(taskHandlers);
   const app = express();
+  // Built on its first request: most processes never serve it, and it costs memory and startup time.
+  let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
+  const document = () => (openApiDocument ??= buildOpenApiDocument(packageJson.version));
+  // The REST paths from the procedures' meta: the same ones the document lists, without building it.
+  const restRoutes = restOperations(appRouter);
+  const routeLabel = createRouteLabeler({
+    basePath: apiBasePath,
+    restRoutes,
+    procedures: Object.keys(appRouter._def.procedures),
+    fixedRoutes: ['/openapi.json', '/docs', '/prometheus', auditExportPath],
+    expressRoutes: [queueEventsPath, oauthSignInPath, oauthCallbackPath],
+  });
   app.disable('x-powered-by');
   app.set('trust proxy', services.config.http.trustProxyHops);
   app.use(
     pinoHttp({
       logger: services.logger,
       genReqId: requestId,
-      customLogLevel: (_req: unknown, res: { statusCode: number }, err: unknown) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-      // Method and path only: headers carry cookies and tokens, query strings can carry anything.
+      // A line per successful request costs every request its serialization and a synchronous
+      // write (a tenth of the job route's CPU): those are debug lines; refusals and failures stay visible.
+      customLogLevel: (_req: unknown, res: { statusCode: number }, err: unknown) =>
+        res.statusCode === 503 ? 'warn' : err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
+      // Method and route template only: headers carry cookies and tokens, query strings can carry
+      // anything, and a raw path can hold a secret (`/api/invitations/{token}`).
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, route: routeLabel(req.method, req.url.split('?')[0]!) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),
   );
 
-  const openApiDocument = buildOpenApiDocument(packageJson.version);
-  app.use(httpMetricsMiddleware(services.httpMetrics, createRouteLabeler({
-    basePath: apiBasePath,
-    openApi: openApiDocument,
-    procedures: Object.keys(appRouter._def.procedures),
-    fixedRoutes: ['/openapi.json', '/docs', '/prometheus'],
-    expressRoutes: [queueEventsPath],
-  })));
+  app.use(httpMetricsMiddleware(services.httpMetrics, routeLabel));
 
   const onError = logProcedureError(services);
 
   // The tRPC endpoint and the docs come first: the REST adapter never calls next().
   app.use(
     `${apiBasePath}/trpc`,
+    readTrpcBody,
+    jsonBodyErrors,
+    rejectDeepTrpcInput,
     createExpressMiddleware({ router: appRouter, createContext: createHttpContextFactory(services, 'trpc'), onError, maxBodySize: maxBodyBytes }),
   );
 
-  app.get(`${apiBasePath}/openapi.json`, (_req, res) => void res.json(openApiDocument));
-  app.use(`${apiBasePath}/docs`, apiDocs(openApiDocument));
+  app.get(['/', apiBasePath, `${apiBasePath}/`], apiIndex(apiBasePath, packageJson.version));
+  app.use(apiBasePath, rejectOtherMethods(restRoutes, ['/openapi.json', '/prometheus', queueEventsPath]));
+  app.get(`${apiBasePath}/openapi.json`, (_req, res) => void res.json(document()));
+  app.use(`${apiBasePath}/docs`, apiDocs(document));
 
   app.get(`${apiBasePath}${queueEventsPath}`, queueEventsRoute(services, { heartbeatMs: options.sseHeartbeatMs ?? 15_000 }));
   // Text, not JSON: a plain route before the REST adapter (which never calls next()).
   app.get(`${apiBasePath}/prometheus`, prometheusRoute(services));
+  // Redirects, not JSON: the browser navigates to these.
+  const oauthProviders = createOAuthProviders(services.config.auth.oauthProviders, options.oauth);
+  app.get(`${apiBasePath}${oauthSignInPath}`, oauthSignInRoute(services, oauthProviders));
+  app.get(`${apiBasePath}${oauthCallbackPath}`, oauthCallbackRoute(services, oauthProviders));
+  // NDJSON, streamed: also a plain route.
+  app.get(`${apiBasePath}${auditExportPath}`, auditExportRoute(services));
 
   const restHandler = createOpenApiExpressMiddleware({
     router: appRouter,
@@ -90,10 +137,15 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     onError,
     maxBodySize: maxBodyBytes,
   });
-  app.use(apiBasePath, parseJsonBody, jsonBodyErrors, normalizeRestBody, (req: Request, res: Response) => {
+  app.use(apiBasePath, parseJsonBody, jsonBodyErrors, rejectDeepBody, normalizeRestBody, (req: Request, res: Response) => {
     rewriteErrorBodies(res, `${req.method} ${req.originalUrl.split('?')[0]}`);
     return restHandler(req, res);
   });
+
+  const { analytics } = services.config;
+  if (analytics.key) {
+    app.use(ingestPath, ingestProxy(services, { upstreamUrl: analytics.upstreamUrl, timeoutMs: options.ingestTimeoutMs }));
+  }
 
   app.use((req, res) => sendError(res, 'NOT_FOUND', `No route matches ${req.method} ${req.path}`));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

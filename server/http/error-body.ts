@@ -26,12 +26,13 @@ export function sendClientError(res: Response, error: unknown): boolean {
 /** Sends a classified error (see describeError) as the one error body shape. */
 export function sendErrorDescription(res: Response, description: { httpStatus: number; code: string; message: string; details: Record<string, unknown> }): void {
   const body: ErrorBody = { message: description.message, code: description.code, ...description.details };
+  if (description.httpStatus === 503) res.setHeader('Retry-After', '2');
   res.status(description.httpStatus).type('application/json').send(JSON.stringify(body));
 }
 
 interface TrpcErrorShapeBody {
   message?: string;
-  data?: { code?: string; message?: string; details?: Record<string, unknown>; issues?: unknown[]; path?: string };
+  data?: { code?: string; httpStatus?: number; message?: string; details?: Record<string, unknown>; issues?: unknown[]; path?: string };
 }
 
 /** Turns the adapter's error body (tRPC shape plus its own fields) into ours. */
@@ -56,7 +57,10 @@ export function rewriteErrorBodies(res: Response, route: string): void {
   const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => Response;
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     if (res.statusCode >= 400 && typeof chunk === 'string' && chunk.startsWith('{')) {
-      chunk = JSON.stringify(toRestErrorBody(JSON.parse(chunk) as TrpcErrorShapeBody, route));
+      const raw = JSON.parse(chunk) as TrpcErrorShapeBody;
+      // Statuses tRPC has no code for (410 Gone) travel in the description.
+      if (raw.data?.httpStatus && raw.data.httpStatus !== res.statusCode && !res.headersSent) res.statusCode = raw.data.httpStatus;
+      chunk = JSON.stringify(toRestErrorBody(raw, route));
       res.setHeader('Content-Length', Buffer.byteLength(chunk as string));
     }
     return end(chunk, ...rest);

@@ -25,12 +25,29 @@ export function jsonBodyErrors(error: unknown, _req: Request, res: Response, nex
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const bodyMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A body is on its way when the request says so: a non-zero Content-Length, or a chunked transfer. */
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+
 /**
  * REST inputs are JSON objects: the adapter would spread an array or a string
- * into numbered fields. And it reads DELETE input from the query string only,
- * so a JSON body on DELETE (e.g. `{ confirmName }`) is merged under the query.
+ * into numbered fields. A request without a body (`curl -X POST …/pause`) is
+ * the empty object whatever its content type says, so the adapter, which
+ * insists on a JSON content type, never answers it 415; a body that is there
+ * must be JSON. And the adapter reads DELETE input from the query string
+ * only, so a JSON body on DELETE (e.g. `{ confirmName }`) is merged under the query.
  */
 export function normalizeRestBody(req: Request, res: Response, next: NextFunction): void {
+  if (!bodyMethods.has(req.method)) return next();
+  if (!hasBody(req)) {
+    req.headers['content-type'] = 'application/json';
+    req.body = {};
+  } else if (!isJson(req)) {
+    const given = req.headers['content-type'];
+    return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', given ? `Request body must be JSON, not ${given}` : 'Request body must be JSON (Content-Type: application/json)');
+  }
   if (req.body !== undefined && !isPlainObject(req.body)) {
     return sendError(res, 'VALIDATION_FAILED', 'Request body must be a JSON object');
   }

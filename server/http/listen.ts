@@ -5,6 +5,8 @@ import type { Express } from 'express';
 export interface RunningServer {
   server: Server;
   url: string;
+  /** The port actually bound (PORT=0 picks one). */
+  port: number;
   /** Stops accepting, lets in-flight requests finish, then resolves. */
   close(): Promise<void>;
 }
@@ -20,6 +22,7 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({
         server,
+        port: address.port,
         url: `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`,
         close: () =>
           new Promise<void>((done, fail) => {

@@ -1,115 +1,78 @@
-import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
-import { z } from 'zod';
-import { errorBodySchema, errorStatusByCode } from '../../contracts/errors.js';
 import { appRouter } from '../../routers/_app.js';
-import type { ProcedureMeta } from '../trpc/init.js';
+import { errorResponsesOf, sharedErrorComponents } from './openapi/error-responses.js';
+import { operationsOf, type OperationFacts } from './openapi/operations.js';
+import { plainRoutePaths } from './openapi/plain-routes.js';
+import { describeRequestBody } from './openapi/request-bodies.js';
+import { csrfRule, securityOf, securitySchemes } from './openapi/security.js';
+import { oauthPaths } from './openapi-oauth-paths.js';
 import { applySuccessStatuses } from './success-status.js';
 
 export const apiBasePath = '/api';
 
-const errorCodesByStatus = Object.entries(errorStatusByCode).reduce<Record<number, string[]>>((table, [code, status]) => {
-  (table[status] ??= []).push(code);
-  return table;
-}, {});
+const tags = {
+  system: 'Health, mode and the configuration the web app needs.',
+  auth: 'Sign-up, sign-in, sessions and API tokens.',
+  organizations: 'Organizations and their members.',
+  invitations: 'Invitations into an organization: created by owners and admins, previewed by link, used at sign-up or accepted signed in.',
+  connections: 'Redis connections (saved or from the environment).',
+  queues: 'Queues of a connection: counts, pause, clean, purge, delete.',
+  jobs: 'Jobs of a queue: list, search, detail, add and bulk actions.',
+  events: 'Live queue events.',
+  schedulers: 'Job schedulers (repeatable jobs).',
+  workers: 'Workers connected to a store.',
+  metrics: 'Queue and connection metrics, and the Prometheus exposition.',
+  'store-keys': 'Raw Redis keys of a connection.',
+  audit: 'The audit log of changes.',
+  history: 'Sampled history of queue and connection figures.',
+  alerts: 'Alert rules per connection, their events, and the destinations they notify.',
+  tasks: 'Background tasks (async bulk actions and purges): progress and cancelling.',
+};
 
-function errorBodyJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(errorBodySchema, { target: 'openapi-3.0', io: 'output' }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema;
-}
+const apiDescription =
+  'Administer BullMQ queues across Redis stores.\n\n' +
+  'Errors answer `{ message, code }` plus route-specific fields; each response lists the `code` values it carries. ' +
+  'Authentication: a bearer API token or the `bullpen_session` cookie (see the security schemes). ' +
+  `CSRF: ${csrfRule}\n\n` +
+  'A POST, PUT, PATCH or DELETE without a body is the empty object; a non-empty body must be `application/json`.';
 
-/**
- * Each procedure's own `errorResponses` texts, by `method path`: trpc-to-openapi
- * caches one error response per status, so every route would otherwise show the
- * first route's text (purge's 409 read "Name already used").
- */
-function declaredErrorDescriptions(router: AnyRouter): Map<string, Record<string, string>> {
-  const table = new Map<string, Record<string, string>>();
-  for (const procedure of Object.values(router._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } }>)) {
-    const openapi = procedure._def.meta?.openapi;
-    if (openapi?.errorResponses && !Array.isArray(openapi.errorResponses)) {
-      table.set(`${openapi.method.toLowerCase()} ${openapi.path}`, openapi.errorResponses as Record<string, string>);
-    }
-  }
-  return table;
-}
-
-/**
- * trpc-to-openapi describes errors with its own body (`code` = tRPC code).
- * Ours is `{ message, code, ...details }` with the codes of `errorStatusByCode`:
- * point every error response at that schema and list the codes each status carries.
- */
-function describeErrorResponses(document: OpenAPIObject): OpenAPIObject {
-  const schemas = (document.components ??= {}).schemas ?? {};
-  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
-  schemas.Error = errorBodyJsonSchema();
-  document.components.schemas = schemas;
-  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-  const declared = declaredErrorDescriptions(appRouter);
-  for (const [path, operations] of Object.entries(document.paths ?? {})) {
-    for (const [method, operation] of Object.entries(operations as Record<string, { responses: Record<string, any> }>)) {
-      for (const [status, response] of Object.entries(operation.responses)) {
-        if (Number(status) < 400) continue;
-        const codes = errorCodesByStatus[Number(status)] ?? [];
-        const description = declared.get(`${method} ${path}`)?.[status] ?? response.description;
-        operation.responses[status] = {
-          description: `${description}${codes.length ? ` (code: ${codes.join(', ')})` : ''}`,
-          content: errorContent,
-        };
-      }
-      operation.responses.default ??= { description: 'Error', content: errorContent };
-    }
-  }
-  return document;
-}
-
-/** The SSE route is plain express (the REST adapter cannot stream), so describe it by hand. */
-function describeQueueEventsStream(document: OpenAPIObject): OpenAPIObject {
-  const pathParam = (name: string, description: string) => ({ name, in: 'path' as const, required: true, schema: { type: 'string' as const }, description });
-  const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-  document.paths ??= {};
-  document.paths['/c/{connectionId}/queues/{queueName}/events'] = {
-    get: {
-      operationId: 'queues-events',
-      tags: ['events'],
-      summary: 'Live queue events (Server-Sent Events)',
-      description:
-        'A text/event-stream of the queue\'s BullMQ events: `event:` is the type (added, waiting, active, progress, ' +
-        'completed, failed, delayed, stalled, removed, paused, resumed), `data:` a JSON object with `type, queueName, id, ' +
-        'jobId?, state?, prev?, failedReason?, progress?, delay?` (and `returnvalue` with includeData=true), `id:` the ' +
-        'stream id. Comment lines are heartbeats. Events start from the moment of subscription.',
-      parameters: [
-        pathParam('connectionId', 'Connection id.'),
-        pathParam('queueName', 'Queue name, percent-encoded.'),
-        { name: 'prefix', in: 'query' as const, required: false, schema: { type: 'string' }, description: "BullMQ prefix; the connection's first by default." },
-        { name: 'includeData', in: 'query' as const, required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] }, description: 'Include return values of completed jobs.' },
-      ],
-      responses: {
-        '200': { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-        '400': { description: 'Invalid query (code: VALIDATION_FAILED)', content: errorContent },
-        '401': { description: 'Not signed in (code: UNAUTHORIZED)', content: errorContent },
-        '403': { description: 'Not allowed (code: FORBIDDEN)', content: errorContent },
-        '404': { description: 'No such connection (code: NOT_FOUND)', content: errorContent },
-        '503': { description: 'The store is unavailable (code: STORE_UNAVAILABLE)', content: errorContent },
-        default: { description: 'Error', content: errorContent },
-      },
-    },
+/** `async: true` on a route that may run as a background task answers 202, the same body with its `taskId` (server/http/success-status.ts). */
+function addTaskAccepted(responses: Record<string, { description?: string; content?: unknown }>): void {
+  responses['202'] = {
+    description: 'Accepted: the action runs as a background task (`async: true`); `taskId` names it (follow it at `GET /c/{connectionId}/tasks/{taskId}`), the counts are zero.',
+    content: responses['200']?.content,
   };
-  return document;
+}
+
+/** Security, errors, bodies and a description for one generated operation. */
+function completeOperation(facts: OperationFacts): void {
+  const { operation, meta } = facts;
+  operation.description ??= meta.openapi?.summary;
+  operation.security = securityOf(facts);
+  for (const status of Object.keys(operation.responses)) if (Number(status) >= 400 || status === 'default') delete operation.responses[status];
+  Object.assign(operation.responses, errorResponsesOf(facts));
+  describeRequestBody(facts);
+  if (meta.runsAsTask) addTaskAccepted(operation.responses);
 }
 
 /** The OpenAPI 3.1 description of every REST route, generated from the procedures. */
 export function buildOpenApiDocument(version: string): OpenAPIObject {
-  const document = describeQueueEventsStream(describeErrorResponses(
-    generateOpenApiDocument(appRouter, {
-      title: 'Bullpen API',
-      description:
-        'Administer BullMQ queues across Redis stores. Every error answers `{ message, code }` ' +
-        'plus route-specific fields; `code` is machine-readable (e.g. VALIDATION_FAILED, STORE_UNAVAILABLE).',
-      version,
-      baseUrl: apiBasePath,
-    }),
-  ));
+  const document = generateOpenApiDocument(appRouter, {
+    title: 'Bullpen API',
+    description: apiDescription,
+    version,
+    baseUrl: apiBasePath,
+    license: { name: 'UNLICENSED', identifier: 'LicenseRef-Proprietary' },
+    contact: { name: 'Bullpen maintainers' },
+    securitySchemes,
+  });
+  for (const facts of operationsOf(appRouter, document)) completeOperation(facts);
+  Object.assign((document.paths ??= {}), plainRoutePaths, oauthPaths());
+  const components = (document.components ??= {});
+  const { responses, errorBody } = sharedErrorComponents();
+  components.schemas = { ...components.schemas, ErrorBody: errorBody };
+  for (const name of Object.keys(components.schemas)) if (name.startsWith('error.')) delete components.schemas[name];
+  components.responses = responses;
+  document.tags = Object.entries(tags).map(([name, description]) => ({ name, description }));
   return applySuccessStatuses(document, appRouter);
 }

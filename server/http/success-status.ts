@@ -15,11 +15,14 @@ function metaOf(router: AnyRouter, path: string): ProcedureMeta | undefined {
 
 /** A `responseMeta` hook for trpc-to-openapi. It is also called on errors: those keep their own status. */
 export function successStatusResponseMeta(router: AnyRouter) {
-  return ({ paths, errors }: { paths?: readonly string[]; errors: readonly unknown[] }) => {
-    const status = errors.length === 0 && paths?.length === 1 ? metaOf(router, paths[0]!)?.successStatus : undefined;
-    return status ? { status } : {};
+  return ({ paths, errors, data }: { paths?: readonly string[]; errors: readonly unknown[]; data?: readonly unknown[] }) => {
+    const meta = errors.length === 0 && paths?.length === 1 ? metaOf(router, paths[0]!) : undefined;
+    if (meta?.runsAsTask && isTaskAccepted(data?.[0])) return { status: 202 };
+    return meta?.successStatus ? { status: meta.successStatus } : {};
   };
 }
+
+const isTaskAccepted = (value: unknown): boolean => typeof (value as { taskId?: unknown } | null)?.taskId === 'string';
 
 /** Renames the generated `200` response of such operations to their declared status. */
 export function applySuccessStatuses(document: OpenAPIObject, router: AnyRouter): OpenAPIObject {

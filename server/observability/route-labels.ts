@@ -1,4 +1,3 @@
-import type { OpenAPIObject } from 'trpc-to-openapi';
 
 interface RouteTemplate {
   method: string;
@@ -10,7 +9,8 @@ interface RouteTemplate {
 export interface RouteLabelSources {
   /** Mount path of the API, e.g. `/api`. */
   basePath: string;
-  openApi: OpenAPIObject;
+  /** Every REST operation (`GET /c/{connectionId}/workers`): see restOperations. */
+  restRoutes: Array<{ method: string; path: string }>;
   /** Every tRPC procedure path (`system.health`, ...). */
   procedures: string[];
   /** Plain express routes under the base path, matched with everything below them (`/docs`, `/prometheus`). */
@@ -24,8 +24,8 @@ export interface RouteLabelSources {
  * (`/api/c/{connectionId}/workers`), the tRPC procedure, a fixed route, or
  * `unmatched`. Raw paths would carry queue names and keys into the metrics.
  */
-export function createRouteLabeler({ basePath, openApi, procedures, fixedRoutes, expressRoutes = [] }: RouteLabelSources) {
-  const templates = [...restTemplates(openApi), ...expressRoutes.map((route) => template('GET', route.replace(/:(\w+)/g, '{$1}')))].sort(
+export function createRouteLabeler({ basePath, restRoutes, procedures, fixedRoutes, expressRoutes = [] }: RouteLabelSources) {
+  const templates = [...restRoutes.map((route) => template(route.method.toUpperCase(), route.path)), ...expressRoutes.map((route) => template('GET', route.replace(/:(\w+)/g, '{$1}')))].sort(
     (a, b) => b.literals - a.literals,
   );
   const knownProcedures = new Set(procedures);
@@ -51,10 +51,18 @@ function template(method: string, path: string): RouteTemplate {
   return { method, template: path, segments, literals: segments.filter((segment) => !segment.startsWith('{')).length };
 }
 
-/** Every REST operation; sorted by the caller so that literal segments win (/store-keys/search before /store-keys/{key}). */
-function restTemplates(openApi: OpenAPIObject): RouteTemplate[] {
-  return Object.entries(openApi.paths ?? {}).flatMap(([path, operations]) =>
-    Object.keys(operations ?? {}).map((method) => template(method.toUpperCase(), path)),
+/**
+ * The REST operations of a router, read from its procedures' OpenAPI meta:
+ * the same paths the OpenAPI document lists, without building the document
+ * (built on its first request only). Sorted by the labeler so that literal
+ * segments win (/store-keys/search before /store-keys/{key}).
+ */
+export function restOperations(router: { _def: { procedures: object } }): Array<{ method: string; path: string }> {
+  return Object.values(router._def.procedures as Record<string, { _def: { meta?: { openapi?: { method: string; path: string } } } }>).flatMap(
+    (procedure) => {
+      const openapi = procedure._def.meta?.openapi;
+      return openapi ? [{ method: openapi.method, path: openapi.path }] : [];
+    },
   );
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -9,7 +9,9 @@ import path from 'node:path';
  */
 export async function probeWritableDirectory(directory: string): Promise<string | null> {
   try {
-    await mkdir(directory, { recursive: true });
+    // Readable by the service's user only: it holds the database and generated secrets.
+    const created = await mkdir(directory, { recursive: true, mode: 0o700 });
+    if (created) await chmod(directory, 0o700);
     const probe = path.join(directory, `.write-probe-${randomUUID()}`);
     await writeFile(probe, '');
     await rm(probe);

@@ -1,36 +1,57 @@
+import { chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
-import type { Config } from '../config.js';
+import type { Config, DatabaseLimits } from '../config.js';
 import { entities } from './entities/index.js';
 import { migrations } from './migrations/index.js';
+import { retryWhileBusy, shedLoad, splitBudget, sqliteBusyTimeoutMs } from './database-limits.js';
 
 export type Orm = MikroORM<AbstractSqlDriver>;
 export type EntityManager = SqlEntityManager;
 
 export const embeddedDatabaseFile = 'bullpen.sqlite';
 
+/** `bounded`: the limits requests run under; unbounded for migrations at startup. */
+type Limits = DatabaseLimits | 'unbounded';
+
 /** Loads only the driver the mode uses: the other one would cost memory for nothing. */
-async function driverOptions(persistence: Config['persistence']): Promise<Partial<Options<AbstractSqlDriver>>> {
+async function driverOptions(persistence: Config['persistence'], limits: Limits): Promise<Partial<Options<AbstractSqlDriver>>> {
   if (persistence.mode === 'embedded') {
     const { SqliteDriver } = await import('@mikro-orm/sqlite');
-    return { driver: SqliteDriver, dbName: path.join(persistence.directory, embeddedDatabaseFile) };
+    const dbName = path.join(persistence.directory, embeddedDatabaseFile);
+    if (limits === 'unbounded') return { driver: SqliteDriver, dbName };
+    return {
+      driver: SqliteDriver,
+      dbName,
+      driverOptions: { timeout: sqliteBusyTimeoutMs },
+      onCreateConnection: async (connection: { executeQuery(query: unknown): Promise<unknown> }) => retryWhileBusy(connection, limits.timeoutMs),
+    } as Partial<Options<AbstractSqlDriver>>;
   }
   const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
+  if (limits === 'unbounded') {
+    return { driver: PostgreSqlDriver, clientUrl: persistence.databaseUrl, pool: { min: 0, max: 1 }, driverOptions: { connectionTimeoutMillis: 5000 } };
+  }
+  const budget = splitBudget(limits);
   return {
     driver: PostgreSqlDriver,
     clientUrl: persistence.databaseUrl,
-    pool: { min: 0, max: 10 },
-    // Fail fast when the database is unreachable instead of queueing requests.
-    driverOptions: { connectionTimeoutMillis: 2000 },
-  };
+    pool: { min: 0, max: limits.poolSize },
+    driverOptions: {
+      // The acquire timeout (pg-pool applies it to waiting for a pooled client, too).
+      connectionTimeoutMillis: budget.acquireMs,
+      statement_timeout: budget.statementMs,
+      lock_timeout: budget.statementMs,
+      query_timeout: budget.readMs,
+      onPoolCreated: (pool: Parameters<typeof shedLoad>[0]) => shedLoad(pool, limits.maxWaiting),
+    },
+  } as Partial<Options<AbstractSqlDriver>>;
 }
 
-/** Opens the database of the configured persistence mode and applies pending migrations. */
-export async function openOrm(persistence: Config['persistence'], log: (message: string) => void): Promise<Orm> {
-  const options: Partial<Options<AbstractSqlDriver>> = {
-    ...(await driverOptions(persistence)),
+async function initOrm(persistence: Config['persistence'], limits: Limits, log: (message: string) => void): Promise<Orm> {
+  return MikroORM.init<AbstractSqlDriver>({
+    ...(await driverOptions(persistence, limits)),
     entities: [...entities],
     extensions: [Migrator],
     // No snapshot files: migrations are hand-written for both databases.
@@ -38,8 +59,22 @@ export async function openOrm(persistence: Config['persistence'], log: (message:
     allowGlobalContext: false,
     debug: false,
     logger: log,
-  };
-  const orm = await MikroORM.init<AbstractSqlDriver>(options);
-  await orm.migrator.up();
-  return orm;
+  });
+}
+
+/**
+ * Applies pending migrations on a connection of their own, without the
+ * request limits (a migration may rightly wait for locks or run long), then
+ * opens the database the requests use, with every wait bounded.
+ */
+export async function openOrm(persistence: Config['persistence'], limits: DatabaseLimits, log: (message: string) => void): Promise<Orm> {
+  const migrating = await initOrm(persistence, 'unbounded', log);
+  try {
+    await migrating.migrator.up();
+  } finally {
+    await migrating.close();
+  }
+  // The SQLite file holds password hashes and sealed URLs: the service's user only.
+  if (persistence.mode === 'embedded') await chmod(path.join(persistence.directory, embeddedDatabaseFile), 0o600);
+  return initOrm(persistence, limits, log);
 }

@@ -1,7 +1,6 @@
-import { ConnectionException, DriverException } from '@mikro-orm/core';
 import type { Config, PersistenceMode } from '../config.js';
 import type { Logger } from '../logger.js';
-import { AppError } from '../../domain/errors.js';
+import { AppError } from '../../contracts/app-error.js';
 import { probeWritableDirectory } from './embedded-directory.js';
 import { ensureLocalOrganization } from './local-organization.js';
 import { openOrm, type EntityManager, type Orm } from './orm.js';
@@ -23,8 +22,15 @@ export interface Persistence {
   /** Id of the organization authless requests act in; throws like fork() when the database is unusable. */
   localOrganizationId(): string;
   health(): Promise<PersistenceHealth>;
+  /** A request just failed because the database could not serve it: health says degraded for a while. */
+  reportUnavailable(): void;
+  /** A request the database served: clears an earlier reportUnavailable(). */
+  reportAvailable(): void;
   close(): Promise<void>;
 }
+
+/** How long one request's DATABASE_UNAVAILABLE keeps health `degraded`. */
+const degradedAfterFailureMs = 5000;
 
 const serverRetryMs = 5000;
 
@@ -35,10 +41,11 @@ export async function openPersistence(config: Config, logger: Logger): Promise<P
   let unavailable: AppError | null = null;
   let retryTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  let lastUnavailableAt = 0;
 
   const connect = async (): Promise<void> => {
     try {
-      const opened = await openOrm(config.persistence, (message) => logger.debug({ component: 'orm' }, message));
+      const opened = await openOrm(config.persistence, config.database, (message) => logger.debug({ component: 'orm' }, message));
       const local = await ensureLocalOrganization(opened.em.fork());
       if (closed) return void (await opened.close());
       localOrganizationId = local.id;
@@ -78,8 +85,16 @@ export async function openPersistence(config: Config, logger: Logger): Promise<P
     },
     async health() {
       if (!orm) return { ok: false, mode, error: unavailable?.message ?? 'not ready' };
+      // A lock or a saturated pool leaves `select 1` working: recent request failures count too.
+      if (Date.now() - lastUnavailableAt < degradedAfterFailureMs) return { ok: false, mode, error: 'database not answering requests in time' };
       const check = await orm.checkConnection();
       return check.ok ? { ok: true, mode } : { ok: false, mode, error: 'database unreachable' };
+    },
+    reportUnavailable() {
+      lastUnavailableAt = Date.now();
+    },
+    reportAvailable() {
+      lastUnavailableAt = 0;
     },
     async close() {
       closed = true;
@@ -89,22 +104,3 @@ export async function openPersistence(config: Config, logger: Logger): Promise<P
   };
 }
 
-/**
- * What pg says when a pooled connection dies under a query (server restart,
- * network cut): MikroORM classifies these as a plain DriverException.
- */
-const connectionLost = /Connection terminated|connection error and is not queryable|ECONNRESET|ECONNREFUSED|timeout exceeded when trying to connect/i;
-const networkErrorCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
-
-/**
- * Whether a thrown error means the database could not be reached (→ 503, not
- * 500). Besides MikroORM's ConnectionException: a DriverException for a
- * connection lost mid-query, and the raw socket error pg-pool throws when a
- * transaction cannot get a connection (MikroORM passes that one through).
- * Store errors never get here: connection routes turn them into STORE_UNAVAILABLE first.
- */
-export function isDatabaseUnreachable(error: unknown): boolean {
-  if (error instanceof ConnectionException) return true;
-  if (error instanceof DriverException) return connectionLost.test(error.message);
-  return error instanceof Error && networkErrorCodes.has((error as NodeJS.ErrnoException).code ?? '');
-}

@@ -4,7 +4,7 @@ import type { RateLimitConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 
 /** `general` for every call; the strict ones on top, for sign-in/sign-up and connection tests. */
-export type LimitName = 'general' | 'credentials' | 'connectionTest';
+export type LimitName = 'general' | 'credentials' | 'connectionTest' | 'accountFailures';
 
 export interface LimitState {
   limit: number;
@@ -19,6 +19,8 @@ export type ConsumeOutcome = { allowed: true; state: LimitState } | { allowed: f
 export interface RateLimits {
   readonly enabled: boolean;
   consume(name: LimitName, key: string): Promise<ConsumeOutcome>;
+  /** Seconds until `key` may try again when its `name` budget is spent, else null (nothing consumed). */
+  blockedFor(name: LimitName, key: string): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ const pointsByName = (config: RateLimitConfig): Record<LimitName, number> => ({
   general: config.max,
   credentials: config.authMax,
   connectionTest: config.connectionTestMax,
+  accountFailures: config.accountMax,
 });
 
 function stateOf(result: RateLimiterRes, limit: number): LimitState {
@@ -34,7 +37,12 @@ function stateOf(result: RateLimiterRes, limit: number): LimitState {
 
 export function createRateLimits(config: RateLimitConfig, logger: Logger): RateLimits {
   if (!config.enabled) {
-    return { enabled: false, consume: async () => ({ allowed: true, state: { limit: 0, remaining: 0, resetSeconds: 0 } }), close: async () => {} };
+    return {
+      enabled: false,
+      consume: async () => ({ allowed: true, state: { limit: 0, remaining: 0, resetSeconds: 0 } }),
+      blockedFor: async () => null,
+      close: async () => {},
+    };
   }
   // The offline queue covers the first moments while the client connects (without it the first
   // requests of every replica fell back to per-process limits); the timeout bounds an outage's cost.
@@ -61,6 +69,11 @@ export function createRateLimits(config: RateLimitConfig, logger: Logger): RateL
         const state = stateOf(rejection, points[name]);
         return { allowed: false, state, retryAfterSeconds: Math.max(1, state.resetSeconds) };
       }
+    },
+    async blockedFor(name, key) {
+      const used = await limiters[name].get(key);
+      if (!used || used.consumedPoints < points[name]) return null;
+      return Math.max(1, Math.ceil(used.msBeforeNext / 1000));
     },
     async close() {
       redis?.disconnect();

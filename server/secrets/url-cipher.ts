@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { AppError } from '../../domain/errors.js';
+import { AppError } from '../../contracts/app-error.js';
 
 /**
  * Encrypts connection URLs at rest (AES-256-GCM). The record id is bound in

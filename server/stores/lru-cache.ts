@@ -36,6 +36,11 @@ export class LruCache<K, V> {
     return value;
   }
 
+  /** Every value, least recently used first, without touching the order. */
+  values(): V[] {
+    return [...this.entries.values()];
+  }
+
   /** Removes and returns every value. */
   drain(): V[] {
     const values = [...this.entries.values()];

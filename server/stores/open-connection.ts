@@ -1,12 +1,16 @@
-import { assertConnectionVisible } from '../../domain/connections/ownership.js';
-import { AppError } from '../../domain/errors.js';
+import { assertConnectionVisible } from './ownership.js';
+import { AppError } from '../../contracts/app-error.js';
 import type { Actor } from '../auth/actor.js';
 import type { ConnectionCatalog } from './connection-catalog.js';
 import type { StoreConnection } from './store-connection.js';
 import type { StoreHandle } from './store-handle.js';
 import type { StoreRegistry } from './store-registry.js';
 
-/** The connection with this id as an organization may see it: 404 when none, 403 when another's. */
+/**
+ * The connection with this id, or else the organization's connection of this
+ * name (an id wins; a name cannot look like an id), as the organization may
+ * see it: 404 when none, 403 when another's.
+ */
 export async function findVisibleConnection(
   connections: ConnectionCatalog,
   organizationId: string,
@@ -15,7 +19,7 @@ export async function findVisibleConnection(
   if (typeof connectionId !== 'string' || connectionId.length === 0) {
     throw new AppError('VALIDATION_FAILED', 'connectionId is required');
   }
-  const connection = await connections.find(connectionId);
+  const connection = (await connections.find(connectionId)) ?? (await connections.findByName(organizationId, connectionId));
   return assertConnectionVisible(connection, (found) => found.organizationId, organizationId, connectionId);
 }
 

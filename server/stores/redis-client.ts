@@ -1,5 +1,8 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { StoreConnection } from './store-connection.js';
+import { assertClientCanParse } from './client-url.js';
+import { guardedConnector } from './guarded-connector.js';
+import type { TargetPolicy } from './target-policy.js';
 
 export type StoreClient = Redis | Cluster;
 
@@ -16,6 +19,8 @@ export type StoreEndpoint = Pick<StoreConnection, 'url' | 'tls' | 'cluster'>;
 export interface StoreClientOptions {
   /** false: a one-shot client (connection tests) that gives up instead of reconnecting. */
   reconnect?: boolean;
+  /** SERVICE_CONNECTION_ALLOW in force: every connection the client opens is checked first. */
+  policy?: TargetPolicy | undefined;
 }
 
 export const defaultStoreTimeouts: StoreTimeouts = { connectMs: 1500, commandMs: 2000 };
@@ -30,8 +35,9 @@ function tlsOptions(connection: StoreEndpoint): RedisOptions['tls'] {
  * queue forever, so an unreachable store becomes a 503 in about two seconds,
  * while ioredis keeps reconnecting in the background and recovers on its own.
  */
-function commonOptions(connection: StoreEndpoint, timeouts: StoreTimeouts, reconnect: boolean): RedisOptions {
+function commonOptions(connection: StoreEndpoint, timeouts: StoreTimeouts, reconnect: boolean, policy: TargetPolicy | undefined): RedisOptions {
   return {
+    ...(policy?.entries ? { Connector: guardedConnector(policy) as unknown as RedisOptions['Connector'] } : {}),
     lazyConnect: true,
     connectTimeout: timeouts.connectMs,
     commandTimeout: timeouts.commandMs,
@@ -52,15 +58,18 @@ function seedNodes(urls: string): Array<{ host: string; port: number }> {
 export function createStoreClient(
   connection: StoreEndpoint,
   timeouts: StoreTimeouts = defaultStoreTimeouts,
-  { reconnect = true }: StoreClientOptions = {},
+  { reconnect = true, policy }: StoreClientOptions = {},
 ): StoreClient {
-  const options = commonOptions(connection, timeouts, reconnect);
+  assertClientCanParse(connection.url, 'saved connection URL (update the connection)');
+  const options = commonOptions(connection, timeouts, reconnect, policy);
   if (!connection.cluster) return new Redis(connection.url, options);
   const first = new URL(connection.url.split(',')[0]!.trim());
   return new Cluster(seedNodes(connection.url), {
     lazyConnect: true,
     enableOfflineQueue: true,
     clusterRetryStrategy: reconnect ? (attempt) => Math.min(attempt * 200, 1000) : () => null,
+    // With an allow-list, seeds keep their names: the guarded connector resolves and checks them once.
+    ...(policy?.entries ? { dnsLookup: (hostname: string, done: (error: null, address: string) => void) => done(null, hostname) } : {}),
     redisOptions: {
       ...options,
       username: decodeURIComponent(first.username) || undefined,

@@ -35,5 +35,10 @@ export function savedConnectionCatalog(persistence: Persistence, cipher: UrlCiph
       const row = await persistence.fork().findOne(Connection, { id });
       return row ? toStoreConnection(row, cipher) : null;
     },
+    async findByName(organizationId, name) {
+      if (name.includes('\u0000') || name.length > 100) return null;
+      const row = await persistence.fork().findOne(Connection, { organization: organizationId, name });
+      return row ? toStoreConnection(row, cipher) : null;
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../../domain/errors.js';
+import { AppError } from '../../contracts/app-error.js';
 import type { StoreConnection } from './store-connection.js';
 
 /**
@@ -36,6 +36,11 @@ export function storeUnavailable(connection: StoreConnection, cause: unknown): A
     { connectionId: connection.id },
     { cause },
   );
+}
+
+/** The error a request answers with when `error` arose on this connection's store: 503 when the store failed. */
+export function asStoreError(connection: StoreConnection, error: unknown): unknown {
+  return isStoreUnavailable(error) ? storeUnavailable(connection, error) : error;
 }
 
 /** Certificate rejected, or TLS spoken to a plain port (or the reverse). */

@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { StoreClient } from './redis-client.js';
 import type { StoreConnection } from './store-connection.js';
 import { LruCache } from './lru-cache.js';
+import { bullmqAddress } from '../bullmq/queue-key.js';
 
 /**
  * A live store: one shared client for the connection, and BullMQ Queue
@@ -27,14 +28,18 @@ export class StoreHandle {
     return this.connection.prefixes[0] ?? 'bull';
   }
 
-  /** The Queue for a name under a prefix (the connection's first prefix by default). */
+  /**
+   * The Queue for a name under a prefix (the connection's first prefix by
+   * default). A name holding ':' gets a handle on the same keys (bullmqAddress).
+   */
   queue(name: string, prefix: string = this.defaultPrefix): Queue {
     const key = `${prefix}\u0000${name}`;
     let queue = this.queues.get(key);
     if (!queue) {
+      const address = bullmqAddress({ prefix, name });
       // The client is shared, so closing a Queue never closes the connection.
       // skipMetasUpdate: looking at a queue must never write its meta key (that would create it).
-      queue = new Queue(name, { connection: this.client, prefix, skipWaitingForReady: true, skipMetasUpdate: true });
+      queue = new Queue(address.name, { connection: this.client, prefix: address.prefix, skipWaitingForReady: true, skipMetasUpdate: true });
       queue.on('error', () => undefined);
       this.queues.set(key, queue);
     }
@@ -47,7 +52,8 @@ export class StoreHandle {
    * or a scheduler. Queue discovery finds queues by that hash.
    */
   async writeQueueMeta(name: string, prefix: string = this.defaultPrefix): Promise<void> {
-    const producer = new Queue(name, { connection: this.client, prefix });
+    const address = bullmqAddress({ prefix, name });
+    const producer = new Queue(address.name, { connection: this.client, prefix: address.prefix });
     producer.on('error', () => undefined);
     try {
       // getVersion() waits for the meta write the constructor started.

@@ -2,12 +2,15 @@ import type { Logger } from '../logger.js';
 import { createStoreClient, defaultStoreTimeouts, type StoreTimeouts } from './redis-client.js';
 import type { StoreConnection } from './store-connection.js';
 import { StoreHandle } from './store-handle.js';
+import type { TargetPolicy } from './target-policy.js';
 
 export interface StoreRegistryOptions {
   logger: Logger;
   timeouts?: StoreTimeouts;
   /** Queue handles kept per connection. */
   queueCacheSize?: number;
+  /** With SERVICE_CONNECTION_ALLOW, every connection a client opens is checked (see guarded-connector.ts). */
+  policy?: TargetPolicy;
 }
 
 /**
@@ -24,12 +27,17 @@ export class StoreRegistry {
     const existing = this.handles.get(connection.id);
     if (existing && existing.connection.updatedAt.getTime() === connection.updatedAt.getTime()) return existing;
     if (existing) void existing.close();
-    const client = createStoreClient(connection, this.options.timeouts ?? defaultStoreTimeouts);
+    const client = createStoreClient(connection, this.options.timeouts ?? defaultStoreTimeouts, { policy: this.options.policy });
     // ioredis emits 'error' on every failed reconnect; requests see the failures themselves.
     client.on('error', (error: Error) => this.options.logger.debug({ connectionId: connection.id, reason: error.name }, 'store client error'));
     const handle = new StoreHandle(connection, client, this.options.queueCacheSize ?? 256);
     this.handles.set(connection.id, handle);
     return handle;
+  }
+
+  /** The stores opened so far: the connections in use. */
+  openHandles(): StoreHandle[] {
+    return [...this.handles.values()];
   }
 
   async release(connectionId: string): Promise<void> {

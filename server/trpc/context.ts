@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
+// req.id and req.log come from pino-http's augmentation of express's Request: load it wherever this file is.
+import type {} from 'pino-http';
 import { identifyRequest, type Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
@@ -22,18 +24,24 @@ export interface Context {
   identify(): Promise<Identity | null>;
 }
 
+/** Computed once per request; a failure is not kept, so a retried call (see retry-terminated-read) asks again. */
 function once<T>(compute: () => Promise<T>): () => Promise<T> {
   let result: Promise<T> | undefined;
-  return () => (result ??= compute());
+  return () =>
+    (result ??= compute().catch((error: unknown) => {
+      result = undefined;
+      throw error;
+    }));
 }
 
 function identifier(services: Services, req?: Request, res?: Response): () => Promise<Identity | null> {
   return once(() => identifyRequest(services, req, res));
 }
 
-export function createInnerContext(services: Services, transport: Transport = 'internal'): Context {
+/** `identify`: who an in-process caller acts as (createBullpen); without it, nobody (public procedures only). */
+export function createInnerContext(services: Services, transport: Transport = 'internal', identify?: () => Promise<Identity | null>): Context {
   const requestId = randomUUID();
-  return { services, transport, requestId, logger: services.logger.child({ requestId }), identify: identifier(services) };
+  return { services, transport, requestId, logger: services.logger.child({ requestId }), identify: identify ? once(identify) : identifier(services) };
 }
 
 /** Context factory for an HTTP transport; pino-http has already given the request its id and logger. */

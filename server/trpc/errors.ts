@@ -2,8 +2,9 @@ import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 import { errorStatusByCode, type ErrorCode } from '../../contracts/errors.js';
-import { AppError } from '../../domain/errors.js';
-import { isDatabaseUnreachable } from '../persistence/persistence.js';
+import { AppError } from '../../contracts/app-error.js';
+import { isDatabaseUnreachable } from '../persistence/database-unavailable.js';
+import { redactUrlCredentials } from '../secrets/redact-credentials.js';
 
 export interface InputIssue {
   path: Array<string | number>;
@@ -26,6 +27,8 @@ const trpcCodeByStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
   409: 'CONFLICT',
+  // tRPC has no "Gone"; the REST answer takes its status from the description (error-body.ts).
+  410: 'PRECONDITION_FAILED',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
@@ -47,8 +50,9 @@ const codeByTrpcCode: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
   TOO_MANY_REQUESTS: 'RATE_LIMITED',
 };
 
+/** Messages can quote a client library's error text, which can quote a URL: credentials are masked. */
 function describe(code: ErrorCode, message: string, details: Record<string, unknown> = {}): ErrorDescription {
-  return { code, httpStatus: errorStatusByCode[code], message, details };
+  return { code, httpStatus: errorStatusByCode[code], message: redactUrlCredentials(message), details };
 }
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {

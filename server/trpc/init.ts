@@ -1,6 +1,9 @@
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { RouteErrors } from '../../contracts/errors.js';
 import type { Permission } from '../../contracts/permissions.js';
+import type { QueueUse } from '../bullmq/resolve-queue.js';
+import type { RemovalDescriber } from './middleware/audit-mutations.js';
 import type { Context } from './context.js';
 import { describeError } from './errors.js';
 
@@ -18,7 +21,32 @@ export type ProcedureMeta = OpenApiMeta<{
   permission?: Permission;
   /** REST status of a success when it is not 200 (e.g. 201 on create); see server/http/success-status.ts. */
   successStatus?: 201 | 202;
+  /** The route may run as a background task (`async: true`): an answer `{ taskId }` is then 202. */
+  runsAsTask?: boolean;
   strictLimit?: 'credentials' | 'connectionTest';
+  /**
+   * The errors this route gives beyond those every route of its kind gives
+   * (server/http/openapi/error-responses.ts adds those), each with when it
+   * happens. The API document lists every status with exactly these codes.
+   */
+  errors?: RouteErrors;
+  /** Refuses API tokens: only a signed-in session (cookie) may call it. */
+  sessionOnly?: true;
+  /** A request body that works as is: the docs page pre-fills it in Try-it-out. Default `{}` when no field is required. */
+  bodyExample?: Record<string, unknown>;
+  /** Body forms that exclude each other, as field lists (`name?` = optional in that form); documented as `oneOf`. */
+  bodyAlternatives?: ReadonlyArray<readonly string[]>;
+  /** How a queueProcedure uses its `:queueName` (default `read`: 404 when missing); see QueueUse. */
+  queue?: QueueUse;
+  /**
+   * `in-script`: a read route whose one script checks the queue's meta key
+   * itself (and answers the same 404 through ctx.queueLookup), so
+   * queueProcedure skips its own EXISTS round trip and leaves ctx.queue
+   * unresolved (see server/trpc/middleware/resolve-route-queue.ts).
+   */
+  queueCheck?: 'in-script';
+  /** A destructive queue action: the audit middleware also logs a `queue.action` line saying what it removed. */
+  removes?: RemovalDescriber;
 }>;
 
 const t = initTRPC

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactParameters, resultCounts } from '../../domain/audit/redact.js';
+import { redactParameters, resultCounts } from '../../server/audit/redact.js';
 import { recordAuditEvent } from '../../server/audit/record-audit-event.js';
 import { bootApp, persistenceKinds, request, type TestApp } from '../helpers/app.js';
 import { addMember, asBrowser, signUp, sql, type SignedInUser } from '../helpers/auth.js';

@@ -32,7 +32,7 @@ describe('AUTH_SECRET', () => {
   });
 
   it('is not needed in authless server mode', () => {
-    expect(() => loadConfig({ DATABASE_URL: database.url, SERVICE_AUTHLESS: 'true' })).not.toThrow();
+    expect(() => loadConfig({ DATABASE_URL: database.url, SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: 'a'.repeat(64) })).not.toThrow();
   });
 
   it('is generated once in embedded mode, kept 0600 in the data directory, and reused after a restart', async () => {

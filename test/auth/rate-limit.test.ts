@@ -47,7 +47,7 @@ describe('rate limits', () => {
   describe('keys and stricter limits', () => {
     let app: TestApp;
     beforeAll(async () => {
-      app = await bootApp({ env: { NODE_ENV: 'production', TRUST_PROXY: 'true', RATE_LIMIT_MAX: '6', RATE_LIMIT_AUTH_MAX: '2', RATE_LIMIT_CONNECTION_TEST_MAX: '2' } });
+      app = await bootApp({ env: { NODE_ENV: 'production', APP_BASE_URL: 'http://localhost:3000', TRUST_PROXY: 'true', RATE_LIMIT_MAX: '6', RATE_LIMIT_AUTH_MAX: '2', RATE_LIMIT_CONNECTION_TEST_MAX: '2' } });
     });
     afterAll(() => app.close());
 
@@ -81,7 +81,7 @@ describe('rate limits', () => {
       expect(loadConfig({ NODE_ENV: 'development' }).rateLimit.enabled).toBe(false);
       expect(loadConfig({ NODE_ENV: 'development', RATE_LIMIT_ENABLED: 'true' }).rateLimit.enabled).toBe(true);
       expect(loadConfig({ NODE_ENV: 'development', RATE_LIMIT_ENABLED: 'true', DISABLE_RATE_LIMIT: 'true' }).rateLimit.enabled).toBe(false);
-      expect(loadConfig({ NODE_ENV: 'production', DISABLE_RATE_LIMIT: 'true' }).rateLimit).toMatchObject({ enabled: true, disableRefused: true });
+      expect(loadConfig({ NODE_ENV: 'production', APP_BASE_URL: 'https://bullpen.example.test', DISABLE_RATE_LIMIT: 'true' }).rateLimit).toMatchObject({ enabled: true, disableRefused: true });
     });
 
     it('honours DISABLE_RATE_LIMIT on a running service', async () => {

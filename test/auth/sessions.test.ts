@@ -17,7 +17,8 @@ describe.each(persistenceKinds)('sessions (%s persistence)', (persistence) => {
     request(`${app.api}/auth/sign-in/email`, { method: 'POST', body: { email, password } });
   const getSession = (cookie?: string) => request(`${app.api}/auth/get-session`, { headers: cookie ? { cookie } : {} });
 
-  it('signs up: the user, a personal organization they own, and an HttpOnly SameSite=Lax cookie', async () => {
+  it('signs up (SERVICE_SIGNUP=open, after the first user): the user, a personal organization they own, and an HttpOnly SameSite=Lax cookie', async () => {
+    await signUp(app, 'first');
     const email = uniqueEmail('ada');
     const response = await request(`${app.api}/auth/sign-up/email`, { method: 'POST', body: { email: email.toUpperCase(), password: testPassword, name: 'Ada' } });
     expect(response.status).toBe(200);
@@ -129,7 +130,9 @@ describe.each(persistenceKinds)('sessions (%s persistence)', (persistence) => {
         expect(response.status).toBe(403);
         expect(response.body.message).toContain('Cross-site request refused');
       }
-      expect((await create({ cookie: user.cookie, referer: 'http://localhost:3000/some/page' })).status).toBe(200);
+      // Without APP_BASE_URL the origin is http://localhost:{the port actually bound}.
+      expect(app.services.auth.appOrigin).toBe(`http://localhost:${new URL(app.url).port}`);
+      expect((await create({ cookie: user.cookie, referer: `${app.services.auth.appOrigin}/some/page` })).status).toBe(200);
       expect((await create(asBrowser(app, user))).status).toBe(200);
       const [count] = await sql<{ n: number | string }>(app, `select count(*) as "n" from "membership" where "user_id" = '${user.userId}'`);
       expect(Number(count!.n)).toBe(3);

@@ -8,6 +8,8 @@ import { embeddedKeyFile } from '../../server/secrets/encryption-key.js';
 import { aesGcmUrlCipher } from '../../server/secrets/url-cipher.js';
 import { bootApp, request } from '../helpers/app.js';
 import { testEncryptionKey } from '../helpers/connections.js';
+import { createTestDatabase, queryDatabase } from '../helpers/postgres.js';
+import { startServiceProcess } from '../helpers/process.js';
 
 const authless = { SERVICE_AUTHLESS: 'true' };
 const body = { name: 'main', url: 'redis://:hunter2@127.0.0.1:6379/1' };
@@ -77,18 +79,40 @@ describe('embedded mode without a key', () => {
 });
 
 describe('server mode', () => {
-  it('without a key: saving fails with a message naming SERVICE_ENCRYPTION_KEY, and nothing is saved', async () => {
-    const app = await bootApp({ persistence: 'server', env: authless });
+  it('refuses to start without SERVICE_ENCRYPTION_KEY, in one line naming it', async () => {
+    const service = startServiceProcess({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/never_opened', AUTH_SECRET: 'x'.repeat(32) });
+    expect(await service.exited).toBe(1);
+    expect(service.output().trim()).toMatch(/^bullpen: Invalid SERVICE_ENCRYPTION_KEY \(unset\): required with server persistence/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/x', SERVICE_AUTHLESS: 'true' })).toThrow(ConfigError);
+  });
+
+  it('rotates keys: SERVICE_ENCRYPTION_KEY_PREVIOUS opens old rows, which are re-sealed with the new key at startup (count logged)', async () => {
+    const database = await createTestDatabase();
+    const [oldKey, newKey] = [randomBytes(32).toString('hex'), randomBytes(32).toString('hex')];
+    const boot = (env: Record<string, string>) => bootApp({ persistence: 'server', databaseUrl: database.url, env: { ...authless, ...env } });
     try {
-      const response = await request(`${app.api}/connections`, { method: 'POST', body });
-      expect(response.status).toBe(500);
-      expect(response.body).toEqual({
-        code: 'ENCRYPTION_KEY_MISSING',
-        message: expect.stringContaining('SERVICE_ENCRYPTION_KEY (32 bytes, hex or base64)'),
-      });
-      expect((await request(`${app.api}/connections`)).body).toEqual({ connections: [] });
+      const first = await boot({ SERVICE_ENCRYPTION_KEY: oldKey });
+      const created = await request(`${first.api}/connections`, { method: 'POST', body });
+      expect(created.status).toBe(201);
+      await request(`${first.api}/connections`, { method: 'POST', body: { name: 'second', url: 'redis://127.0.0.1:6379/2' } });
+      const sealedBefore = await queryDatabase<{ url_sealed: string }>(database.url, 'select url_sealed from connection order by name');
+      await first.close();
+
+      const rotated = await boot({ SERVICE_ENCRYPTION_KEY: newKey, SERVICE_ENCRYPTION_KEY_PREVIOUS: oldKey });
+      expect(rotated.logs.join('')).toContain('re-sealed 2 secret(s)');
+      expect((await rotated.services.connections.find(created.body.id))!.url).toBe(body.url);
+      const sealedAfter = await queryDatabase<{ id: string; url_sealed: string }>(database.url, 'select id, url_sealed from connection order by name');
+      expect(sealedAfter.map((row) => row.url_sealed)).not.toContain(sealedBefore[0]!.url_sealed);
+      const row = sealedAfter.find((item) => item.id === created.body.id)!;
+      expect(aesGcmUrlCipher(Buffer.from(newKey, 'hex')).decrypt(row.url_sealed, row.id)).toBe(body.url);
+      await rotated.close();
+
+      // The previous key can go now: the new one alone opens every row.
+      const after = await boot({ SERVICE_ENCRYPTION_KEY: newKey });
+      expect((await request(`${after.api}/connections/${created.body.id}`)).status).toBe(200);
+      await after.close();
     } finally {
-      await app.close();
+      await database.drop();
     }
   });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
+import { asBrowser, signUp, type SignedInUser } from '../helpers/auth.js';
+import { bodyFor, fillPath, isConnectionScoped, permissionedRoutes } from '../helpers/routes.js';
 
 describe('environment connections (SERVICE_ENV_CONNECTIONS=true)', () => {
   let app: TestApp;
@@ -53,5 +55,42 @@ describe('environment connections (SERVICE_ENV_CONNECTIONS=true)', () => {
   it('reports the mode in /api/app/config and /api/mode', async () => {
     expect((await request(`${app.api}/app/config`)).body.envConnections).toBe(true);
     expect((await request(`${app.api}/mode`)).body.connections).toBe('env');
+  });
+});
+
+describe('environment connections belong to the instance organization', () => {
+  let app: TestApp;
+  let member: SignedInUser;
+  let outsider: SignedInUser;
+  beforeAll(async () => {
+    // SERVICE_SIGNUP=open (the test default): the first user owns the instance organization, the next one gets their own.
+    app = await bootApp({ env: { SERVICE_ENV_CONNECTIONS: 'true', SERVICE_REDIS_URL_MAIN: 'redis://127.0.0.1:6379/0' } });
+    member = await signUp(app, 'instance-owner');
+    outsider = await signUp(app, 'outsider');
+  });
+  afterAll(() => app.close());
+
+  const routes = permissionedRoutes().filter((route) => isConnectionScoped(route) || route.path === '/connections/{id}');
+
+  it('are listed and usable by members of the instance organization only', async () => {
+    expect(member.organizationId).toBe(app.services.persistence.localOrganizationId());
+    expect((await request(`${app.api}/connections`, { headers: { cookie: member.cookie } })).body.connections.map((c: { id: string }) => c.id)).toEqual(['main']);
+    expect((await request(`${app.api}/connections`, { headers: { cookie: outsider.cookie } })).body.connections).toEqual([]);
+    expect((await request(`${app.api}/c/main/queues`, { headers: { cookie: member.cookie } })).status).toBe(200);
+  });
+
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s: another organization → 403 FORBIDDEN', async (_label, route) => {
+    const url = `${app.api}${fillPath(route.path, { connectionId: 'main', id: 'main', queueName: 'payments' })}`;
+    const response = await request(url, { method: route.method, headers: asBrowser(app, outsider), body: bodyFor(route.method) });
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('FORBIDDEN');
+  });
+
+  it('refuses another organization the connection test by id, the event stream and the Prometheus scrape of it', async () => {
+    const tested = await request(`${app.api}/connections/test`, { method: 'POST', headers: asBrowser(app, outsider), body: { id: 'main' } });
+    expect(tested.status).toBe(403);
+    expect((await request(`${app.api}/c/main/queues/payments/events`, { headers: { cookie: outsider.cookie } })).status).toBe(403);
+    const scrape = await fetch(`${app.api}/prometheus`, { headers: { cookie: outsider.cookie } });
+    expect(await scrape.text()).not.toContain('connection="main"');
   });
 });

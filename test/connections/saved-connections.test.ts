@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConnection } from '../../domain/connections/create-connection.js';
+import { createConnection } from '../../routers/connections/create-connection.js';
 import { Organization } from '../../server/persistence/entities/organization.js';
 import { bootApp, persistenceKinds, request, type TestApp } from '../helpers/app.js';
 import { readConnectionRows, testEncryptionKey } from '../helpers/connections.js';
@@ -152,6 +152,7 @@ describe.each(persistenceKinds)('saved connections on %s persistence', (persiste
     const foreign = await createConnection({
       em: app.services.persistence.fork(),
       cipher: app.services.urlCipher,
+      policy: app.services.targetPolicy,
       organizationId,
       input: { name: 'theirs', url: 'redis://127.0.0.1:6379' },
     });

@@ -74,7 +74,7 @@ describe('a store that goes down and comes back', () => {
     }
     const { result: tested, ms } = await timed(() => request(`${app.api}/connections/test`, { method: 'POST', body: { id: connectionId } }));
     expect(tested.status).toBe(200);
-    expect(tested.body).toEqual({ ok: false, latencyMs: null, redisVersion: null, mode: 'standalone', error: 'the store could not be reached' });
+    expect(tested.body).toEqual({ ok: false, latencyMs: null, redisVersion: null, mode: 'standalone', error: `no Redis server answered at 127.0.0.1:${port}` });
     expect(ms).toBeLessThan(3000);
     expect(JSON.stringify(app.logs)).not.toContain(password);
   });

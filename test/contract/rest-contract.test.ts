@@ -111,11 +111,16 @@ describe('REST contract for outside tools (openapi-typescript + tsc)', () => {
     expect(purged).toMatchObject({ ok: true, body: { totalRemoved: 2, removedByStatus: { failed: 2 } } });
   });
 
-  it("documents each route's own error responses (purge's 409 is the batch cap)", async () => {
+  it("documents each route's own error responses: purge's 409 is the batch cap with its fields", async () => {
     const document = (await request(`${app.api}/openapi.json`)).body;
     const purge = document.paths['/c/{connectionId}/queues/{queueName}/purge'].post.responses;
-    expect(purge['409'].description).toMatch(/^Safety cap of 500 batches reached .*PURGE_CAP_REACHED/);
-    expect(purge['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
-    expect(document.paths['/connections'].post.responses['409'].description).toMatch(/^Name already used/);
+    expect(purge['409'].description).toMatch(/^`PURGE_CAP_REACHED`: Safety cap of 500 batches/);
+    const [base, own] = purge['409'].content['application/json'].schema.allOf;
+    expect(base).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+    expect(own.properties.code.enum).toEqual(['PURGE_CAP_REACHED']);
+    expect(own.required).toEqual(expect.arrayContaining(['code', 'status', 'removedSoFar']));
+    const addJob409 = document.paths['/c/{connectionId}/queues/{queueName}/jobs'].post.responses['409'];
+    expect(addJob409.content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['CONFLICT']);
+    expect(document.paths['/connections'].post.responses['409'].description).toMatch(/Name already used/);
   });
 });

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { Queue } from 'bullmq';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../helpers/app.js';
 import { repoRoot } from '../helpers/process.js';
+import { storeFixture } from '../helpers/stores.js';
 
 const chromiumPath = '/usr/bin/chromium';
 const chromiumMissing = !existsSync(chromiumPath);
@@ -18,8 +20,12 @@ const purgePath = '/c/{connectionId}/queues/{queueName}/purge';
 describe.skipIf(chromiumMissing)('the /api/docs page in headless Chromium', () => {
   let app: TestApp;
   let browser: Browser;
+  const store = storeFixture();
+  let queue: Queue;
   beforeAll(async () => {
-    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true' } });
+    app = await bootApp({ env: store.env });
+    queue = new Queue('emails', store.bullmq);
+    await queue.add('welcome', {});
     browser = await chromium.launch({
       executablePath: chromiumPath,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -27,7 +33,9 @@ describe.skipIf(chromiumMissing)('the /api/docs page in headless Chromium', () =
   });
   afterAll(async () => {
     await browser?.close();
+    await queue?.close();
     await app?.close();
+    await store.cleanup();
   });
 
   it('renders the document offline and shows the purge operation with its 409', async () => {
@@ -45,10 +53,29 @@ describe.skipIf(chromiumMissing)('the /api/docs page in headless Chromium', () =
     await purge.locator('.opblock-summary').click();
     const conflict = purge.locator('.responses-table tr.response[data-code="409"]');
     await conflict.waitFor({ timeout: 10_000 });
+    await expect(conflict.textContent()).resolves.toContain('PURGE_CAP_REACHED');
     await expect(conflict.textContent()).resolves.toContain('Safety cap of 500 batches');
     await mkdir(artifacts, { recursive: true });
     await page.screenshot({ path: path.join(artifacts, 'docs-purge.png'), fullPage: false });
     expect(await page.title()).toBe('Bullpen API reference');
     expect(outside).toEqual([]);
+  });
+
+  it('Try-it-out pre-fills a purge body the service accepts as is', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${app.api}/docs/`);
+    const purge = page.locator(`.opblock-post:has(.opblock-summary-path[data-path="${purgePath}"])`);
+    await purge.waitFor({ timeout: 15_000 });
+    await purge.locator('.opblock-summary').click();
+    await purge.locator('button.try-out__btn').click();
+    const body = purge.locator('textarea.body-param__text');
+    await body.waitFor({ timeout: 10_000 });
+    expect(JSON.parse(await body.inputValue())).toEqual({ confirmName: 'emails', statuses: ['completed', 'failed'] });
+    await purge.locator('tr[data-param-name="connectionId"] input').fill(store.connectionId);
+    await purge.locator('tr[data-param-name="queueName"] input').fill('emails');
+    await purge.locator('button.execute').click();
+    const status = purge.locator('.live-responses-table tbody .response-col_status').first();
+    await status.waitFor({ timeout: 10_000 });
+    expect((await status.textContent())?.trim()).toBe('200');
   });
 });

@@ -22,6 +22,8 @@ describe('GET /api/c/:connectionId/queues/:queueName/events (SSE)', () => {
   beforeAll(async () => {
     app = await bootApp({ env: store.env, app: { sseHeartbeatMs: 50 } });
     queue = new Queue(queueName, store.bullmq);
+    // The stream 404s a queue that does not exist: wait for the meta write the constructor started.
+    await queue.getVersion();
   });
   afterAll(async () => {
     await queue.close();
@@ -79,6 +81,10 @@ describe('GET /api/c/:connectionId/queues/:queueName/events (SSE)', () => {
   });
 
   it('sends heartbeats on an idle stream', async () => {
+    // The queue must exist (a missing one is a 404); its one event predates the subscription.
+    const idle = new Queue('idle', store.bullmq);
+    await idle.add('before', {});
+    await idle.close();
     const controller = new AbortController();
     const response = await fetch(`${app.api}/c/${store.connectionId}/queues/idle/events`, { signal: controller.signal });
     expect(response.headers.get('content-type')).toContain('text/event-stream');

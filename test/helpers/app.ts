@@ -9,6 +9,7 @@ import { createApp, type AppOptions } from '../../server/http/app.js';
 import { listen } from '../../server/http/listen.js';
 import { createLogger } from '../../server/logger.js';
 import { closeServices, createServices, type Services } from '../../server/services.js';
+import { testEncryptionKey } from './connections.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
 export const testAuthSecret = 'test-auth-secret-0123456789abcdef0123456789';
@@ -49,9 +50,13 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     PORT: '0',
     // Server mode refuses to start authenticated without one.
     AUTH_SECRET: testAuthSecret,
+    // Most tests sign several people up; the invitation policy has its own tests.
+    SERVICE_SIGNUP: 'open',
     ...options.env,
   };
   if (persistence === 'server') {
+    // Server mode refuses to start without one.
+    if (!(options.env && 'SERVICE_ENCRYPTION_KEY' in options.env)) env.SERVICE_ENCRYPTION_KEY = testEncryptionKey;
     if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
     else env.DATABASE_URL = (database = await createTestDatabase()).url;
   } else if (!env.SERVICE_EMBEDDED_DIR) {
@@ -67,6 +72,7 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
   });
   const services = await createServices(config, createLogger({ level: config.logLevel, destination }));
   const running = await listen(createApp(services, options.app), 0, '127.0.0.1');
+  services.auth.useBoundPort(running.port);
   const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${running.url}/api/trpc` })] });
   return {
     url: running.url,

@@ -36,7 +36,7 @@ export async function signUp(app: TestApp, label = 'user', headers: Record<strin
 
 /** Headers of a browser call from the app's own origin with the session cookie. */
 export function asBrowser(app: TestApp, user: { cookie: string }, extra: Record<string, string> = {}): Record<string, string> {
-  return { cookie: user.cookie, origin: app.config.auth.appBaseUrl.replace(/\/$/, ''), ...extra };
+  return { cookie: user.cookie, origin: app.services.auth.appOrigin, ...extra };
 }
 
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });

@@ -2,8 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from './process.js';
 
-/** The installed bin, as `npm ci` links it. */
+/** The installed bin, as `npm ci` links it: the compiled CLI (client/dist, built at prepare). */
 export const bullpenBin = path.join(repoRoot, 'node_modules/.bin/bullpen');
+/** The CLI's source, run through tsx on this Node, so tests see the code as it is now. */
+const sourceCommand = [process.execPath, '--import', 'tsx', path.join(repoRoot, 'client/cli/main.ts')] as const;
 
 export interface CliRun {
   code: number | null;
@@ -17,14 +19,17 @@ export interface CliOptions {
   /** Written to stdin, which is then closed. */
   input?: string;
   path?: string;
+  /** Run the installed bin (compiled JavaScript, on the `node` PATH finds) instead of the source. */
+  compiled?: boolean;
 }
 
-/** Starts the real `bullpen` binary as a child process. */
+/** Starts the `bullpen` CLI as a child process (one process: no launcher in between). */
 export function spawnBullpen(
   args: string[],
   options: CliOptions = {},
 ): { child: ChildProcess; result: Promise<CliRun>; stdout(): string } {
-  const child = spawn(bullpenBin, args, {
+  const [command, ...prefix] = options.compiled ? [bullpenBin] : sourceCommand;
+  const child = spawn(command, [...prefix, ...args], {
     cwd: repoRoot,
     env: { PATH: options.path ?? process.env.PATH ?? '', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],

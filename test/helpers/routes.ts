@@ -10,6 +10,8 @@ export interface RouteInfo {
   path: string;
   permission: Permission;
   mutation: boolean;
+  /** How a route under a queue uses it (meta.queue): `create` routes make a missing queue. */
+  queueUse: ProcedureMeta['queue'];
 }
 
 /** Every REST route that declares a permission, read from the router itself: routes added later are included. */
@@ -17,11 +19,23 @@ export function permissionedRoutes(): RouteInfo[] {
   return Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>).flatMap(([procedure, definition]) => {
     const meta = definition._def.meta as ProcedureMeta | undefined;
     if (!meta?.permission || !meta.openapi) return [];
-    return [{ procedure, method: meta.openapi.method, path: meta.openapi.path, permission: meta.permission, mutation: definition._def.type === 'mutation' }];
+    return [
+      {
+        procedure,
+        method: meta.openapi.method,
+        path: meta.openapi.path,
+        permission: meta.permission,
+        mutation: definition._def.type === 'mutation',
+        queueUse: meta.queue,
+      },
+    ];
   });
 }
 
 export const isConnectionScoped = (route: RouteInfo) => route.path.startsWith('/c/{connectionId}');
+
+/** Routes under one queue: `/c/{connectionId}/queues/{queueName}…` and `scheduled-jobs/queue/{queueName}…`. */
+export const isQueueScoped = (route: RouteInfo) => /^\/c\/\{connectionId\}\/(queues|scheduled-jobs\/queue)\/\{queueName\}/.test(route.path);
 
 /** Mutations a viewer may not perform. */
 export const isBeyondViewer = (route: RouteInfo) => route.mutation && minimumRoleByPermission[route.permission] !== 'viewer';

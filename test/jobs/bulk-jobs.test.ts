@@ -1,6 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actOnStatus } from '../../domain/jobs/bulk/status-batches.js';
+import { actOnStatus } from '../../routers/jobs/bulk/status-batches.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { queueUrl, waitFor } from '../helpers/jobs.js';
 import { storeFixture } from '../helpers/stores.js';
@@ -149,6 +149,8 @@ describe('bulk input rules', () => {
   });
 
   it('names the field of a malformed request', async () => {
+    // The queue exists: a missing one is a 404 before the body is read.
+    const { queue } = await settledQueue('shapes', [{ name: 'c' }]);
     const url = `${queueUrl(app, fixture, 'shapes')}/jobs`;
     const cases: Array<[string, unknown, string]> = [
       ['retry', {}, 'jobIds'],
@@ -164,5 +166,6 @@ describe('bulk input rules', () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.message, JSON.stringify(body)).toContain(field);
     }
+    await queue.close();
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { queueUrl, waitFor } from '../helpers/jobs.js';
 import { storeFixture } from '../helpers/stores.js';
+import { commandsDuring } from '../helpers/command-count.js';
 
 const fixture = storeFixture();
 const queueName = 'detail';
@@ -63,6 +64,43 @@ describe('GET /jobs/:jobId', () => {
       expect(body).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('"nope"') });
     }
     expect((await request(`${base}/jobs/nope/logs`, { method: 'DELETE' })).status).toBe(404);
+  });
+});
+
+describe('round trips', () => {
+  const storeClient = async () => app.services.stores.handle((await app.services.connections.find(fixture.connectionId))!).client;
+
+  it('reads a detail in one Redis command and a range of logs in one', async () => {
+    await request(`${base}/jobs/${failedId}`); // opens the store and caches the scripts
+    await request(`${base}/jobs/${failedId}/logs`);
+    const client = await storeClient();
+    const detail = await commandsDuring(client, () => request(`${base}/jobs/${failedId}`));
+    expect(detail).toEqual(['evalsha']);
+    const logs = await commandsDuring(client, () => request(`${base}/jobs/${failedId}/logs?start=0&end=2`));
+    expect(logs).toEqual(['evalsha']);
+  });
+
+  it('answers 404 naming the queue when the queue does not exist, in that same command', async () => {
+    const { status, body } = await request(`${queueUrl(app, fixture, 'no-such-queue')}/jobs/${failedId}`);
+    expect([status, body.code, body.message]).toEqual([404, 'NOT_FOUND', expect.stringContaining('Queue "no-such-queue"')]);
+    const logs = await request(`${queueUrl(app, fixture, 'no-such-queue')}/jobs/${failedId}/logs`);
+    expect([logs.status, logs.body.message]).toEqual([404, expect.stringContaining('Queue "no-such-queue"')]);
+  });
+
+  it('gives, from the script, the very 404 body the queue middleware gives (with and without a prefix), and still refuses a foreign prefix', async () => {
+    const missing = queueUrl(app, fixture, 'no-such-queue');
+    for (const prefix of [undefined, fixture.prefix]) {
+      const query = (first: string) => (prefix === undefined ? first : `${first}${first ? '&' : '?'}prefix=${encodeURIComponent(prefix)}`);
+      // GET /queues/{queueName} resolves its queue in the middleware (an EXISTS round trip).
+      const resolved = await request(`${missing}${query('')}`);
+      expect(resolved.status).toBe(404);
+      for (const path of [`/jobs/${failedId}${query('')}`, `/jobs/${failedId}/logs${query('')}`, `/jobs${query('?status=completed')}`]) {
+        const answer = await request(`${missing}${path}`);
+        expect([answer.status, answer.body], path).toEqual([404, resolved.body]);
+      }
+    }
+    const foreign = await request(`${base}/jobs/${failedId}?prefix=elsewhere`);
+    expect([foreign.status, foreign.body.code]).toEqual([400, 'VALIDATION_FAILED']);
   });
 });
 
@@ -176,7 +214,7 @@ describe('flows', () => {
 
   it('shows children in the parent and the parent in a child', async () => {
     const { body: parent } = await request(`${base}/jobs/${parentId}`);
-    expect(parent.state).toBe('waiting-children');
+    expect(parent.state).toBe('waitingChildren');
     expect(parent.children.counts).toEqual({ processed: 0, unprocessed: 3, failed: 0, ignored: 0 });
     expect(parent.children.truncated).toBe(false);
     const names = parent.children.items.map((child: { name: string; queueName: string }) => `${child.queueName}/${child.name}`).sort();
@@ -184,14 +222,14 @@ describe('flows', () => {
     const wheel = parent.children.items.find((child: { name: string }) => child.name === 'wheel');
     expect(wheel).toMatchObject({ prefix: fixture.prefix, state: 'waiting' });
     const { body: child } = await request(`${queueUrl(app, fixture, 'parts')}/jobs/${wheel.id}`);
-    expect(child.parent).toMatchObject({ id: parentId, queueName, prefix: fixture.prefix, name: 'assemble', state: 'waiting-children' });
+    expect(child.parent).toMatchObject({ id: parentId, queueName, prefix: fixture.prefix, name: 'assemble', state: 'waitingChildren' });
   });
 
   it('returns the tree, bounded in depth and breadth', async () => {
     const { body: full } = await request(`${base}/jobs/${parentId}/tree`);
     expect(full.nodes).toBe(5);
     const frame = full.root.children.find((node: { name: string }) => node.name === 'frame');
-    expect(frame).toMatchObject({ childrenTotal: 1, truncated: false, state: 'waiting-children' });
+    expect(frame).toMatchObject({ childrenTotal: 1, truncated: false, state: 'waitingChildren' });
     expect(frame.children[0]).toMatchObject({ name: 'weld', queueName: 'welding', childrenTotal: 0, children: [] });
 
     const { body: shallow } = await request(`${base}/jobs/${parentId}/tree?depth=1&maxChildren=2`);

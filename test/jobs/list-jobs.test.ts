@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { queueUrl, waitFor } from '../helpers/jobs.js';
 import { storeFixture } from '../helpers/stores.js';
+import { commandsDuring } from '../helpers/command-count.js';
 
 const fixture = storeFixture();
 const queueName = 'list jobs/q';
@@ -135,5 +136,14 @@ describe('GET /jobs', () => {
   it('answers a page past the end with no jobs and the exact total', async () => {
     const { body } = await request(`${base}/jobs?status=completed&page=1000&pageSize=100`);
     expect(body).toMatchObject({ jobs: [], total: 7, hasMore: false });
+  });
+
+  it('reads a page in one Redis command, and answers 404 for a queue that does not exist', async () => {
+    await request(`${base}/jobs?status=completed&pageSize=5`);
+    const client = app.services.stores.handle((await app.services.connections.find(fixture.connectionId))!).client;
+    const sent = await commandsDuring(client, () => request(`${base}/jobs?status=completed&pageSize=5`));
+    expect(sent).toEqual(['evalsha']);
+    const missing = await request(`${queueUrl(app, fixture, 'never-made')}/jobs?status=completed`);
+    expect([missing.status, missing.body.message]).toEqual([404, expect.stringContaining('Queue "never-made"')]);
   });
 });

@@ -9,7 +9,8 @@ const { fixture } = bed;
 describe('the meta hash of a queue', () => {
   it('is not created by reading a queue that does not exist', async () => {
     for (const suffix of ['/jobs?status=waiting', '/jobs/1', '/metrics']) {
-      expect((await request(`${queueUrl(bed.app, fixture, 'typo')}${suffix}`)).status).toBeLessThan(500);
+      const response = await request(`${queueUrl(bed.app, fixture, 'typo')}${suffix}`);
+      expect([suffix, response.status, response.body.code]).toEqual([suffix, 404, 'NOT_FOUND']);
     }
     expect(await fixture.redis.keys(`${fixture.prefix}:typo:*`)).toEqual([]);
   });

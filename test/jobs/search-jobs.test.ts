@@ -1,7 +1,8 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextChunkSize, searchChunkSizes, searchJobs } from '../../domain/jobs/search/search-jobs.js';
+import { nextChunkSize, searchChunkSizes, searchJobs } from '../../routers/jobs/search/search-jobs.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
+import { resolveQueue } from '../../server/bullmq/resolve-queue.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { queueUrl } from '../helpers/jobs.js';
 import { storeFixture } from '../helpers/stores.js';
@@ -106,7 +107,7 @@ describe('searchJobs time budget', () => {
     let calls = 0;
     for (;;) {
       const page = await searchJobs({
-        store, queueName, q: 'ouagadougou', in: ['data'], status: ['waiting'], limit: 100, cursor, maxDataBytes: 100, budgetMs: 0, chunkSize: 500,
+        store, queue: await resolveQueue(store, { queueName }), q: 'ouagadougou', in: ['data'], status: ['waiting'], limit: 100, cursor, maxDataBytes: 100, budgetMs: 0, chunkSize: 500,
       });
       calls++;
       found.push(...page.jobs.map((job) => job.id));

@@ -1,11 +1,12 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeExpositions } from '../../domain/metrics/merge-exposition.js';
-import { createRouteLabeler } from '../../server/observability/route-labels.js';
+import { mergeExpositions } from './support/merge-exposition.js';
+import { createRouteLabeler, restOperations } from '../../server/observability/route-labels.js';
 import { buildOpenApiDocument } from '../../server/http/openapi-document.js';
-import { appRouter } from '../../routers/_app.js';
+import { appRouter, auditExportPath, oauthCallbackPath, oauthSignInPath, queueEventsPath } from '../../routers/_app.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { storeFixture } from '../helpers/stores.js';
+import { queueTestBed, seedQueue } from '../helpers/queues.js';
 
 describe('mergeExpositions', () => {
   it('keeps one HELP/TYPE per family and groups its samples', () => {
@@ -17,9 +18,18 @@ describe('mergeExpositions', () => {
 });
 
 describe('route labels', () => {
+  it('know every procedure the OpenAPI document lists, without building it', () => {
+    // The plain express routes (Prometheus, event stream, OAuth redirects, audit export) are documented too, but labelled from expressRoutes/fixedRoutes.
+    const plainRoutes = new Set(['/prometheus', queueEventsPath, oauthSignInPath, oauthCallbackPath, auditExportPath].map((route) => route.replace(/:(\w+)/g, '{$1}')));
+    const documented = Object.entries(buildOpenApiDocument('test').paths ?? {})
+      .filter(([path]) => !plainRoutes.has(path))
+      .flatMap(([path, operations]) => Object.keys(operations ?? {}).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(restOperations(appRouter).map((route) => `${route.method} ${route.path}`).sort()).toEqual(documented.sort());
+  });
+
   const label = createRouteLabeler({
     basePath: '/api',
-    openApi: buildOpenApiDocument('test'),
+    restRoutes: restOperations(appRouter),
     procedures: Object.keys(appRouter._def.procedures),
     fixedRoutes: ['/openapi.json', '/docs', '/prometheus'],
     expressRoutes: ['/c/:connectionId/queues/:queueName/events'],
@@ -107,5 +117,78 @@ describe('GET /api/prometheus protection', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+/** Family name → its HELP/TYPE lines and its samples, sorted: what Prometheus reads from a document. */
+function families(text: string): Record<string, { header: string[]; samples: string[] }> {
+  const out: Record<string, { header: string[]; samples: string[] }> = {};
+  const at = (name: string) => (out[name] ??= { header: [], samples: [] });
+  for (const line of text.split('\n').filter(Boolean)) {
+    const header = /^# (?:HELP|TYPE) (\S+)/.exec(line);
+    if (header) at(header[1]!).header.push(line);
+    else at(/^[^{\s]+/.exec(line)![0]).samples.push(line);
+  }
+  for (const family of Object.values(out)) family.samples.sort();
+  return out;
+}
+
+describe('the streamed exposition', () => {
+  const fixture = storeFixture();
+  let app: TestApp;
+  const names = ['mail "out"', 'mail-in', 'billing'];
+  const queues: Queue[] = [];
+
+  beforeAll(async () => {
+    queues.push(await seedQueue(fixture.bullmq, names[0]!, { completed: 3, failed: 2, waiting: 1 }));
+    queues.push(await seedQueue(fixture.bullmq, names[1]!, { delayed: 2, prioritized: 1 }));
+    queues.push(await seedQueue(fixture.bullmq, names[2]!, { waiting: 4 }));
+    app = await bootApp({ env: fixture.env });
+  });
+  afterAll(async () => {
+    await Promise.all(queues.map((queue) => queue.close()));
+    await app.close();
+    await fixture.cleanup();
+  });
+
+  it("says what BullMQ's own per-queue export says, merged, family for family and sample for sample", async () => {
+    const response = await fetch(`${app.api}/prometheus`);
+    expect(response.headers.get('transfer-encoding')).toBe('chunked');
+    const streamed = families(await response.text());
+    const texts = await Promise.all(queues.map((queue) => queue.exportPrometheusMetrics({ connection: 'main', prefix: fixture.prefix })));
+    const expected = families(mergeExpositions(texts));
+    for (const family of ['bullmq_job_count', 'bullmq_job_completed_total', 'bullmq_job_failed_total']) {
+      expect(streamed[family], family).toEqual(expected[family]);
+    }
+    expect(streamed.bullmq_job_count!.samples).toHaveLength(names.length * 7);
+  });
+
+  it('exports only the queues SERVICE_METRICS_QUEUES names (globs)', async () => {
+    const limited = await bootApp({ env: { ...fixture.env, SERVICE_METRICS_QUEUES: 'mail*, bill?ng-none' } });
+    try {
+      const text = await (await fetch(`${limited.api}/prometheus`)).text();
+      const exported = new Set([...text.matchAll(/^bullmq_job_count\{queue="((?:[^"\\]|\\.)*)"/gm)].map((match) => match[1]));
+      expect([...exported].sort()).toEqual(['mail \\"out\\"', 'mail-in']);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('backlog and oldest waiting age in the scrape', () => {
+  const bed = queueTestBed({ SERVICE_METRICS_PUBLIC: 'true' });
+
+  it('exports each queue\'s backlog (wait + prioritized) and the age of its oldest waiting job', async () => {
+    const queue = await bed.seeded('backlogged', { waiting: 3, prioritized: 2, completed: 1 });
+    await bed.seeded('idle', { completed: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const text = await (await fetch(`${bed.app.api}/prometheus`)).text();
+    const sample = (family: string, queueName: string) => Number(new RegExp(`^${family}\\{queue="${queueName}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1]);
+    expect(text).toContain('# TYPE bullpen_queue_backlog gauge');
+    expect(sample('bullpen_queue_backlog', 'backlogged')).toBe(5);
+    expect(sample('bullpen_queue_backlog', 'idle')).toBe(0);
+    expect(sample('bullpen_queue_oldest_waiting_seconds', 'backlogged')).toBeGreaterThanOrEqual(1);
+    expect(sample('bullpen_queue_oldest_waiting_seconds', 'idle')).toBe(0);
+    await queue.drain();
   });
 });

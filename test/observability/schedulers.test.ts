@@ -57,7 +57,7 @@ describe('job schedulers', () => {
       method: 'POST',
       body: { schedulerId: 'digest', name: 'send-digest', data: { list: 'weekly' }, schedule: { type: 'cron', pattern: '30 8 * * 1', timezone: 'America/New_York' }, options: { attempts: 2 } },
     });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ id: 'digest', queueName: 'emails', name: 'send-digest', pattern: '30 8 * * 1', tz: 'America/New_York', template: { data: { list: 'weekly' } } });
     expect(new Date(created.body.next).getUTCDay()).toBe(1);
     const native = await openQueue('emails').getJobScheduler('digest');

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isReservedKey } from '../../domain/store-keys/reserved-prefixes.js';
+import { isReservedKey } from '../../routers/store-keys/reserved-prefixes.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { deleteKeysMatching, storeFixture, uniquePrefix } from '../helpers/stores.js';
 

@@ -1,6 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchWorker, parseClientList } from '../../domain/workers/client-list.js';
+import { matchWorker, parseClientList } from '../../server/bullmq/client-list.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { storeFixture } from '../helpers/stores.js';
 

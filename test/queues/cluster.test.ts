@@ -65,12 +65,23 @@ describe('queues on a 3-master Redis Cluster', () => {
     expect(response.body.queues.filter((q: { jobCounts: { waiting: number } }) => q.jobCounts.waiting === 2)).toHaveLength(6);
   });
 
+  it('reads jobs, a job and its logs under the second prefix', async () => {
+    const page = await request(`${app.api}/c/grid/queues/mail/jobs?status=completed`);
+    expect([page.status, page.body.total]).toEqual([200, 3]);
+    const jobId = page.body.jobs[0].id;
+    const detail = await request(`${app.api}/c/grid/queues/mail/jobs/${jobId}`);
+    expect(detail.body).toMatchObject({ id: jobId, state: 'completed', logsCount: 0 });
+    const logs = await request(`${app.api}/c/grid/queues/mail/jobs/${jobId}/logs`);
+    expect(logs.body).toEqual({ logs: [], count: 0 });
+    expect((await request(`${app.api}/c/grid/queues/nowhere/jobs/${jobId}`)).status).toBe(404);
+  });
+
   it('reads, purges and deletes a queue on the cluster', async () => {
     expect((await request(`${app.api}/c/grid/queues/mail`)).body).toMatchObject({ prefix: '{jobs}', jobCounts: { failed: 2 } });
     const purged = await request(`${app.api}/c/grid/queues/mail/purge`, { method: 'POST', body: { confirmName: 'mail', statuses: ['failed', 'waiting'] } });
     expect(purged.body).toMatchObject({ success: true, removedByStatus: { failed: 2, waiting: 1 } });
     const name = encodeURIComponent('{alpha}');
-    expect((await request(`${app.api}/c/grid/queues/${name}/obliterate`, { method: 'POST', body: {} })).status).toBe(200);
+    expect((await request(`${app.api}/c/grid/queues/${name}/obliterate`, { method: 'POST', body: { confirmName: '{alpha}' } })).status).toBe(200);
     expect((await request(`${app.api}/c/grid/queues`)).body.total).toBe(6);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { seedQueue } from '../helpers/queues.js';
 import { storeFixture } from '../helpers/stores.js';
+import { commandsDuring } from '../helpers/command-count.js';
 
 /** Writes the meta hash BullMQ writes for a new queue, for many queues in one round trip. */
 async function createQueues(redis: ReturnType<typeof storeFixture>['redis'], prefix: string, names: string[]): Promise<void> {
@@ -51,6 +52,11 @@ describe('discovery of 1,000 queues among other keys', () => {
     expect(seen).toEqual(created);
     const beyond = await request(`${app.api}/c/main/queues?page=11&pageSize=100`);
     expect(beyond.body).toMatchObject({ total: 1000, queues: [], hasMore: false });
+    const client = app.services.stores.handle((await app.services.connections.find('main'))!).client;
+    const sent = await commandsDuring(client, () => request(`${app.api}/c/main/queues?page=3&pageSize=100`));
+    expect(sent).toEqual(['evalsha']);
+    const sorted = await commandsDuring(client, () => request(`${app.api}/c/main/queues?page=3&pageSize=100&sort=failed`));
+    expect(sorted).toEqual(['evalsha', 'evalsha']);
     console.info(`1,000 queues, 5,000 other keys: first page ${timings[0]!.toFixed(0)} ms (scan), later pages ${Math.max(...timings.slice(1)).toFixed(0)} ms at most`);
   });
 
@@ -58,7 +64,7 @@ describe('discovery of 1,000 queues among other keys', () => {
     const queue = new Queue('custom-prefixed', other.bullmq);
     await queue.add('job', {});
     await queue.close();
-    app.services.queueDirectory.forget('main');
+    await app.services.queueDirectory.rescan(app.services.stores.handle((await app.services.connections.find('main'))!));
     const response = await request(`${app.api}/c/main/queues?search=custom`);
     expect(response.body.queues).toEqual([
       {
@@ -125,17 +131,19 @@ describe('search, sort and the name cache', () => {
     const added = await request(`${app.api}/c/main/queues/brand-new/jobs`, { method: 'POST', body: { name: 'first', data: {} } });
     expect(added.status).toBe(201);
     expect(names(await list('search=brand'))).toEqual(['brand-new']);
-    await request(`${app.api}/c/main/queues/brand-new/obliterate`, { method: 'POST', body: {} });
+    await request(`${app.api}/c/main/queues/brand-new/obliterate`, { method: 'POST', body: { confirmName: 'brand-new' } });
   });
 
-  it('keeps names for the cache period, and forgets them when the service removes a queue', async () => {
+  it('keeps names for the cache period, drops a queue the service removes at once, and finds others on a rescan', async () => {
     expect((await list('')).total).toBe(4);
     const late = new Queue('late', fixture.bullmq);
     queues.push(late);
     await late.add('job', {});
     expect((await list('')).total).toBe(4);
-    const obliterated = await request(`${app.api}/c/main/queues/billing/obliterate`, { method: 'POST', body: {} });
+    const obliterated = await request(`${app.api}/c/main/queues/billing/obliterate`, { method: 'POST', body: { confirmName: 'billing' } });
     expect(obliterated.status).toBe(200);
+    expect(names(await list(''))).toEqual(['Mailer', 'audit', 'mail']);
+    await app.services.queueDirectory.rescan(app.services.stores.handle((await app.services.connections.find('main'))!));
     expect(names(await list(''))).toEqual(['Mailer', 'audit', 'late', 'mail']);
   });
 });

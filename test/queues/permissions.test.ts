@@ -19,6 +19,11 @@ describe('queue procedures', () => {
       'queues.purge': 'queues.purge',
       'queues.obliterate': 'queues.obliterate',
       'queues.delete': 'queues.delete',
+      'queues.setGlobalConcurrency': 'queues.limits',
+      'queues.removeGlobalConcurrency': 'queues.limits',
+      'queues.setGlobalRateLimit': 'queues.limits',
+      'queues.removeGlobalRateLimit': 'queues.limits',
+      'queues.clearRateLimit': 'queues.limits',
     });
   });
 });

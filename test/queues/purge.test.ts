@@ -135,6 +135,25 @@ describe('purge', () => {
     });
   });
 
+  it('records one audit event carrying the counts, from the same middleware as the log line', async () => {
+    await seeded('counted', { failed: 2, completed: 1 });
+    await purge('counted', { confirmName: 'counted', statuses: ['failed'] });
+    const audit = await request(`${bed.app.api}/audit?action=queues.purge`);
+    const events = audit.body.events.filter((event: { queueName: string }) => event.queueName === 'counted');
+    expect(events).toEqual([
+      expect.objectContaining({ action: 'queues.purge', outcome: 'success', connectionId: 'main', counts: { totalRemoved: 2, removedByStatus: { failed: 2 } } }),
+    ]);
+  });
+
+  it('audits a purge stopped by a refused confirmation with no counts and logs no removal', async () => {
+    await seeded('unconfirmed', { failed: 1 });
+    expect((await purge('unconfirmed', { confirmName: 'other', statuses: ['failed'] })).status).toBe(400);
+    const audit = await request(`${bed.app.api}/audit?action=queues.purge`);
+    const events = audit.body.events.filter((event: { queueName: string }) => event.queueName === 'unconfirmed');
+    expect(events).toEqual([expect.objectContaining({ outcome: 'failure', errorCode: 'CONFIRMATION_MISMATCH', counts: null })]);
+    expect(bed.app.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'queue.action' && line.queue === 'unconfirmed')).toEqual([]);
+  });
+
   it('gives the same result through the typed tRPC client', async () => {
     await seeded('typed', { failed: 1 });
     const result = await bed.app.trpc.queues.purge.mutate({ connectionId: 'main', queueName: 'typed', confirmName: 'typed', statuses: ['failed'] });

@@ -35,7 +35,7 @@ describe('GET /queues/:queueName', () => {
       meta: { concurrency: 4, max: 10, duration: 2000, version: expect.stringMatching(/^bullmq:6\./) },
     });
     expect(response.body.workers.count).toBe(1);
-    expect(response.body.workers.list[0]).toMatchObject({ name: expect.stringContaining('detail-worker'), addr: expect.any(String) });
+    expect(response.body.workers.list[0]).toMatchObject({ name: 'detail-worker', clientName: expect.stringMatching(/:w:detail-worker$/), addr: expect.any(String) });
   });
 
   it('answers 404 for a queue that does not exist, and does not create it', async () => {
@@ -149,14 +149,21 @@ describe('can-delete and DELETE', () => {
 });
 
 describe('POST /queues/:queueName/obliterate', () => {
-  it('rejects a confirmName that differs, removing nothing', async () => {
-    await seeded('kept', { waiting: 1 });
-    const response = await post('kept', 'obliterate', { confirmName: 'kept2' });
-    expect(response.status).toBe(400);
-    expect(await fixture.redis.exists(`${fixture.prefix}:kept:meta`)).toBe(1);
+  it('without confirmName (400 VALIDATION_FAILED) or with a different one (400 CONFIRMATION_MISMATCH) removes nothing', async () => {
+    await seeded('kept', { waiting: 1, delayed: 1 });
+    const keysBefore = (await fixture.redis.keys(`${fixture.prefix}:kept:*`)).sort();
+    expect(keysBefore.length).toBeGreaterThan(3);
+    const absent = await post('kept', 'obliterate', {});
+    expect(absent.status).toBe(400);
+    expect(absent.body.code).toBe('VALIDATION_FAILED');
+    expect(absent.body.message).toContain('confirmName');
+    const wrong = await post('kept', 'obliterate', { confirmName: 'kept2' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.code).toBe('CONFIRMATION_MISMATCH');
+    expect((await fixture.redis.keys(`${fixture.prefix}:kept:*`)).sort()).toEqual(keysBefore);
   });
 
-  it('removes the queue and all its keys, with or without confirmName', async () => {
+  it('removes the queue and all its keys once confirmName equals its name', async () => {
     await seeded('gone', { completed: 1, failed: 1, waiting: 2, delayed: 1 });
     await seeded('gone-too', { waiting: 1 });
     expect((await post('gone', 'obliterate', { confirmName: 'gone' })).body).toEqual({
@@ -165,7 +172,7 @@ describe('POST /queues/:queueName/obliterate', () => {
       prefix: fixture.prefix,
       removedJobCounts: { waiting: 2, active: 0, delayed: 1, completed: 1, failed: 1, paused: 0, prioritized: 0, waitingChildren: 0 },
     });
-    expect((await post('gone-too', 'obliterate')).status).toBe(200);
+    expect((await post('gone-too', 'obliterate', { confirmName: 'gone-too' })).status).toBe(200);
     expect(await fixture.redis.keys(`${fixture.prefix}:gone*`)).toEqual([]);
     expect(actionLines('gone')).toEqual([
       expect.objectContaining({ action: 'queues.obliterate', removed: { queue: true, jobCounts: expect.objectContaining({ waiting: 2, failed: 1 }) } }),

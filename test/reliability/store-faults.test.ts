@@ -27,6 +27,13 @@ describe('a store that fails while requests run', () => {
     return { ...response, ms: performance.now() - started };
   };
 
+  /** The queue the requests list (a missing queue is a 404); an own Redis starts empty, a restarted one too. */
+  async function createJobsQueue(store: OwnRedis): Promise<void> {
+    const client = store.client();
+    await client.hset('bull:jobs:meta', 'opts.maxLenEvents', '10000');
+    client.disconnect();
+  }
+
   /** Requests in `lanes` parallel loops until `during()` resolves, each recorded with its start time. */
   async function whileRunning(which: keyof typeof ids, lanes: number, during: () => Promise<void>) {
     const results: Array<{ status: number; code?: string; ms: number; startedAt: number }> = [];
@@ -47,6 +54,7 @@ describe('a store that fails while requests run', () => {
 
   beforeAll(async () => {
     [flaky, steady] = await Promise.all([startOwnRedis(6421, flakyPassword), startOwnRedis(6422, steadyPassword)]);
+    await Promise.all([createJobsQueue(flaky), createJobsQueue(steady)]);
     app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey, DISABLE_RATE_LIMIT: 'true' } });
     for (const [which, store] of [['flaky', flaky], ['steady', steady]] as const) {
       const created = await log.fetch(`${app.api}/connections`, { method: 'POST', body: { name: `${which} store`, url: store.url } });
@@ -89,6 +97,7 @@ describe('a store that fails while requests run', () => {
 
   it('succeeds again once the store is restarted, without restarting the service', async () => {
     await flaky.server.restart();
+    await createJobsQueue(flaky);
     await waitFor(async () => (await listJobs('flaky')).status === 200, 10_000, 'the flaky connection to recover');
     expect((await listJobs('steady')).status).toBe(200);
   });

@@ -10,7 +10,7 @@ describe('HTTP error bodies', () => {
 
   it('answers a body over 1 MB with 413 and the JSON error shape', async () => {
     const big = JSON.stringify({ blob: 'x'.repeat(1024 * 1024 + 10) });
-    const { status, body } = await request(`${app.api}/health`, { method: 'POST', rawBody: big });
+    const { status, body } = await request(`${app.api}/auth/sign-out`, { method: 'POST', rawBody: big });
     expect(status).toBe(413);
     expect(body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('1 MB') });
   });
@@ -22,13 +22,13 @@ describe('HTTP error bodies', () => {
   });
 
   it('answers malformed JSON with 400 INVALID_JSON', async () => {
-    const { status, body } = await request(`${app.api}/health`, { method: 'POST', rawBody: '{"oops":' });
+    const { status, body } = await request(`${app.api}/auth/sign-out`, { method: 'POST', rawBody: '{"oops":' });
     expect(status).toBe(400);
     expect(body).toEqual({ code: 'INVALID_JSON', message: 'Request body is not valid JSON' });
   });
 
   it('answers a JSON body that is not an object with 400', async () => {
-    const { status, body } = await request(`${app.api}/health`, { method: 'POST', rawBody: '[1,2]' });
+    const { status, body } = await request(`${app.api}/auth/sign-out`, { method: 'POST', rawBody: '[1,2]' });
     expect(status).toBe(400);
     expect(body.code).toBe('VALIDATION_FAILED');
   });
@@ -45,10 +45,11 @@ describe('HTTP error bodies', () => {
     expect(body).toEqual({ code: 'NOT_FOUND', message: 'No route matches DELETE /elsewhere' });
   });
 
-  it('answers a wrong method on a known path with 404 JSON, not a crash', async () => {
-    const { status, body } = await request(`${app.api}/health`, { method: 'PUT', body: {} });
-    expect(status).toBe(404);
-    expect(body.code).toBe('NOT_FOUND');
+  it('answers a wrong method on a known path with 405 JSON and Allow, not a crash', async () => {
+    const { status, body, headers } = await request(`${app.api}/health`, { method: 'PUT', body: {} });
+    expect(status).toBe(405);
+    expect(headers.get('allow')).toBe('GET');
+    expect(body).toEqual({ code: 'METHOD_NOT_ALLOWED', message: 'PUT is not allowed on /api/health; allowed: GET' });
   });
 
   it('gives every response a request id, echoing a sane incoming one', async () => {

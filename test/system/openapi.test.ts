@@ -1,32 +1,154 @@
+import { execFile } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorResponsesOf } from '../../server/http/openapi/error-responses.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
+import { repoRoot } from '../helpers/process.js';
+
+const run = promisify(execFile);
+const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
+const workDir = path.join(repoRoot, 'test-artifacts', `openapi-lint-${process.pid}`);
+/** The linters run offline: no telemetry, no update check. */
+const lintEnv = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+
+type Operation = Record<string, any>;
+
+function operationsOf(document: any): Array<[string, Operation]> {
+  return Object.entries<Record<string, Operation>>(document.paths).flatMap(([route, operations]) =>
+    Object.entries(operations).map(([method, operation]): [string, Operation] => [`${method.toUpperCase()} ${route}`, operation]));
+}
 
 describe('OpenAPI document and docs page', () => {
   let app: TestApp;
+  let document: any;
   beforeAll(async () => {
     app = await bootApp();
+    document = (await request(`${app.api}/openapi.json`)).body;
+    await mkdir(workDir, { recursive: true });
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await rm(workDir, { recursive: true, force: true });
+  });
 
   it('serves an OpenAPI 3.1 document that a third-party validator accepts', async () => {
-    const { status, body } = await request(`${app.api}/openapi.json`);
-    expect(status).toBe(200);
-    expect(body.openapi).toMatch(/^3\.1\./);
-    await expect(SwaggerParser.validate(structuredClone(body))).resolves.toBeTruthy();
+    expect(document.openapi).toMatch(/^3\.1\./);
+    await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeTruthy();
   });
 
-  it('describes every REST route with a response schema and the error body', async () => {
-    const { body } = await request(`${app.api}/openapi.json`);
-    for (const [route, operations] of Object.entries<Record<string, any>>(body.paths)) {
-      for (const [method, operation] of Object.entries<any>(operations)) {
-        expect(operation.responses['200'] ?? operation.responses['201'], `${method} ${route}`).toBeDefined();
-        const errorSchema = operation.responses.default?.content?.['application/json']?.schema
-          ?? Object.entries<any>(operation.responses).find(([code]) => code.startsWith('4') || code.startsWith('5'))?.[1];
-        expect(errorSchema, `${method} ${route} error response`).toBeDefined();
-      }
+  it('passes redocly (recommended) and spectral (spectral:oas) with no error and no warning', async () => {
+    const file = path.join(workDir, 'openapi.json');
+    await writeFile(file, JSON.stringify(document));
+    const redocly = await run(bin('redocly'), ['lint', file, '--config', path.join(repoRoot, 'test/system/lint/redocly.yaml'), '--format=json'], { cwd: workDir, env: lintEnv })
+      .catch((failure: { stdout: string }) => failure);
+    const totals = JSON.parse(redocly.stdout).totals;
+    expect(totals, redocly.stdout.slice(0, 4000)).toMatchObject({ errors: 0, warnings: 0 });
+    const spectral = await run(bin('spectral'), ['lint', file, '--ruleset', path.join(repoRoot, 'test/system/lint/spectral.yaml'), '--format=json', '--quiet'], { cwd: workDir, env: lintEnv })
+      .catch((failure: { stdout: string }) => failure);
+    const problems = JSON.parse(spectral.stdout || '[]') as Array<{ code: string; path: string[]; severity: number }>;
+    // Severity 0 = error, 1 = warning.
+    expect(problems.filter((problem) => problem.severity <= 1)).toEqual([]);
+  }, 120_000);
+
+  it('says who may call each operation: public routes none, session-only routes the cookie, the rest a token or the cookie', () => {
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearerAuth', 'cookieAuth']);
+    expect(document.components.securitySchemes.cookieAuth).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'bullpen_session' });
+    expect(document.components.securitySchemes.cookieAuth.description).toMatch(/Origin/);
+    const security = Object.fromEntries(operationsOf(document).map(([name, operation]) => [name, operation.security]));
+    for (const name of ['GET /health', 'GET /mode', 'GET /app/config', 'GET /session', 'GET /auth/get-session', 'POST /auth/sign-up/email', 'POST /auth/sign-in/email', 'POST /auth/sign-out', 'GET /invitations/{token}', 'POST /auth/reset-password']) {
+      expect(security[name], name).toEqual([]);
     }
-    expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(['/health', '/mode', '/app/config', '/session']));
+    for (const name of ['POST /auth/tokens', 'GET /auth/tokens', 'DELETE /auth/tokens/{id}', 'POST /auth/organization/set-active', 'POST /organizations', 'POST /auth/change-password', 'POST /invitations/{token}/accept']) {
+      expect(security[name], name).toEqual([{ cookieAuth: [] }]);
+    }
+    expect(security['GET /c/{connectionId}/queues/{queueName}/events']).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    expect(security['POST /c/{connectionId}/queues/{queueName}/purge']).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    for (const [name, operation] of operationsOf(document)) expect(operation.security, name).toBeDefined();
+  });
+
+  it('lists the errors of each route with their codes, shared ones as components.responses', () => {
+    expect(Object.keys(document.components.responses).sort()).toEqual(
+      ['Forbidden', 'InternalError', 'PayloadTooLarge', 'RateLimited', 'ServiceUnavailable', 'Unauthorized', 'UnsupportedMediaType'],
+    );
+    for (const [name, operation] of operationsOf(document)) {
+      const redirect = name.startsWith('GET /auth/sign-in/{provider}') || name.startsWith('GET /auth/callback/{provider}');
+      const successes = Object.keys(operation.responses).filter((status) => status.startsWith(redirect ? '3' : '2'));
+      expect(successes.length, `${name} success`).toBeGreaterThan(0);
+      expect(operation.responses.default, name).toBeUndefined();
+      expect(operation.responses['500'], name).toBeDefined();
+      if (operation.security.length > 0) expect(operation.responses['401'], name).toBeDefined();
+    }
+    const pause = document.paths['/c/{connectionId}/queues/{queueName}/pause'].post.responses;
+    expect(pause['415']).toEqual({ $ref: '#/components/responses/UnsupportedMediaType' });
+    const notFound = pause['404'].content['application/json'].schema.allOf[1];
+    expect(notFound.properties.code.enum).toEqual(['NOT_FOUND']);
+    const deleteKey403 = document.paths['/c/{connectionId}/store-keys/{key}'].delete.responses['403'];
+    expect(deleteKey403.content['application/json'].schema.allOf[1].properties.code.enum.sort()).toEqual(['FORBIDDEN', 'RESERVED_KEY']);
+  });
+
+  it('turns one line of meta.errors into the status, the code enum and the description', () => {
+    const facts = { method: 'post', path: '/c/{connectionId}/queues/{queueName}/clean', public: false, mutation: true, hasInput: true, meta: {}, operation: {} };
+    const without = errorResponsesOf({ ...facts, errors: {} });
+    const withConflict = errorResponsesOf({ ...facts, errors: { CONFLICT: 'Someone else is cleaning' } });
+    expect(without['409']).toBeUndefined();
+    expect(withConflict['409']).toMatchObject({ description: '`CONFLICT`: Someone else is cleaning' });
+    expect((withConflict['409'] as any).content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['CONFLICT']);
+    const publicRead = errorResponsesOf({ ...facts, method: 'get', path: '/health', public: true, mutation: false, hasInput: false, errors: {} });
+    expect(Object.keys(publicRead)).toEqual(['429', '500', '503']);
+  });
+
+  it('a route that creates its queue (meta.queue) may refuse its name and never 404s for it; async-capable routes list 202; plain routes are rate limited', () => {
+    const codesOf = (response: any) => response.content['application/json'].schema.allOf[1].properties.code.enum;
+    for (const [path, method] of [['/c/{connectionId}/queues/{queueName}/jobs', 'post'], ['/c/{connectionId}/scheduled-jobs/queue/{queueName}', 'post']] as const) {
+      const responses = document.paths[path][method].responses;
+      expect(codesOf(responses['400']), path).toContain('UNSUPPORTED_QUEUE_NAME');
+      expect(responses['404'].description, path).toBe('`NOT_FOUND`: No such connection');
+    }
+    const clean = document.paths['/c/{connectionId}/queues/{queueName}/clean'].post.responses;
+    expect(codesOf(clean['400'])).not.toContain('UNSUPPORTED_QUEUE_NAME');
+    expect(clean['404'].description).toBe('`NOT_FOUND`: No such connection or queue');
+    for (const [path, method] of [['/c/{connectionId}/queues/{queueName}/purge', 'post'], ['/c/{connectionId}/queues/{queueName}/jobs/retry', 'post'], ['/c/{connectionId}/jobs/remove', 'post']] as const) {
+      const responses = document.paths[path][method].responses;
+      expect(responses['202'].content, path).toEqual(responses['200'].content);
+      expect(responses['202'].content['application/json'], path).toBeDefined();
+    }
+    expect(document.paths['/c/{connectionId}/queues/{queueName}/jobs/invoke'].post.responses['202']).toBeUndefined();
+    for (const path of ['/c/{connectionId}/queues/{queueName}/events', '/prometheus']) {
+      expect(document.paths[path].get.responses['429'], path).toEqual({ $ref: '#/components/responses/RateLimited' });
+    }
+  });
+
+  it('names the resource schemas, none `Error` and none auto-named', () => {
+    const names = Object.keys(document.components.schemas);
+    expect(names).toEqual(expect.arrayContaining(
+      ['Connection', 'Queue', 'QueueCounts', 'JobSummary', 'JobDetail', 'JobTreeNode', 'Scheduler', 'Worker', 'AuditEvent', 'ErrorBody'],
+    ));
+    expect(names).not.toContain('Error');
+    expect(names.filter((name) => name.startsWith('__') || name.startsWith('error.'))).toEqual([]);
+  });
+
+  it('describes every operation; bodies are optional unless a field is required, with an example, alternatives as oneOf', () => {
+    for (const [name, operation] of operationsOf(document)) {
+      expect(operation.description, name).toBeTruthy();
+      const body = operation.requestBody;
+      if (!body) continue;
+      const media = body.content['application/json'];
+      expect(media.example, `${name} example`).toBeDefined();
+      const requires = media.schema.oneOf !== undefined || (media.schema.required ?? []).length > 0;
+      expect(body.required, name).toBe(requires);
+    }
+    const pause = document.paths['/c/{connectionId}/queues/{queueName}/pause'].post;
+    expect(pause.requestBody.required).toBe(false);
+    expect(pause.requestBody.content['application/json'].example).toEqual({});
+    const retry = document.paths['/c/{connectionId}/queues/{queueName}/jobs/retry'].post.requestBody.content['application/json'].schema;
+    expect(retry.oneOf.map((form: { required: string[] }) => form.required)).toEqual([['jobIds'], ['status', 'all']]);
+    const test = document.paths['/connections/test'].post.requestBody.content['application/json'].schema;
+    expect(test.oneOf.map((form: { required: string[] }) => form.required)).toEqual([['id'], ['url']]);
+    expect(document.paths['/prometheus'].get.responses['200'].content['text/plain']).toBeDefined();
+    expect(document.paths['/c/{connectionId}/queues/{queueName}/events'].get.responses['200'].content['text/event-stream']).toBeDefined();
   });
 
   it('serves the API reference page without any CDN', async () => {

@@ -58,15 +58,17 @@ describe('migrations on SQLite', () => {
 });
 
 describe('PostgreSQL unreachable in server mode', () => {
-  it('starts anyway: health says degraded, persistence routes answer 503', async () => {
+  it('starts anyway: health says degraded, persistence routes answer 503, the app config still 200', async () => {
     const app = await bootApp({ persistence: 'server', databaseUrl: 'postgres://postgres@127.0.0.1:1/nowhere' });
     try {
       const health = await request(`${app.api}/health`);
       expect(health.status).toBe(200);
       expect(health.body).toMatchObject({ status: 'degraded', checks: { persistence: { ok: false, mode: 'server' } } });
-      const config = await request(`${app.api}/app/config`);
-      expect(config.status).toBe(503);
-      expect(config.body.code).toBe('DATABASE_UNAVAILABLE');
+      expect((await request(`${app.api}/app/config`)).status).toBe(200);
+      const signIn = await request(`${app.api}/auth/sign-in/email`, { method: 'POST', body: { email: 'a@example.test', password: 'whatever-password' } });
+      expect(signIn.status).toBe(503);
+      expect(signIn.body.code).toBe('DATABASE_UNAVAILABLE');
+      expect(signIn.headers.get('retry-after')).toBe('2');
       expect(JSON.stringify(app.logs)).toContain('database unavailable');
     } finally {
       await app.close();

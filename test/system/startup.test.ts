@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,7 +31,7 @@ describe('configuration', () => {
 
   it('selects server persistence when DATABASE_URL is set', () => {
     const url = 'postgres://postgres@127.0.0.1:5432/test';
-    expect(loadConfig({ DATABASE_URL: url, AUTH_SECRET: 'x'.repeat(32) }).persistence).toEqual({ mode: 'server', databaseUrl: url });
+    expect(loadConfig({ DATABASE_URL: url, AUTH_SECRET: 'x'.repeat(32), SERVICE_ENCRYPTION_KEY: 'a'.repeat(64) }).persistence).toEqual({ mode: 'server', databaseUrl: url });
   });
 });
 
@@ -59,6 +59,28 @@ describe('the service process', () => {
       expect(service.output()).toContain('EADDRINUSE');
     } finally {
       blocker.close();
+    }
+  });
+
+  it('refuses to start in production with authentication and no APP_BASE_URL, in one line naming it', async () => {
+    const service = startServiceProcess({ NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: dataDir });
+    expect(await service.exited).toBe(1);
+    expect(service.output().trim()).toMatch(/^bullpen: Invalid APP_BASE_URL \(unset\): required in production with authentication on[^\n]*$/);
+    expect(loadConfig({ NODE_ENV: 'production', SERVICE_AUTHLESS: 'true' }).auth.appBaseUrl).toBeNull();
+  });
+
+  it('creates its data directory 0700 and the SQLite file 0600; without APP_BASE_URL the base URL names the bound port', async () => {
+    const fresh = path.join(dataDir, 'fresh');
+    const service = startServiceProcess({ PORT: '0', HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: fresh });
+    try {
+      const line = await service.waitForOutput(/"appBaseUrl":"[^"]+"/);
+      const port = new URL((await service.waitForOutput(/http:\/\/127\.0\.0\.1:\d+/)).trim()).port;
+      expect(line).toBe(`"appBaseUrl":"http://localhost:${port}"`);
+      expect((await stat(fresh)).mode & 0o777).toBe(0o700);
+      expect((await stat(path.join(fresh, 'bullpen.sqlite'))).mode & 0o777).toBe(0o600);
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
     }
   });
 

@@ -1,4 +1,4 @@
-import type { JobStatus } from '../../../contracts/jobs.js';
+import type { JobStatus } from '../../api-types.js';
 import { defineCommand, integerFlag } from '../command.js';
 import { formatTable, formatTime, writeJson } from '../output.js';
 import { pageFooter } from './page-footer.js';

@@ -1,4 +1,4 @@
-import type { keyTypes } from '../../../contracts/store-keys.js';
+import type { KeyType } from '../../api-types.js';
 import { defineCommand, integerFlag } from '../command.js';
 import { formatTable, writeJson } from '../output.js';
 import { withProgress } from '../progress.js';
@@ -26,7 +26,7 @@ export const keysCommand = defineCommand({
           cursor,
           count: Math.min(1000, limit - found.length),
           // The server checks the type and names the valid ones when it refuses.
-          type: (values.type ?? '') as (typeof keyTypes)[number] | '',
+          type: (values.type ?? '') as KeyType | '',
           excludeQueueKeys: values['no-queue-keys'] ? 'true' : 'false',
         });
         found.push(...page.keys);

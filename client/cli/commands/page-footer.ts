@@ -1,4 +1,4 @@
-import type { PageInfo } from '../../../contracts/pagination.js';
+import type { PageInfo } from '../../api-types.js';
 
 /** "page 1 of 3, 120 queues (next: --page 2)". */
 export function pageFooter(page: PageInfo, noun: string): string {

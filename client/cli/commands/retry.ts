@@ -1,5 +1,5 @@
-import type { BulkOutcome } from '../../../contracts/job-actions.js';
-import { defineCommand } from '../command.js';
+import type { BulkOutcome } from '../../api-types.js';
+import { defineCommand, integerFlag } from '../command.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
 import { withProgress } from '../progress.js';
@@ -11,13 +11,22 @@ const maxAllCalls = 10_000;
 
 export const retryCommand = defineCommand({
   name: 'retry',
-  usage: '<queue> <id...> | <queue> --all-failed',
-  summary: 'Move failed jobs back to waiting: the ids given, or every failed job',
-  options: { 'all-failed': { type: 'boolean', default: false } },
+  usage: '<queue> <id...> | <queue> --all-failed [--async [--max-per-second N]]',
+  summary: 'Move failed jobs back to waiting: the ids given, or every failed job (--async: as a background task)',
+  options: { 'all-failed': { type: 'boolean', default: false }, async: { type: 'boolean', default: false }, 'max-per-second': { type: 'string' } },
   arity: [1, Number.POSITIVE_INFINITY],
   async run({ client, config, io, connectionId }, { positionals: [queueName, ...jobIds], values }) {
     if (values['all-failed'] === jobIds.length > 0) throw new UsageError('give job ids or --all-failed (one of them)');
     const queue = { connectionId: await connectionId(), queueName: queueName! };
+    if (values.async) {
+      if (!values['all-failed']) throw new UsageError('--async goes with --all-failed');
+      const maxPerSecond = values['max-per-second'] === undefined ? {} : { maxPerSecond: integerFlag('max-per-second', values['max-per-second'], 0) };
+      const accepted = await client.jobs.retry.mutate({ ...queue, status: 'failed', all: true, async: true, ...maxPerSecond });
+      if (!accepted.taskId) throw new Error('the service ran the retry instead of starting a task');
+      if (config.json) return writeJson(io.stdout, { taskId: accepted.taskId });
+      io.stdout.write(`task ${accepted.taskId} started; follow it with: bullpen tasks ${accepted.taskId}\n`);
+      return;
+    }
     const total: BulkOutcome = { results: [], succeeded: 0, failed: 0 };
     await withProgress(io.stderr, 'retrying…', async (progress) => {
       if (values['all-failed']) {

@@ -1,5 +1,4 @@
-import { AppError } from '../../../domain/errors.js';
-import { resolveActor } from '../../auth/resolve-actor.js';
+import { requireActor } from '../../auth/require-actor.js';
 import { middleware } from '../init.js';
 
 /**
@@ -10,7 +9,6 @@ export const authenticate = middleware(async ({ ctx, meta, getRawInput, next }) 
   const routeOrganizationId = meta?.openapi?.path.includes('{organizationId}')
     ? ((await getRawInput()) as { organizationId?: unknown } | undefined)?.organizationId
     : undefined;
-  const actor = await resolveActor(ctx, typeof routeOrganizationId === 'string' ? routeOrganizationId : undefined);
-  if (!actor) throw new AppError('UNAUTHORIZED', 'Authentication required: sign in or send an API token');
+  const actor = await requireActor(ctx, typeof routeOrganizationId === 'string' ? routeOrganizationId : undefined);
   return next({ ctx: { actor } });
 });

@@ -1,4 +1,4 @@
-import { AppError } from '../../../domain/errors.js';
+import { AppError } from '../../../contracts/app-error.js';
 import { middleware } from '../init.js';
 
 const pathParamPattern = /\{(.+?)\}/g;

@@ -1,4 +1,4 @@
-import { AppError } from '../../../domain/errors.js';
+import { AppError } from '../../../contracts/app-error.js';
 import { middleware } from '../init.js';
 
 /** In environment-connection mode the SERVICE_REDIS_URL_* variables are the only source of connections. */

@@ -1,4 +1,4 @@
-import { AppError } from '../../../domain/errors.js';
+import { AppError } from '../../../contracts/app-error.js';
 import { middleware } from '../init.js';
 
 /** Authless mode has no users: account actions (sign-up, sign-in, tokens, members) are refused with 400. */

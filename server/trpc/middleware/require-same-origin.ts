@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { AppError } from '../../../domain/errors.js';
+import { AppError } from '../../../contracts/app-error.js';
 import { bearerToken, sessionCookieValue } from '../../auth/identity.js';
 import { middleware } from '../init.js';
 

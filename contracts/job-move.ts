@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { bulkJobId, bulkOutcomeSchema, checkBulkTarget, maxBulkJobIds } from './job-actions.js';
+import { queueParams } from './params.js';
+import { strictBoolean } from './strict-boolean.js';
+import { asyncFields } from './tasks.js';
+
+export const moveJobsInput = queueParams
+  .extend({
+    to: z
+      .object({
+        queueName: z.string().min(1).max(1000).describe('The target queue; created as a producer would when it does not exist.'),
+        connectionId: z.string().min(1).max(200).optional().describe('Another connection (id or name) you may write; default: this one.'),
+        prefix: z.string().min(1).max(200).optional().describe("One of the target connection's prefixes; default as for adding a job."),
+      })
+      .strict(),
+    jobIds: z.array(bulkJobId).min(1).max(maxBulkJobIds).optional().describe(`The jobs to move: 1 to ${maxBulkJobIds} ids.`),
+    status: z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized']).optional().describe('With `all: true`: move every job of this status.'),
+    all: z.literal(true).optional(),
+    keepIds: strictBoolean().optional().describe('Keep each job id (BullMQ refuses numeric custom ids: such jobs are refused); default: `<source queue>-<id>`.'),
+    dryRun: strictBoolean().optional().describe('`true`: count what would move, move nothing.'),
+    ...asyncFields,
+  })
+  .superRefine(checkBulkTarget);
+
+export const moveOutcomeSchema = bulkOutcomeSchema.extend({
+  matched: z.number().int().optional().describe('Dry run: the jobs the move would take.'),
+  target: z.object({ connectionId: z.string(), queueName: z.string(), prefix: z.string() }),
+});
+export type MoveOutcome = z.infer<typeof moveOutcomeSchema>;

@@ -1,0 +1,5 @@
+import { router } from '../../server/trpc/init.js';
+import { connectionHistoryProcedure } from './connection-history.js';
+import { queueHistoryProcedure } from './queue-history.js';
+
+export const historyRouter = router({ connection: connectionHistoryProcedure, queue: queueHistoryProcedure });

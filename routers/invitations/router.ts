@@ -1,0 +1,14 @@
+import { router } from '../../server/trpc/init.js';
+import { acceptProcedure } from './accept.js';
+import { createProcedure } from './create.js';
+import { listProcedure } from './list.js';
+import { previewProcedure } from './preview.js';
+import { revokeProcedure } from './revoke.js';
+
+export const invitationsRouter = router({
+  create: createProcedure,
+  list: listProcedure,
+  revoke: revokeProcedure,
+  preview: previewProcedure,
+  accept: acceptProcedure,
+});

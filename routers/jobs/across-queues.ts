@@ -1,0 +1,55 @@
+import type { Queue } from 'bullmq';
+import type { AcrossOutcome } from '../../contracts/across-queues.js';
+import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
+import { queueSelected } from '../../server/bullmq/queue-globs.js';
+import type { QueueRef } from '../../server/bullmq/queue-key.js';
+import type { StoreHandle } from '../../server/stores/store-handle.js';
+import { countJobs } from './job-status.js';
+
+export type AcrossAction = 'retry' | 'remove';
+export type AcrossStatus = 'failed' | 'completed' | 'waiting' | 'delayed' | 'prioritized';
+
+const batchSize = 1000;
+/** Batches one synchronous request may run across all queues (the per-queue status form's bound). */
+export const batchesPerRequest = 100;
+
+export async function matchingQueues(store: StoreHandle, directory: QueueDirectory, selection: { include: string[]; exclude: string[] }): Promise<QueueRef[]> {
+  return (await directory.list(store)).filter((ref) => queueSelected(ref.name, selection));
+}
+
+/**
+ * One batch of the action on one queue: retry (only jobs finished before `before`, so a job
+ * failing again is not retried twice) or remove (jobs timestamped before `before`). Answers how
+ * many jobs it acted on, and whether any may remain.
+ */
+export async function actOnBatch(queue: Queue, action: AcrossAction, status: AcrossStatus, before: number, size = batchSize): Promise<{ acted: number; more: boolean }> {
+  if (action === 'retry') {
+    const counted = await countJobs(queue, status);
+    const cursor = await queue.backend.retryFinishedJobs(status as 'failed', size, before);
+    return { acted: Math.max(0, counted - (await countJobs(queue, status))), more: cursor !== 0 };
+  }
+  const removed = await queue.clean(Math.max(0, Date.now() - before), size, status === 'waiting' ? 'wait' : status);
+  return { acted: removed.length, more: removed.length === size };
+}
+
+/** The synchronous form: counts for a dry run, else batches across the queues until done or the budget is spent. */
+export async function actAcross(store: StoreHandle, refs: QueueRef[], action: AcrossAction, status: AcrossStatus, dryRun: boolean): Promise<AcrossOutcome> {
+  const before = Date.now();
+  let budget = batchesPerRequest;
+  const queues: AcrossOutcome['queues'] = [];
+  for (const ref of refs) {
+    const queue = store.queue(ref.name, ref.prefix);
+    const matched = await countJobs(queue, status);
+    let succeeded = 0;
+    let more = !dryRun && matched > 0;
+    while (more && budget > 0) {
+      const batch = await actOnBatch(queue, action, status, before);
+      succeeded += batch.acted;
+      more = batch.more;
+      budget--;
+    }
+    queues.push({ queueName: ref.name, prefix: ref.prefix, matched, succeeded, done: dryRun || !more });
+  }
+  const sum = (pick: (q: AcrossOutcome['queues'][number]) => number) => queues.reduce((total, q) => total + pick(q), 0);
+  return { dryRun, queues, matched: sum((q) => q.matched), succeeded: sum((q) => q.succeeded), done: queues.every((q) => q.done) };
+}

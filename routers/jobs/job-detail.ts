@@ -1,0 +1,44 @@
+import type { JobDetail, JobRef } from '../../contracts/jobs.js';
+import { notFound } from '../../contracts/app-error.js';
+import type { StoreHandle } from '../../server/stores/store-handle.js';
+import type { QueueLookup } from '../../server/bullmq/resolve-queue.js';
+import { decodeJobHash } from '../../server/bullmq/job-hash.js';
+import { toJobState } from '../../server/bullmq/job-state.js';
+import { readJobDetail, type RawJobRef } from '../../server/bullmq/read-job-detail.js';
+import { childrenTotal, jobRefAt, parseJobKey } from './job-refs.js';
+
+/** Children listed in a detail; the tree route lists more. */
+export const detailChildrenLimit = 20;
+
+/** A ref the script read: a key outside the connection's prefixes has no queue, hence no state. */
+function toJobRef(store: StoreHandle, raw: RawJobRef): JobRef {
+  const parsed = parseJobKey(store.prefixes, raw.key);
+  const state = raw.name === null || parsed.queueName === null ? 'unknown' : toJobState(raw.state);
+  return { ...parsed, name: raw.name, state };
+}
+
+/**
+ * A job in full, in one round trip on a standalone store (the queue's
+ * existence, the hash, state, logs count, children and parent are all read
+ * by one script). On a cluster the parent and children may sit on other
+ * nodes, so their names and states take a second, parallel round trip.
+ */
+export async function getJobDetail({ store, queue, jobId }: { store: StoreHandle; queue: QueueLookup; jobId: string }): Promise<JobDetail> {
+  const read = await readJobDetail(store.client, { queueName: queue.name, jobId, prefixes: queue.prefixes, childLimit: detailChildrenLimit });
+  if (read.found === 'queue-missing') throw queue.notFound();
+  if (read.found === 'job-missing') throw notFound(`Job "${jobId}" in queue "${queue.name}"`);
+  const { job } = read;
+  const { parentKey, ...fields } = decodeJobHash(job.hash);
+  const [parent, items] = job.refsResolved
+    ? [job.parent && toJobRef(store, job.parent), job.childRefs.map((ref) => toJobRef(store, ref))]
+    : await Promise.all([parentKey ? jobRefAt(store, parentKey) : undefined, Promise.all(job.childKeys.map((key) => jobRefAt(store, key)))]);
+  const total = childrenTotal(job.children);
+  return {
+    id: jobId,
+    ...fields,
+    state: toJobState(job.state),
+    ...(parent ? { parent } : {}),
+    ...(total > 0 ? { children: { counts: job.children, items, truncated: items.length < total } } : {}),
+    logsCount: job.logsCount,
+  };
+}

@@ -1,0 +1,15 @@
+import { jobListSchema, listJobsInput } from '../../contracts/jobs.js';
+import { listJobs } from './list-jobs.js';
+import { queueProcedure } from '../../server/trpc/procedures.js';
+import { jobsPath, jobsTags } from './openapi.js';
+
+export const listProcedure = queueProcedure
+  .meta({
+    permission: 'jobs.read',
+    // The job script checks the queue's meta key itself: one round trip in all.
+    queueCheck: 'in-script',
+    openapi: { method: 'GET', path: jobsPath, tags: jobsTags, summary: 'One page of the jobs of a status, previews capped' },
+  })
+  .input(listJobsInput)
+  .output(jobListSchema)
+  .query(({ ctx, input: { connectionId: _c, queueName: _q, prefix: _p, ...query } }) => listJobs({ store: ctx.store, queue: ctx.queueLookup, ...query }));

@@ -1,0 +1,38 @@
+import type { Queue } from 'bullmq';
+import type { MoveOutcome } from '../../contracts/job-move.js';
+import { countJobs } from './job-status.js';
+import { maxStatusBatches, statusBatchSize } from './bulk/status-batches.js';
+import { moveJobIds, moveStatusBatch, type MoveTarget } from './move-jobs.js';
+
+type Status = 'waiting' | 'delayed' | 'completed' | 'failed' | 'prioritized';
+
+/** A move within one request: named ids, a count for a dry run, or bounded batches of a status. */
+export async function moveSynchronously({ source, target, input, where }: {
+  source: Queue;
+  target: MoveTarget;
+  input: { jobIds?: string[] | undefined; status?: Status | undefined; dryRun?: boolean | undefined };
+  where: MoveOutcome['target'];
+}): Promise<MoveOutcome> {
+  if (input.jobIds) {
+    if (input.dryRun) {
+      const found = await Promise.all([...new Set(input.jobIds)].map((id) => source.getJob(id)));
+      return { results: [], succeeded: 0, failed: 0, matched: found.filter(Boolean).length, target: where };
+    }
+    const results = await moveJobIds(source, input.jobIds, target);
+    const succeeded = results.filter((result) => result.ok).length;
+    return { results, succeeded, failed: results.length - succeeded, target: where };
+  }
+  const status = input.status!;
+  if (input.dryRun) return { results: [], succeeded: 0, failed: 0, status, matched: await countJobs(source, status), done: true, target: where };
+  let succeeded = 0;
+  let refused = 0;
+  let more = true;
+  for (let batch = 0; more && batch < maxStatusBatches; batch++) {
+    const moved = await moveStatusBatch(source, status, refused, statusBatchSize, target);
+    const ok = moved.results.filter((result) => result.ok).length;
+    succeeded += ok;
+    refused += moved.results.length - ok;
+    more = moved.more;
+  }
+  return { results: [], succeeded, failed: refused, status, remaining: await countJobs(source, status), done: !more, target: where };
+}

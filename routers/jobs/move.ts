@@ -1,0 +1,48 @@
+import { AppError } from '../../contracts/app-error.js';
+import { moveJobsInput, moveOutcomeSchema } from '../../contracts/job-move.js';
+import { resolveQueue } from '../../server/bullmq/resolve-queue.js';
+import { openConnection } from '../../server/stores/open-connection.js';
+import { createTask } from '../../server/tasks/create-task.js';
+import { queueProcedure } from '../../server/trpc/procedures.js';
+import { moveSynchronously } from './move-synchronously.js';
+import { jobsPath, jobsTags } from './openapi.js';
+
+/**
+ * Redrive: jobs of this queue become new waiting jobs of another (same name, data and options),
+ * added under a derived id before they leave the source, so an interrupted move resumed neither
+ * loses nor doubles a job.
+ */
+export const moveProcedure = queueProcedure
+  .meta({
+    permission: 'jobs.move',
+    runsAsTask: true,
+    errors: { UNSUPPORTED_QUEUE_NAME: 'The target queue would hold ":"', FORBIDDEN: 'The target connection belongs to another organization' },
+    bodyExample: { to: { queueName: 'emails-retry' }, status: 'failed', all: true, dryRun: true },
+    openapi: {
+      method: 'POST',
+      path: `${jobsPath}/move`,
+      tags: jobsTags,
+      summary: 'Moves jobs to another queue (dead-letter redrive), on this connection or another one you may write',
+      description:
+        'Select with `jobIds` or `{ status, all: true }`. Each job is added to the target as a new waiting job under `<source queue>-<id>` (or its own id with `keepIds`), then removed from the source. `dryRun` counts; the status form moves at most 100 batches of 1,000 per request (`done: false`: call again) or, with `async: true`, runs as a background task (202, throttled by `maxPerSecond`).',
+    },
+  })
+  .input(moveJobsInput)
+  .output(moveOutcomeSchema)
+  .mutation(async ({ ctx, input }) => {
+    const targetStore = input.to.connectionId ? await openConnection(ctx.services, ctx.actor, input.to.connectionId) : ctx.store;
+    const resolved = await resolveQueue(targetStore, { queueName: input.to.queueName, prefix: input.to.prefix }, 'create');
+    const target = { connectionId: targetStore.connection.id, queueName: resolved.ref.name, prefix: resolved.ref.prefix };
+    if (target.connectionId === ctx.store.connection.id && target.queueName === ctx.queue.ref.name && target.prefix === ctx.queue.ref.prefix) {
+      throw new AppError('VALIDATION_FAILED', 'to: the target must be another queue', { field: 'to' });
+    }
+    if (!resolved.existed && !input.dryRun) {
+      await targetStore.writeQueueMeta(resolved.ref.name, resolved.ref.prefix);
+      ctx.services.queueDirectory.remember(targetStore.connection.id, resolved.ref);
+    }
+    if (!input.async || input.dryRun) return moveSynchronously({ source: ctx.queue.queue, target: { queue: resolved.queue, keepIds: input.keepIds === true }, input, where: target });
+    const params = { prefix: ctx.queue.ref.prefix, status: input.status, keepIds: input.keepIds === true, to: target };
+    const task = { kind: 'jobs.move', organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id, queueName: ctx.queue.ref.name, params, maxPerSecond: input.maxPerSecond };
+    const taskId = await createTask(ctx.services.persistence.fork(), task, ctx.actor);
+    return { results: [], succeeded: 0, failed: 0, done: false, taskId, target };
+  });

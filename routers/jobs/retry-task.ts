@@ -1,0 +1,31 @@
+import type { TaskHandler } from '../../server/tasks/task-handler.js';
+import { queueKey } from '../../server/bullmq/queue-key.js';
+
+/**
+ * Retry by status as a background task: batches of BullMQ's own retry script, limited to jobs
+ * that finished before the task first started, so a job failing again meanwhile is not retried a
+ * second time, and a resumed task goes on with the same set.
+ */
+export const retryTask: TaskHandler = {
+  kind: 'jobs.retry',
+  async run(context) {
+    const status = context.params.status as 'failed' | 'completed';
+    const prefix = String(context.params.prefix);
+    const queue = context.store.queue(context.queueName!, prefix);
+    const finishedSet = queueKey({ prefix, name: context.queueName! }, status);
+    const remaining = () => context.store.client.zcount(finishedSet, '-inf', context.firstStartedAt);
+    let left = await remaining();
+    const total = context.cursor === null ? left : null;
+    let retried = Number(context.cursor?.retried ?? 0);
+    while (left > 0) {
+      await queue.backend.retryFinishedJobs(status, context.batchSize, context.firstStartedAt);
+      const now = await remaining();
+      retried += left - now;
+      const keepGoing = await context.progress(left - now, { retried }, total ?? undefined);
+      left = now;
+      if (!keepGoing) return { retried };
+      await context.throttle();
+    }
+    return { retried };
+  },
+};

@@ -1,0 +1,18 @@
+import { jobSearchSchema, searchJobsInput } from '../../contracts/job-search.js';
+import { searchJobs } from './search/search-jobs.js';
+import { queueProcedure } from '../../server/trpc/procedures.js';
+import { jobsTags, queuePath } from './openapi.js';
+
+export const searchProcedure = queueProcedure
+  .meta({
+    permission: 'jobs.read',
+    openapi: {
+      method: 'GET',
+      path: `${queuePath}/search`,
+      tags: jobsTags,
+      summary: 'Search jobs by id, name, data or failure reason: a bounded scan continued by cursor',
+    },
+  })
+  .input(searchJobsInput)
+  .output(jobSearchSchema)
+  .query(({ ctx, input: { connectionId: _c, queueName: _q, prefix: _p, ...search } }) => searchJobs({ store: ctx.store, queue: ctx.queue, ...search }));

@@ -1,0 +1,91 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import type { QueueRef } from '../../server/bullmq/queue-key.js';
+import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
+import { exportedStates, readExportCounts } from '../../server/bullmq/export-counts.js';
+import type { StoreHandle } from '../../server/stores/store-handle.js';
+import { isStoreUnavailable } from '../../server/stores/store-errors.js';
+
+/** Queues read per script call: a few milliseconds of store time each, and a bounded reply in memory. */
+const queuesPerCall = 500;
+
+const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+const header = (name: string, help: string, type: string) => `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n`;
+
+interface Scraped {
+  store: StoreHandle;
+  refs: QueueRef[];
+  up: boolean;
+}
+
+async function write(out: Writable, text: string): Promise<void> {
+  if (text !== '' && !out.write(text)) await once(out, 'drain');
+}
+
+/**
+ * The queue families of GET /api/prometheus, written as they are read: per
+ * queue, `bullmq_job_count` for each of 7 states, `bullmq_job_completed_total`
+ * and `bullmq_job_failed_total` (9 series, the same as BullMQ's own
+ * exportPrometheusMetrics, labelled `connection` (its name) and `prefix`), then
+ * `bullpen_queue_backlog` and `bullpen_queue_oldest_waiting_seconds`, then
+ * `bullpen_store_up` per connection. Names come from the queue index and
+ * counts from one script call per 500 queues, so a scrape of 10,000 queues
+ * is ~20 calls and never holds the whole document. A store that fails
+ * part-way keeps the samples already written and scores 0.
+ */
+export async function streamPrometheus(out: Writable, stores: StoreHandle[], directory: QueueDirectory, include: (name: string) => boolean): Promise<void> {
+  const scraped: Scraped[] = await Promise.all(
+    stores.map(async (store) => {
+      try {
+        return { store, refs: (await directory.list(store)).filter((ref) => include(ref.name)), up: true };
+      } catch (error) {
+        if (!isStoreUnavailable(error)) throw error;
+        return { store, refs: [], up: false };
+      }
+    }),
+  );
+  const completed: string[] = [];
+  const failed: string[] = [];
+  const backlog: string[] = [];
+  const oldest: string[] = [];
+  const now = Date.now();
+  const waitingAt = exportedStates.indexOf('waiting');
+  const prioritizedAt = exportedStates.indexOf('prioritized');
+  if (scraped.some(({ refs }) => refs.length > 0)) await write(out, header('bullmq_job_count', 'Number of jobs in the queue by state', 'gauge'));
+  for (const entry of scraped) {
+    const connection = escapeLabel(entry.store.connection.name);
+    for (let start = 0; entry.up && start < entry.refs.length; start += queuesPerCall) {
+      let rows;
+      try {
+        rows = await readExportCounts(entry.store.client, entry.refs.slice(start, start + queuesPerCall));
+      } catch (error) {
+        if (!isStoreUnavailable(error)) throw error;
+        entry.up = false;
+        break;
+      }
+      let text = '';
+      for (const { ref, counts, completedTotal, failedTotal, oldestWaitingAt } of rows) {
+        const labels = `queue="${escapeLabel(ref.name)}"`;
+        const tail = `, connection="${connection}", prefix="${escapeLabel(ref.prefix)}"`;
+        exportedStates.forEach((state, index) => (text += `bullmq_job_count{${labels}, state="${state}"${tail}} ${counts[index]}\n`));
+        completed.push(`bullmq_job_completed_total{${labels}${tail}} ${completedTotal}\n`);
+        failed.push(`bullmq_job_failed_total{${labels}${tail}} ${failedTotal}\n`);
+        backlog.push(`bullpen_queue_backlog{${labels}${tail}} ${counts[waitingAt]! + counts[prioritizedAt]!}\n`);
+        oldest.push(`bullpen_queue_oldest_waiting_seconds{${labels}${tail}} ${oldestWaitingAt > 0 ? Math.max(0, Math.round((now - oldestWaitingAt) / 1000)) : 0}\n`);
+      }
+      await write(out, text);
+    }
+  }
+  if (completed.length > 0) {
+    await write(out, header('bullmq_job_completed_total', 'Total number of completed jobs', 'counter') + completed.join(''));
+    await write(out, header('bullmq_job_failed_total', 'Total number of failed jobs', 'counter') + failed.join(''));
+    await write(out, header('bullpen_queue_backlog', 'Jobs waiting to run (wait + prioritized)', 'gauge') + backlog.join(''));
+    await write(out, header('bullpen_queue_oldest_waiting_seconds', 'Age of the oldest waiting job (0 when none waits)', 'gauge') + oldest.join(''));
+  }
+  await write(
+    out,
+    header('bullpen_store_up', 'Whether the store of a connection answered this scrape (1) or not (0)', 'gauge') +
+      scraped.map(({ store, up }) => `bullpen_store_up{connection="${escapeLabel(store.connection.name)}"} ${up ? 1 : 0}\n`).join(''),
+  );
+}

@@ -1,0 +1,76 @@
+import { purgeableStatuses, type PurgeableStatus, type PurgeSelector } from '../../contracts/queues.js';
+import { AppError } from '../../contracts/app-error.js';
+
+/** Removes jobs of one status; the real one wraps BullMQ's clean, tests use a fake. */
+export interface StatusCleaner {
+  /** Removes up to `limit` jobs of `status`; returns their ids. */
+  clean(status: PurgeableStatus, limit: number): Promise<string[]>;
+  /** How many jobs `status` still holds. */
+  count(status: PurgeableStatus): Promise<number>;
+}
+
+/** The spec's limits: batch size, batches per status, and the size of the id sample. */
+export const purgeLimits = { batchSize: 1000, maxBatchesPerStatus: 500, sampleSize: 100 };
+export type PurgeLimits = typeof purgeLimits;
+
+/** De-duplicates and expands `all`; statuses come out in the canonical order. */
+export function expandSelectors(selectors: PurgeSelector[]): PurgeableStatus[] {
+  const wanted = new Set<PurgeSelector>(selectors);
+  return purgeableStatuses.filter((status) => wanted.has('all') || wanted.has(status));
+}
+
+export interface PurgeProgress {
+  statusesPurged: PurgeableStatus[];
+  totalRemoved: number;
+  removedByStatus: Partial<Record<PurgeableStatus, number>>;
+  removedJobIdsSample: string[];
+}
+
+/**
+ * Empties each status in batches until a batch removes nothing (BullMQ's
+ * clean skips jobs it must keep, e.g. active jobs a worker holds the lock of,
+ * so "removed fewer than a batch" does not yet mean empty). After
+ * `maxBatchesPerStatus` batches a status that still holds jobs stops the
+ * purge with 409 PURGE_CAP_REACHED, naming it and what was removed so far.
+ */
+export async function purgeStatuses({
+  cleaner,
+  statuses,
+  limits = purgeLimits,
+}: {
+  cleaner: StatusCleaner;
+  statuses: PurgeableStatus[];
+  limits?: PurgeLimits;
+}): Promise<PurgeProgress> {
+  const progress: PurgeProgress = { statusesPurged: [], totalRemoved: 0, removedByStatus: {}, removedJobIdsSample: [] };
+  for (const status of statuses) {
+    progress.removedByStatus[status] = 0;
+    let emptied = false;
+    for (let batch = 0; batch < limits.maxBatchesPerStatus && !emptied; batch += 1) {
+      const ids = await cleaner.clean(status, limits.batchSize);
+      progress.removedByStatus[status]! += ids.length;
+      progress.totalRemoved += ids.length;
+      const room = limits.sampleSize - progress.removedJobIdsSample.length;
+      if (room > 0) progress.removedJobIdsSample.push(...ids.slice(0, room).map(String));
+      emptied = ids.length === 0;
+    }
+    if (!emptied && (await cleaner.count(status)) > 0) throw capReached(status, limits, progress);
+    progress.statusesPurged.push(status);
+  }
+  return progress;
+}
+
+function capReached(status: PurgeableStatus, limits: PurgeLimits, progress: PurgeProgress): AppError {
+  return new AppError(
+    'PURGE_CAP_REACHED',
+    `Purge stopped: status "${status}" still holds jobs after ${limits.maxBatchesPerStatus} batches of ${limits.batchSize}; ` +
+      `${progress.totalRemoved} jobs were removed so far. Run the purge again to continue.`,
+    {
+      status,
+      removedSoFar: progress.totalRemoved,
+      removedByStatus: progress.removedByStatus,
+      statusesPurged: progress.statusesPurged,
+      removedJobIdsSample: progress.removedJobIdsSample,
+    },
+  );
+}

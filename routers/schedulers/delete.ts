@@ -1,0 +1,17 @@
+import { deleteSchedulerResultSchema, schedulerParams } from '../../contracts/schedulers.js';
+import { removeScheduler } from './remove-scheduler.js';
+import { queueProcedure } from '../../server/trpc/procedures.js';
+
+export const deleteProcedure = queueProcedure
+  .meta({
+    permission: 'schedulers.write',
+    openapi: {
+      method: 'DELETE',
+      path: '/c/{connectionId}/scheduled-jobs/queue/{queueName}/{schedulerId}',
+      tags: ['schedulers'],
+      summary: 'Delete a job scheduler and its pending job',
+    },
+  })
+  .input(schedulerParams)
+  .output(deleteSchedulerResultSchema)
+  .mutation(({ ctx, input }) => removeScheduler({ queue: ctx.queue, schedulerId: input.schedulerId }));

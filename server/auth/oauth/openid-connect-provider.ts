@@ -1,0 +1,87 @@
+import * as client from 'openid-client';
+import type { AuthorizationChecks, ExternalProfile, OAuthProvider } from './oauth-provider.js';
+import { OAuthFailure } from './oauth-provider.js';
+import { describeOpenIdError, oauthFailureOf } from './openid-errors.js';
+import type { OAuthProviderSettings } from './provider-settings.js';
+
+export interface OpenIdConnectSource {
+  /** Discovered from `{issuer}/.well-known/openid-configuration` on first use (the generic provider). */
+  issuerUrl?: string;
+  /** Known endpoints (Google): no discovery round trip. */
+  metadata?: client.ServerMetadata;
+  /** Plain-http endpoints: loopback stand-ins in tests only. */
+  allowInsecureRequests: boolean;
+}
+
+const requestTimeoutSeconds = 10;
+
+/** Lazily: an issuer that is down at startup must not stop the service, only this provider's sign-ins. */
+function configurationLoader(settings: OAuthProviderSettings, source: OpenIdConnectSource): () => Promise<client.Configuration> {
+  let pending: Promise<client.Configuration> | null = null;
+  const build = async () => {
+    const execute = [
+      ...(source.allowInsecureRequests ? [client.allowInsecureRequests] : []),
+      // The ID token's signature is checked against the issuer's keys, not only its claims.
+      client.enableNonRepudiationChecks,
+    ];
+    const configuration = source.metadata
+      ? new client.Configuration(source.metadata, settings.clientId, settings.clientSecret)
+      : await client.discovery(new URL(source.issuerUrl!), settings.clientId, settings.clientSecret, undefined, { execute, timeout: requestTimeoutSeconds });
+    if (source.metadata) for (const step of execute) step(configuration);
+    configuration.timeout = requestTimeoutSeconds;
+    return configuration;
+  };
+  return () => {
+    pending ??= build().catch((error: unknown) => {
+      pending = null;
+      throw new OAuthFailure('provider_unavailable', `cannot reach the ${settings.id} issuer: ${describeOpenIdError(error).message}`);
+    });
+    return pending;
+  };
+}
+
+async function profileOf(configuration: client.Configuration, tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>): Promise<ExternalProfile> {
+  const claims = tokens.claims();
+  if (!claims) throw new OAuthFailure('id_token_invalid', 'the provider returned no ID token');
+  // Providers that follow the spec to the letter put scope claims in UserInfo only.
+  const info: Record<string, unknown> =
+    claims.email === undefined && configuration.serverMetadata().userinfo_endpoint
+      ? await client.fetchUserInfo(configuration, tokens.access_token, claims.sub)
+      : claims;
+  const email = typeof info.email === 'string' ? info.email : null;
+  return { subject: claims.sub, email, emailVerified: email !== null && info.email_verified === true, name: typeof info.name === 'string' ? info.name : null };
+}
+
+/** An OpenID Connect provider through openid-client: discovery, PKCE S256, state, nonce, ID token validation. */
+export function openIdConnectProvider(settings: OAuthProviderSettings, source: OpenIdConnectSource): OAuthProvider {
+  const configuration = configurationLoader(settings, source);
+  return {
+    id: settings.id,
+    name: settings.name,
+    type: 'oidc',
+    async authorizationUrl({ redirectUri, state, codeChallenge, nonce }) {
+      return client.buildAuthorizationUrl(await configuration(), {
+        redirect_uri: redirectUri,
+        scope: settings.scopes.join(' '),
+        state,
+        ...(nonce ? { nonce } : {}),
+        code_challenge: codeChallenge,
+        code_challenge_method: 'S256',
+      });
+    },
+    async complete(callbackUrl: URL, checks: AuthorizationChecks) {
+      const config = await configuration();
+      try {
+        const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
+          expectedState: checks.state,
+          expectedNonce: checks.nonce ?? undefined,
+          pkceCodeVerifier: checks.codeVerifier,
+          idTokenExpected: true,
+        });
+        return await profileOf(config, tokens);
+      } catch (error) {
+        throw oauthFailureOf(error);
+      }
+    },
+  };
+}

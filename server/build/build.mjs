@@ -1,0 +1,52 @@
+// Compiles the service to dist/ (one ESM bundle of our own source; packages stay in
+// node_modules) and the client's JavaScript to client/dist/. Run by `npm install` (prepare) and by `npm start` when dist/ is stale.
+// Without esbuild (a production install: `npm ci --omit=dev`) it says so and leaves dist/ alone.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildClientJs } from '../../client/build/build.mjs';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+export const distEntry = path.join(root, 'dist/server/main.js');
+
+/** Loads esbuild, or null when it is not installed. */
+export async function loadCompiler() {
+  try {
+    return await import('esbuild');
+  } catch {
+    return null;
+  }
+}
+
+/** Bundles server/main.ts and what it imports from routers/ and contracts/ into dist/server/. */
+export async function buildService(esbuild) {
+  const started = Date.now();
+  await mkdir(path.dirname(distEntry), { recursive: true });
+  await esbuild.build({
+    entryPoints: [path.join(root, 'server/main.ts')],
+    outdir: path.dirname(distEntry),
+    absWorkingDir: root,
+    bundle: true,
+    // Packages load from node_modules at run time, as under tsx; only our own source is bundled.
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  await writeFile(path.join(root, 'dist/package.json'), '{ "type": "module" }\n');
+  return Date.now() - started;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const esbuild = await loadCompiler();
+  if (!esbuild) {
+    console.error('build: esbuild is not installed (a production install); dist/ is used as it is');
+    process.exit(process.argv.includes('--if-available') ? 0 : 1);
+  }
+  const ms = await buildService(esbuild);
+  // The client's JavaScript too, so the workspace's `bullpen` command runs; its declarations are built at pack time.
+  await buildClientJs(esbuild);
+  console.error(`build: dist/server/main.js in ${ms} ms, client/dist`);
+}

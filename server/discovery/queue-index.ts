@@ -1,0 +1,217 @@
+import type { DiscoveryStatus } from '../../contracts/discovery.js';
+import { defaultScanLimits, scanQueueNames, type QueueScan, type ScanLimits } from '../bullmq/list-queue-names.js';
+import type { QueueDirectory } from '../bullmq/queue-directory.js';
+import { compareRefs, type QueueRef } from '../bullmq/queue-key.js';
+import type { Logger } from '../logger.js';
+import { LruCache } from '../stores/lru-cache.js';
+import type { StoreHandle } from '../stores/store-handle.js';
+import { volatileIndexStore, type QueueIndexStore, type ScanRecord } from './queue-index-store.js';
+import { applyScan, withoutRef, withRef } from './index-changes.js';
+
+interface Entry {
+  /** The connection record version (updatedAt) the entry was built for. */
+  version: number;
+  prefixes: string[];
+  refs: QueueRef[];
+  scans: Map<string, ScanRecord>;
+  /** Settles when the persisted index has been read (or found empty). */
+  loaded: Promise<void>;
+  /** Settles when `refs` can be served: loaded from the database, or the first scan finished. */
+  ready: Promise<void>;
+  scanning: Promise<void> | null;
+  scansStarted: number;
+  lastError: string | null;
+  /** What the service itself created or removed while a scan ran: the scan's result must not undo it. */
+  createdDuringScan: QueueRef[];
+  removedDuringScan: QueueRef[];
+  /** Database writes of this entry, one after the other. */
+  saving: Promise<void>;
+}
+
+export interface QueueIndexOptions {
+  /** Names younger than this are not rescanned; 0 rescans on every list (and waits for it). */
+  ttlMs: number;
+  store?: QueueIndexStore;
+  logger?: Logger;
+  limits?: ScanLimits;
+  capacity?: number;
+  now?: () => number;
+  scan?: (store: StoreHandle, limits: ScanLimits) => Promise<QueueScan>;
+}
+
+/**
+ * Background rescans are spaced at least this many times their own duration,
+ * so a store with millions of keys spends at most ~10% of its time in SCAN.
+ */
+const scanSpacingFactor = 10;
+
+/**
+ * The queue names of each connection: kept in the database (per connection
+ * and prefix), served from memory, reconciled by background scans. Only the
+ * very first list of a connection that was never scanned waits for a scan;
+ * after a restart the first list answers from the database while a scan
+ * reconciles. A scan cut short (SCAN cap, failure) never drops queues it did
+ * not see, and the status says so.
+ */
+export class QueueIndex implements QueueDirectory {
+  private readonly entries: LruCache<string, Entry>;
+  private readonly indexStore: QueueIndexStore;
+  private readonly now: () => number;
+  private readonly scanStore: (store: StoreHandle, limits: ScanLimits) => Promise<QueueScan>;
+
+  constructor(private readonly options: QueueIndexOptions) {
+    this.entries = new LruCache(options.capacity ?? 1000);
+    this.indexStore = options.store ?? volatileIndexStore;
+    this.now = options.now ?? Date.now;
+    this.scanStore = options.scan ?? scanQueueNames;
+  }
+
+  async list(store: StoreHandle): Promise<QueueRef[]> {
+    const entry = this.entryFor(store);
+    const scansBefore = entry.scansStarted;
+    await entry.ready;
+    // TTL 0: every list sees a scan that started after it was asked (the first one counts).
+    if (this.options.ttlMs === 0) {
+      if (entry.scansStarted === scansBefore) await this.scan(store, entry);
+    } else if (!entry.scanning && this.rescanDue(entry)) this.scanInBackground(store, entry);
+    return entry.refs;
+  }
+
+  /** Starts a scan now (or joins the running one); resolves when it is over. */
+  async rescan(store: StoreHandle): Promise<void> {
+    const entry = this.entryFor(store);
+    await entry.loaded;
+    await this.scan(store, entry);
+  }
+
+  async status(store: StoreHandle): Promise<DiscoveryStatus> {
+    const entry = this.entryFor(store);
+    await entry.loaded;
+    const records = entry.prefixes.map((prefix) => entry.scans.get(prefix));
+    const scanned = records.every((record) => record !== undefined);
+    const reasons = [
+      ...(entry.lastError ? [`The last scan failed: ${entry.lastError}`] : []),
+      ...(!scanned ? [`No scan has finished yet under ${entry.prefixes.filter((prefix) => !entry.scans.has(prefix)).join(', ')}`] : []),
+      ...records.flatMap((record) => (record && !record.complete ? [`${record.prefix}: ${record.incompleteReason}`] : [])),
+    ];
+    return {
+      lastScanAt: scanned ? new Date(Math.min(...records.map((record) => record!.scannedAt.getTime()))).toISOString() : null,
+      durationMs: scanned ? Math.max(...records.map((record) => record!.durationMs)) : null,
+      queues: entry.refs.length,
+      scanning: entry.scanning !== null,
+      complete: reasons.length === 0,
+      incompleteReason: reasons.length === 0 ? null : reasons.join('; '),
+    };
+  }
+
+  forget(connectionId: string): void {
+    this.entries.delete(connectionId);
+  }
+
+  remember(connectionId: string, ref: QueueRef): void {
+    const entry = this.entries.get(connectionId);
+    if (!entry || entry.refs.some((known) => compareRefs(known, ref) === 0)) return;
+    entry.refs = withRef(entry.refs, ref);
+    if (entry.scanning) entry.createdDuringScan.push(ref);
+    this.save(connectionId, entry, { added: [ref], removed: [], scans: [] });
+  }
+
+  removed(connectionId: string, ref: QueueRef): void {
+    const entry = this.entries.get(connectionId);
+    if (!entry) return;
+    entry.refs = withoutRef(entry.refs, ref);
+    if (entry.scanning) entry.removedDuringScan.push(ref);
+    this.save(connectionId, entry, { added: [], removed: [ref], scans: [] });
+  }
+
+  private entryFor(store: StoreHandle): Entry {
+    const id = store.connection.id;
+    const version = store.connection.updatedAt.getTime();
+    const existing = this.entries.get(id);
+    if (existing && existing.version === version) return existing;
+    const entry: Entry = {
+      version,
+      prefixes: [...store.prefixes],
+      refs: [],
+      scans: new Map(),
+      loaded: Promise.resolve(),
+      ready: Promise.resolve(),
+      scanning: null,
+      scansStarted: 0,
+      lastError: null,
+      createdDuringScan: [],
+      removedDuringScan: [],
+      saving: Promise.resolve(),
+    };
+    entry.loaded = this.load(id, entry);
+    entry.ready = entry.loaded.then(() => (entry.scans.size > 0 ? this.scanInBackground(store, entry) : this.scan(store, entry)));
+    // A first scan that failed is not kept: the next request tries again.
+    entry.ready.catch(() => this.entries.get(id) === entry && this.entries.delete(id));
+    this.entries.set(id, entry);
+    return entry;
+  }
+
+  private async load(connectionId: string, entry: Entry): Promise<void> {
+    const persisted = await this.indexStore.load(connectionId, entry.prefixes).catch((error: Error) => {
+      this.options.logger?.warn({ connectionId, reason: error.message }, 'queue index unreadable; discovering by scan');
+      return null;
+    });
+    if (!persisted) return;
+    entry.refs = persisted.refs.sort(compareRefs);
+    entry.scans = new Map(persisted.scans.map((record) => [record.prefix, record]));
+  }
+
+  private rescanDue(entry: Entry): boolean {
+    const records = [...entry.scans.values()];
+    if (records.length < entry.prefixes.length) return true;
+    const oldest = Math.min(...records.map((record) => record.scannedAt.getTime()));
+    const slowest = Math.max(...records.map((record) => record.durationMs));
+    return this.now() - oldest >= Math.max(this.options.ttlMs, slowest * scanSpacingFactor);
+  }
+
+  private scanInBackground(store: StoreHandle, entry: Entry): void {
+    this.scan(store, entry).catch((error: Error) =>
+      this.options.logger?.warn({ connectionId: store.connection.id, reason: error.message }, 'background queue scan failed'),
+    );
+  }
+
+  private scan(store: StoreHandle, entry: Entry): Promise<void> {
+    entry.scanning ??= this.runScan(store, entry).finally(() => (entry.scanning = null));
+    return entry.scanning;
+  }
+
+  private async runScan(store: StoreHandle, entry: Entry): Promise<void> {
+    const startedAt = this.now();
+    entry.scansStarted += 1;
+    entry.createdDuringScan = [];
+    entry.removedDuringScan = [];
+    let result: QueueScan;
+    try {
+      result = await this.scanStore(store, this.options.limits ?? defaultScanLimits);
+    } catch (error) {
+      entry.lastError = (error as Error).message;
+      throw error;
+    }
+    const durationMs = Math.round(this.now() - startedAt);
+    const change = applyScan(entry.refs, result, entry.createdDuringScan, entry.removedDuringScan);
+    const scans = entry.prefixes.map((prefix): ScanRecord => {
+      const cut = result.incomplete.find((incomplete) => incomplete.prefix === prefix);
+      return { prefix, scannedAt: new Date(startedAt), durationMs, complete: !cut, incompleteReason: cut?.reason ?? null };
+    });
+    entry.refs = change.refs;
+    entry.scans = new Map(scans.map((record) => [record.prefix, record]));
+    entry.lastError = null;
+    this.save(store.connection.id, entry, { added: change.added, removed: change.removed, scans });
+  }
+
+  private save(connectionId: string, entry: Entry, change: Parameters<QueueIndexStore['save']>[1]): void {
+    entry.saving = entry.saving
+      .then(() => this.indexStore.save(connectionId, change))
+      .catch((error: Error) => this.options.logger?.warn({ connectionId, reason: error.message }, 'queue index not saved'));
+  }
+
+  /** Waits for the database writes queued so far (tests, shutdown). */
+  async flush(): Promise<void> {
+    await Promise.all(this.entries.values().map((entry) => entry.saving));
+  }
+}

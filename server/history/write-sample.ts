@@ -1,0 +1,57 @@
+import type { EntityManager } from '../persistence/orm.js';
+import type { ConnectionSample, QueuePoint } from './collect-sample.js';
+
+export const rollupMs = 15 * 60_000;
+const rowsPerStatement = 400;
+
+const countColumns = ['waiting', 'active', 'delayed', 'failed', 'completed', 'completed_delta', 'failed_delta', 'oldest_waiting_seconds', 'paused', 'workers'] as const;
+const storeColumns = ['queues', 'up', 'used_memory', 'max_memory', 'clients', 'ops_per_second'] as const;
+
+/**
+ * How a roll-up row absorbs a later sample of its 15 minutes: gauges take the latest value,
+ * finished-since counts add up, the oldest-waiting age keeps the worst. One statement for both
+ * databases but for the name of the two-argument maximum.
+ */
+function rollupMerge(table: string, columns: readonly string[], isPostgres: boolean): string {
+  const greatest = isPostgres ? 'greatest' : 'max';
+  return columns
+    .map((column) => {
+      if (column === 'completed_delta' || column === 'failed_delta') return `${column} = ${table}.${column} + excluded.${column}`;
+      if (column === 'oldest_waiting_seconds') return `${column} = ${greatest}(${table}.${column}, excluded.${column})`;
+      return `${column} = excluded.${column}`;
+    })
+    .join(', ');
+}
+
+const countValues = (point: Omit<QueuePoint, 'prefix' | 'queueName' | 'paused'> & { paused: number | boolean }) => [
+  point.waiting, point.active, point.delayed, point.failed, point.completed, point.completedDelta, point.failedDelta, point.oldestWaitingSeconds, Number(point.paused), point.workers,
+];
+
+/** Stores one sample: raw rows, and the same figures folded into the 15-minute roll-up on write. */
+export async function writeSample(em: EntityManager, connectionId: string, sample: ConnectionSample): Promise<void> {
+  const isPostgres = em.getPlatform().constructor.name === 'PostgreSqlPlatform';
+  const bucket = Math.floor(sample.at / rollupMs) * rollupMs;
+  const queueRows = (resolution: string, at: number) => sample.queues.map((point) => [connectionId, point.prefix, point.queueName, resolution, at, ...countValues(point)]);
+  const { totals, store } = sample;
+  const connectionRow = (resolution: string, at: number) => [
+    [connectionId, resolution, at, ...countValues(totals), totals.queues, Number(store.up), store.usedMemory, store.maxMemory, store.clients, store.opsPerSecond],
+  ];
+  const queueKeys = ['connection_id', 'prefix', 'queue_name', 'resolution', 'at'];
+  const connectionKeys = ['connection_id', 'resolution', 'at'];
+  await em.transactional(async (tx) => {
+    await upsert(tx, 'queue_sample', queueKeys, countColumns, queueRows('raw', sample.at), isPostgres);
+    await upsert(tx, 'queue_sample', queueKeys, countColumns, queueRows('15m', bucket), isPostgres);
+    await upsert(tx, 'connection_sample', connectionKeys, [...countColumns, ...storeColumns], connectionRow('raw', sample.at), isPostgres);
+    await upsert(tx, 'connection_sample', connectionKeys, [...countColumns, ...storeColumns], connectionRow('15m', bucket), isPostgres);
+  });
+}
+
+async function upsert(em: EntityManager, table: string, keys: string[], columns: readonly string[], rows: unknown[][], isPostgres: boolean): Promise<void> {
+  const names = [...keys, ...columns];
+  const placeholders = `(${names.map(() => '?').join(', ')})`;
+  for (let start = 0; start < rows.length; start += rowsPerStatement) {
+    const batch = rows.slice(start, start + rowsPerStatement);
+    const sql = `insert into ${table} (${names.join(', ')}) values ${batch.map(() => placeholders).join(', ')} on conflict (${keys.join(', ')}) do update set ${rollupMerge(table, columns, isPostgres)}`;
+    await em.execute(sql, batch.flat(), 'run');
+  }
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import {
+  errorBodySchema,
+  errorDescriptionByCode,
+  errorDetailsByCode,
+  errorStatusByCode,
+  type ErrorCode,
+  type RouteErrors,
+} from '../../../contracts/errors.js';
+import type { OperationFacts } from './operations.js';
+
+type JsonSchema = Record<string, unknown>;
+type ResponseObject = { description: string; [key: string]: unknown } | { $ref: string };
+
+/**
+ * Responses whose codes every route of a kind shares, kept once in
+ * `components.responses`. A route that adds a code at one of these statuses
+ * gets its own response with the shared codes and its own.
+ */
+const sharedResponses: Record<string, readonly ErrorCode[]> = {
+  Unauthorized: ['UNAUTHORIZED'],
+  Forbidden: ['FORBIDDEN'],
+  PayloadTooLarge: ['PAYLOAD_TOO_LARGE'],
+  UnsupportedMediaType: ['UNSUPPORTED_MEDIA_TYPE'],
+  RateLimited: ['RATE_LIMITED'],
+  InternalError: ['INTERNAL_ERROR', 'PERSISTENCE_UNAVAILABLE'],
+  ServiceUnavailable: ['DATABASE_UNAVAILABLE'],
+};
+
+const bodyMethods = new Set(['post', 'put', 'patch', 'delete']);
+
+/** The codes a route gives by what it is (public or not, with a body, under a connection...). */
+export function impliedErrorCodes(operation: OperationFacts): ErrorCode[] {
+  const codes: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL_ERROR', 'PERSISTENCE_UNAVAILABLE', 'DATABASE_UNAVAILABLE'];
+  if (!operation.public) codes.push('UNAUTHORIZED', 'FORBIDDEN');
+  else if (operation.mutation) codes.push('FORBIDDEN'); // the CSRF Origin rule
+  if (bodyMethods.has(operation.method)) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INVALID_JSON', 'BODY_TOO_DEEP');
+  if (operation.hasInput) codes.push('VALIDATION_FAILED');
+  if (operation.path.includes('{')) codes.push('BAD_REQUEST');
+  if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_FOUND', 'STORE_UNAVAILABLE', 'ENCRYPTION_KEY_MISSING', 'ENCRYPTION_KEY_MISMATCH');
+  if (operation.meta.queue === 'create') codes.push('UNSUPPORTED_QUEUE_NAME'); // a new queue BullMQ would refuse
+  return codes;
+}
+
+/** A zod schema as a JSON Schema to embed in the document (no `$schema`, no `id`). */
+export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  delete json.id;
+  return json;
+}
+
+/** `ErrorBody` plus, for one status of one route: `code` as the enum of its codes and their extra fields. */
+function errorSchema(codes: ErrorCode[]): JsonSchema {
+  const properties: Record<string, unknown> = { code: { type: 'string', enum: codes } };
+  const required = ['code'];
+  for (const code of codes) {
+    const details = errorDetailsByCode[code];
+    if (!details) continue;
+    const json = jsonSchemaOf(details);
+    Object.assign(properties, json.properties);
+    if (codes.length === 1) required.push(...((json.required as string[] | undefined) ?? []));
+  }
+  return { allOf: [{ $ref: '#/components/schemas/ErrorBody' }, { type: 'object', properties, required }] };
+}
+
+function describeCodes(codes: ErrorCode[], routeErrors: RouteErrors): string {
+  const why = (code: ErrorCode) => routeErrors[code] || errorDescriptionByCode[code];
+  if (codes.length === 1) return `\`${codes[0]}\`: ${why(codes[0]!)}`;
+  return codes.map((code) => `- \`${code}\`: ${why(code)}`).join('\n');
+}
+
+const retryAfterHeader = {
+  'Retry-After': { description: 'Seconds until a retry may succeed.', schema: { type: 'integer' } },
+};
+
+function errorResponse(codes: ErrorCode[], routeErrors: RouteErrors): { description: string; [key: string]: unknown } {
+  return {
+    description: describeCodes(codes, routeErrors),
+    ...(codes.includes('RATE_LIMITED') || codes.includes('DATABASE_UNAVAILABLE') ? { headers: retryAfterHeader } : {}),
+    content: { 'application/json': { schema: errorSchema(codes) } },
+  };
+}
+
+const sameCodes = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((code) => b.includes(code));
+
+/** `components.responses` (the shared errors) and `components.schemas.ErrorBody`. */
+export function sharedErrorComponents(): { responses: Record<string, { description: string; [key: string]: unknown }>; errorBody: JsonSchema } {
+  const responses = Object.fromEntries(Object.entries(sharedResponses).map(([name, codes]) => [name, errorResponse([...codes], {})]));
+  return { responses, errorBody: jsonSchemaOf(errorBodySchema) };
+}
+
+const resourceByPathParam: Record<string, string> = {
+  connectionId: 'connection', queueName: 'queue', jobId: 'job', schedulerId: 'scheduler', key: 'key', ruleId: 'rule', eventId: 'event', taskId: 'task',
+};
+
+/**
+ * "No such connection, queue or job": what a 404 of a connection route can be
+ * about, from its path. A route that creates its queue (`meta.queue: 'create'`)
+ * never 404s for it.
+ */
+function missingResources({ path, meta }: Pick<OperationFacts, 'path' | 'meta'>): string | undefined {
+  const named = [...path.matchAll(/\{(\w+)\}/g)].flatMap(([, name]) => (meta.queue === 'create' && name === 'queueName' ? [] : [name!]));
+  const resources = named.flatMap((name) => resourceByPathParam[name] ?? []);
+  if (!path.startsWith('/c/{connectionId}') || resources.length === 0) return undefined;
+  const last = resources.pop()!;
+  return `No such ${resources.length ? `${resources.join(', ')} or ${last}` : last}`;
+}
+
+/** Every error status of one operation, each with exactly the codes it can carry. */
+export function errorResponsesOf(operation: OperationFacts): Record<string, ResponseObject> {
+  const missing = missingResources(operation);
+  const descriptions: RouteErrors = { ...(missing ? { NOT_FOUND: missing } : {}), ...operation.errors };
+  const codes = [...new Set([...impliedErrorCodes(operation), ...(Object.keys(operation.errors) as ErrorCode[])])];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = errorStatusByCode[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, ResponseObject> = {};
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const ownDescriptions = statusCodes.some((code) => descriptions[code]);
+    const shared = Object.entries(sharedResponses).find(([, sharedCodes]) => sameCodes(sharedCodes, statusCodes));
+    responses[String(status)] = shared && !ownDescriptions
+      ? { $ref: `#/components/responses/${shared[0]}` }
+      : errorResponse(statusCodes, descriptions);
+  }
+  return responses;
+}

@@ -1,0 +1,51 @@
+import type { AnyRouter } from '@trpc/server';
+import type { OpenAPIObject } from 'trpc-to-openapi';
+import type { RouteErrors } from '../../../contracts/errors.js';
+import type { ProcedureMeta } from '../../trpc/init.js';
+
+/** What the document needs to know about one REST operation, read from its procedure. */
+export interface OperationFacts {
+  /** Lower-case HTTP method, as document keys are. */
+  method: string;
+  path: string;
+  /** No permission: anyone may call it (it may still read a session). */
+  public: boolean;
+  mutation: boolean;
+  hasInput: boolean;
+  errors: RouteErrors;
+  meta: ProcedureMeta;
+  /** The generated operation object, changed in place by the document builder. */
+  operation: OperationObject;
+}
+
+export type OperationObject = Record<string, any>;
+
+interface ProcedureDefinition {
+  _def: { meta?: ProcedureMeta; type: string; inputs: unknown[] };
+}
+
+/** The REST operations of a router (every procedure with `meta.openapi`) as generated in `document`. */
+export function operationsOf(router: AnyRouter, document: OpenAPIObject): OperationFacts[] {
+  return Object.values(router._def.procedures as Record<string, ProcedureDefinition>).flatMap(({ _def }) => {
+    const meta = _def.meta;
+    if (!meta?.openapi) return [];
+    const place = { method: meta.openapi.method.toLowerCase(), path: meta.openapi.path };
+    const operation = operationIn(document, place);
+    return [{
+      ...place,
+      public: !meta.permission,
+      mutation: _def.type === 'mutation',
+      hasInput: Boolean(operation.parameters?.length || operation.requestBody),
+      errors: meta.errors ?? {},
+      meta,
+      operation,
+    }];
+  });
+}
+
+/** The generated operation object of a route. */
+export function operationIn(document: OpenAPIObject, facts: Pick<OperationFacts, 'method' | 'path'>): OperationObject {
+  const operation = (document.paths?.[facts.path] as Record<string, OperationObject> | undefined)?.[facts.method];
+  if (!operation) throw new Error(`No ${facts.method} ${facts.path} in the document`);
+  return operation;
+}

@@ -1,0 +1,42 @@
+import type { OperationFacts } from './operations.js';
+
+type JsonSchema = { properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
+
+/**
+ * `meta.bodyAlternatives` as `oneOf`: fields named in no form are common to
+ * all; `name?` is optional within its form. (The zod input stays one object
+ * with a check, so a 400 names the offending field.)
+ */
+function alternativesOf(schema: JsonSchema, alternatives: ReadonlyArray<readonly string[]>): JsonSchema {
+  const properties = schema.properties ?? {};
+  const inForms = new Set(alternatives.flat().map((field) => field.replace(/\?$/, '')));
+  const common = Object.keys(properties).filter((field) => !inForms.has(field));
+  const commonRequired = (schema.required ?? []).filter((field) => common.includes(field));
+  const forms = alternatives.map((form) => {
+    const fields = form.map((field) => field.replace(/\?$/, ''));
+    return {
+      title: form.filter((field) => !field.endsWith('?')).join(' + '),
+      type: 'object',
+      properties: Object.fromEntries([...common, ...fields].map((field) => [field, properties[field]])),
+      required: [...commonRequired, ...form.filter((field) => !field.endsWith('?'))],
+    };
+  });
+  const { properties: _properties, required: _required, type: _type, ...rest } = schema;
+  return { ...rest, oneOf: forms };
+}
+
+/**
+ * A body is required only when a field is; it gets a working example
+ * (`meta.bodyExample`, or `{}` when nothing is required) that Try-it-out
+ * pre-fills; alternative forms become `oneOf`.
+ */
+export function describeRequestBody({ operation, meta }: OperationFacts): void {
+  const media = operation.requestBody?.content?.['application/json'];
+  if (!media) return;
+  const schema = media.schema as JsonSchema;
+  const required = (schema.required?.length ?? 0) > 0 || meta.bodyAlternatives !== undefined;
+  if (meta.bodyAlternatives) media.schema = alternativesOf(schema, meta.bodyAlternatives);
+  operation.requestBody.required = required;
+  const example = meta.bodyExample ?? (required ? undefined : {});
+  if (example) media.example = example;
+}

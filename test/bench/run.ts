@@ -1,0 +1,133 @@
+/**
+ * npm run bench [-- --quick]: seeds its own workload into a redis-server it
+ * starts on :6410, runs Bullpen, bull-board and a bare express floor as
+ * separate processes, and prints ONE table of every figure of issue 16 next
+ * to its target (✓/✗); writes test/bench/results/latest.json.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { bullpenEntry } from './bullpen-runtime.js';
+import { rssPeakWatcher } from './cpu.js';
+import { repoRoot, startServer, type ServerProcess } from './processes.js';
+import { startRedis } from './redis-server.js';
+import { cloneFinishedJobs, prefix, seedLiveJobs, seedManyQueues, seedTemplates } from './seed.js';
+import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenarios/job-reads.js';
+import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues.js';
+import { purgeQueues, purgeScenario } from './scenarios/purge.js';
+import { queueListScenario } from './scenarios/queue-list.js';
+import { measureSamplerCost } from './sampler-cost.js';
+import { renderTable, report, rows } from './targets.js';
+
+const quick = process.argv.includes('--quick');
+const scale = quick
+  ? { queues: 200, pageJobs: 1_000, purgeJobs: 20_000, seconds: 2, listRounds: 5, listSpacingMs: 5_000, many: { queues: 2_000, noiseKeys: 200_000 } }
+  : { queues: 1_000, pageJobs: 1_000, purgeJobs: 100_000, seconds: 5, listRounds: 5, listSpacingMs: 60_000, many: { queues: 10_000, noiseKeys: 2_000_000 } };
+const ports = { redis: 6410, bullpen: 6411, bullBoard: 6412, bare: 6413 };
+const connectionId = 'bench';
+
+async function seed(redis: Redis, connection: { host: string; port: number }): Promise<void> {
+  console.log(`seeding (${quick ? 'quick' : 'full'} scale)…`);
+  await seedTemplates(connection);
+  await seedManyQueues(connection, redis, scale.queues);
+  await redis.rpush(`${prefix}:${readQueue}:${readJobId}:logs`, ...Array.from({ length: 20 }, (_, i) => `step ${i} done`));
+  await seedLiveJobs(connection, 'pages');
+  await cloneFinishedJobs(redis, 'pages', 'completed', scale.pageJobs, 1);
+  for (const name of purgeQueues) {
+    await seedLiveJobs(connection, name);
+    await cloneFinishedJobs(redis, name, 'completed', scale.purgeJobs, 1);
+  }
+}
+
+function bullpenEnv(redisUrl: string, dataDir: string): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    PORT: String(ports.bullpen),
+    HOST: '127.0.0.1',
+    SERVICE_EMBEDDED_DIR: dataDir,
+    SERVICE_AUTHLESS: 'true',
+    SERVICE_ENV_CONNECTIONS: 'true',
+    SERVICE_REDIS_URL_BENCH: redisUrl,
+    SERVICE_REDIS_URL_BENCH_PREFIX: prefix,
+    // As users run it: default logging, rate limits at their defaults raised for load.
+    RATE_LIMIT_MAX: '1000000',
+  };
+}
+
+async function main(): Promise<void> {
+  const redisProcess = await startRedis(ports.redis);
+  const redis = new Redis({ port: ports.redis, host: '127.0.0.1' });
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-bullpen-'));
+  const servers: ServerProcess[] = [];
+  const entry = await bullpenEntry();
+  const startBullpen = async () => {
+    const server = await startServer(entry.script, [], bullpenEnv(redisProcess.url, dataDir), ports.bullpen);
+    servers.push(server);
+    return server;
+  };
+  try {
+    await seed(redis, { host: '127.0.0.1', port: ports.redis });
+    report('—', 'scale', `${quick ? 'quick' : 'full'}: ${scale.queues} queues, ${await redis.dbsize()} keys; Bullpen runs ${entry.runtime}`);
+    const bullpen = await startBullpen();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const rssStart = await bullpen.rssMb();
+    const peak = rssPeakWatcher(bullpen.pid);
+    const serverArgs = (port: number) => [String(ports.redis), String(port), String(scale.queues)];
+    const bullBoard = await startServer('test/bench/servers/bull-board.ts', serverArgs(ports.bullBoard), {}, ports.bullBoard);
+    servers.push(bullBoard);
+    const bare = await startServer('test/bench/servers/bare.ts', serverArgs(ports.bare), {}, ports.bare);
+    servers.push(bare);
+    const subjects = { bullpen, bullBoard, bare };
+    // Job reads are measured with no discovery scan under way (a list round may just have started one).
+    const quietDiscovery = async () => {
+      while (((await (await fetch(`${bullpen.url}/api/c/${connectionId}/discovery`)).json()) as { scanning: boolean }).scanning) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    };
+    const between = [
+      async () => (await quietDiscovery(), jobReadScenario(subjects, redis, connectionId, scale.seconds)),
+      () => jobPageScenario(subjects, connectionId, 'pages', scale.seconds),
+      () => purgeScenario(bullpen, connectionId, ports.redis),
+    ];
+    await queueListScenario(bullpen, connectionId, {
+      rounds: scale.listRounds,
+      spacingMs: scale.listSpacingMs,
+      seconds: scale.seconds,
+      between: async () => void (await between.shift()?.()),
+    });
+    for (const rest of between) await rest();
+    report('6 memory', `RSS after start / peak through the run (${scale.queues} queues)`, `${rssStart} / ${peak.stop()} MiB`, '≤ 110 / ≤ 250 MiB', rssStart <= 110 && peak.peakMb() <= 250);
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+    // With every service stopped, the store's command counts are the sampler's alone.
+    const sampler = await measureSamplerCost({ host: '127.0.0.1', port: ports.redis }, prefix);
+    const callBudget = Math.ceil(sampler.queues / 200);
+    report('20 history', `one history sample of ${sampler.queues} queues: collect / write, script calls`, `${sampler.collectMs} / ${sampler.writeMs} ms, ${sampler.scriptCalls} calls`, `≤ ${callBudget} script calls (1 per 200 queues)`, sampler.scriptCalls <= callBudget);
+
+    await redis.flushall();
+    await seedManyQueuesStore(redis, scale.many);
+    await rm(dataDir, { recursive: true, force: true });
+    await mkdir(dataDir);
+    await manyQueuesScenario(startBullpen, connectionId, scale.many, await redis.dbsize());
+  } finally {
+    await Promise.allSettled(servers.map((server) => server.stop()));
+    redis.disconnect();
+    await redisProcess.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  await writeResults();
+}
+
+async function writeResults(): Promise<void> {
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version };
+  const results = { date: new Date().toISOString(), scale: quick ? 'quick' : 'full', machine, rows };
+  const directory = path.join(repoRoot, 'test', 'bench', 'results');
+  await mkdir(directory, { recursive: true });
+  const body = `${JSON.stringify(results, null, 2)}\n`;
+  await writeFile(path.join(directory, `${results.date.replace(/[:.]/g, '-')}.json`), body);
+  await writeFile(path.join(directory, 'latest.json'), body);
+  console.log(`\n${renderTable()}\n\nmachine: ${JSON.stringify(machine)}\nresults: test/bench/results/latest.json`);
+}
+
+process.on('exit', (code) => code === 0 && rows.length === 0 && console.error('bench: exited before measuring anything'));
+await main();

@@ -1,0 +1,91 @@
+import type { Redis } from 'ioredis';
+import { rssPeakWatcher } from '../cpu.js';
+import type { ServerProcess } from '../processes.js';
+import { prefix } from '../seed.js';
+import { report, round } from '../targets.js';
+
+export interface ManyQueuesScale {
+  queues: number;
+  noiseKeys: number;
+}
+
+/**
+ * A store of `queues` queues among `noiseKeys` other keys: each queue a meta
+ * hash, a waiting list, completed and failed sets (failed sizes vary, for the
+ * sort) and a metrics hash; the other keys by DEBUG POPULATE (our own server).
+ */
+export async function seedManyQueuesStore(redis: Redis, scale: ManyQueuesScale): Promise<void> {
+  for (let start = 0; start < scale.queues; start += 1000) {
+    const pipeline = redis.pipeline();
+    for (let i = start; i < Math.min(scale.queues, start + 1000); i++) {
+      const queue = `${prefix}:fleet-${String(i).padStart(5, '0')}`;
+      pipeline.hset(`${queue}:meta`, 'opts.maxLenEvents', '10000', 'version', 'bullmq:6.7.0');
+      pipeline.rpush(`${queue}:wait`, '1', '2');
+      pipeline.zadd(`${queue}:completed`, 1, '3', 2, '4');
+      for (let f = 0; f <= i % 13; f++) pipeline.zadd(`${queue}:failed`, f, `f${f}`);
+      pipeline.hset(`${queue}:metrics:completed`, 'count', String(i));
+    }
+    await pipeline.exec();
+  }
+  await redis.call('DEBUG', 'POPULATE', String(scale.noiseKeys), 'noise', '16');
+}
+
+async function timedGet(url: string): Promise<{ ms: number; bytes: number; status: number }> {
+  const started = performance.now();
+  const response = await fetch(url);
+  const bytes = (await response.arrayBuffer()).byteLength;
+  return { ms: round(performance.now() - started, 1), bytes, status: response.status };
+}
+
+async function waitForCompleteScan(base: string): Promise<{ durationMs: number; queues: number; complete: boolean }> {
+  for (;;) {
+    const status = (await (await fetch(`${base}/discovery`)).json()) as { scanning: boolean; lastScanAt: string | null; durationMs: number; queues: number; complete: boolean };
+    if (!status.scanning && status.lastScanAt) return status;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Targets 7 and 8, on the big store: cold list, restart from the index, sorted page, connection metrics, Prometheus. */
+export async function manyQueuesScenario(start: () => Promise<ServerProcess>, connectionId: string, scale: ManyQueuesScale, dbsize: number): Promise<void> {
+  const label = `${scale.queues} queues, ${(dbsize / 1e6).toFixed(2)}M keys`;
+  let bullpen = await start();
+  let base = `${bullpen.url}/api/c/${connectionId}`;
+  const cold = await timedGet(`${base}/queues?page=1&pageSize=100`);
+  report('7 queue index', `${label}: first page, never scanned (cold SCAN)`, `${cold.ms} ms`, 'reported');
+  const scan = await waitForCompleteScan(base);
+  report('7 queue index', `${label}: full scan time`, `${scan.durationMs} ms, ${scan.queues} queues, complete: ${scan.complete}`, 'complete', scan.complete && scan.queues === scale.queues);
+  await bullpen.stop();
+  bullpen = await start();
+  base = `${bullpen.url}/api/c/${connectionId}`;
+  const restarted = await timedGet(`${base}/queues?page=1&pageSize=100`);
+  report('7 queue index', `${label}: first page after a restart (from the index)`, `${restarted.ms} ms`, '≤ 50 ms', restarted.ms <= 50 && restarted.status === 200);
+  // The figures below are the steady state: after the reconciling scan the restart started.
+  const reconciled = await waitForCompleteScan(base);
+  report('7 queue index', `${label}: reconciling scan after the restart`, `${reconciled.durationMs} ms, then ${reconciled.queues} queues`, 'reported');
+  const sorted: number[] = [];
+  for (let i = 0; i < 7; i++) sorted.push((await timedGet(`${base}/queues?page=1&pageSize=100&sort=failed`)).ms);
+  report('8 10k queues', `${label}: page of 100 sorted by failed (median of 7)`, `${median(sorted)} ms`, '≤ 100 ms', median(sorted) <= 100);
+  const metrics: number[] = [];
+  let metricsBytes = 0;
+  for (let i = 0; i < 3; i++) {
+    const result = await timedGet(`${base}/metrics`);
+    metrics.push(result.ms);
+    metricsBytes = result.bytes;
+  }
+  report('8 10k queues', `${label}: connection metrics (median of 3)`, `${median(metrics)} ms, ${round(metricsBytes / 1e6)} MB`, '≤ 500 ms', median(metrics) <= 500);
+  const rssBefore = await bullpen.rssMb();
+  const scrapes: number[] = [];
+  let scrapeBytes = 0;
+  const watcher = rssPeakWatcher(bullpen.pid, 20);
+  for (let i = 0; i < 3; i++) {
+    const result = await timedGet(`${bullpen.url}/api/prometheus`);
+    scrapes.push(result.ms);
+    scrapeBytes = result.bytes;
+  }
+  const growth = watcher.stop() - rssBefore;
+  report('8 10k queues', `${label}: Prometheus scrape (median of 3)`, `${median(scrapes)} ms, ${round(scrapeBytes / 1e6)} MB`, '≤ 1000 ms', median(scrapes) <= 1000);
+  report('8 10k queues', `${label}: RSS growth during the scrapes`, `${growth} MiB (from ${rssBefore})`, '≤ 50 MiB', growth <= 50);
+  await bullpen.stop();
+}
