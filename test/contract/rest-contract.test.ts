@@ -9,6 +9,7 @@ import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/jobs.js';
 import { repoRoot } from '../helpers/process.js';
 import { storeFixture } from '../helpers/stores.js';
+import { compileStrict, lineOf } from '../helpers/compile-strict.js';
 
 /** What the compiled client exports (its own types live in the generated world, not this project's). */
 type RestClient = Record<'listQueues' | 'purgeQueue' | 'deleteQueue', (...args: unknown[]) => Promise<unknown>>;
@@ -20,24 +21,6 @@ const workDir = path.join(repoRoot, 'test-artifacts', `rest-contract-${process.p
 const store = storeFixture();
 let app: TestApp;
 let queue: Queue;
-
-/** Type-checks and emits with the project's typescript, as a browser or Node 22 caller would (fetch from lib.dom). */
-function compile(files: string[], outDir: string): ts.Diagnostic[] {
-  const program = ts.createProgram(files, {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    target: ts.ScriptTarget.ES2023,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-    types: [],
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    skipLibCheck: true,
-    outDir,
-  });
-  return [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
-}
-
-const lineOf = (diagnostic: ts.Diagnostic) => diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start!).line + 1;
 
 beforeAll(async () => {
   app = await bootApp({ env: { ...store.env, SERVICE_QUEUE_LIST_CACHE_MS: '0' } });
@@ -79,7 +62,7 @@ describe('REST contract for outside tools (openapi-typescript + tsc)', () => {
     await copyFile(path.join(sources, 'misuse.ts'), misuseFile);
 
     // One program for both (one load of the libs); misuse.ts must fail, the client must not.
-    diagnostics = compile([path.join(workDir, 'rest-client.ts'), misuseFile], path.join(workDir, 'out'));
+    diagnostics = compileStrict([path.join(workDir, 'rest-client.ts'), misuseFile], path.join(workDir, 'out'), { noUncheckedIndexedAccess: true });
     const clientProblems = diagnostics.filter((d) => d.file?.fileName !== misuseFile);
     expect(clientProblems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
     await writeFile(path.join(workDir, 'out', 'package.json'), '{ "type": "module" }\n');
