@@ -103,6 +103,14 @@ describe('protected connections: every route', () => {
     }
   });
 
+  it('confirm: the name to send is the decoded queue name of the path', async () => {
+    const url = `${app.api}/c/confirm/queues/${encodeURIComponent('mail out/bound%')}/clean`;
+    const refused = await request(url, { method: 'POST', headers: bearer(tokens.owner), body: { status: 'failed' } });
+    expect([refused.status, refused.body.confirmName]).toEqual([403, 'mail out/bound%']);
+    const confirmed = await request(url, { method: 'POST', headers: bearer(tokens.owner), body: { status: 'failed', confirmName: 'mail out/bound%' } });
+    expect([confirmed.status, confirmed.body.code]).toEqual([404, 'NOT_FOUND']);
+  });
+
   it('admin: destructive routes need the admin role on top of their permission; other writes keep theirs', async () => {
     for (const route of writes) {
       const asOperator = await call(route, 'guarded', 'operator');
