@@ -52,8 +52,8 @@ export function plainRoute<Params>(services: Services, name: string, handle: (ca
         return actor;
       },
       async openConnection(actor, connectionId) {
-        const opened = await openConnection(services, actor, connectionId);
         if (!permission) throw new Error(`plain route ${name} opens a connection before requireActor`);
+        const opened = await openConnection(services, actor, connectionId);
         const input = { ...(req.query as Record<string, unknown>), ...(req.params as Record<string, unknown>) };
         assertProtectionAllows({ connection: opened.connection, actor, permission, input, confirms: 'queueName' in input ? 'queue' : 'connection' });
         return (store = opened);
