@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { connectionParams } from './params.js';
 import { strictBoolean } from './strict-boolean.js';
 import { asyncFields, taskIdField } from './tasks.js';
+import { protectionConfirmName } from './protection.js';
 
 const glob = z.string().min(1).max(200);
 
@@ -18,7 +19,11 @@ const acrossFields = {
 };
 
 export const retryAcrossInput = connectionParams.extend({ status: z.enum(['failed', 'completed']), ...acrossFields });
-export const removeAcrossInput = connectionParams.extend({ status: z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized']), ...acrossFields });
+export const removeAcrossInput = connectionParams.extend({
+  status: z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized']),
+  ...acrossFields,
+  confirmName: protectionConfirmName('connection'),
+});
 
 export const acrossOutcomeSchema = z.object({
   dryRun: z.boolean(),

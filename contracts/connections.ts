@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { storeUrlProblem } from './store-url.js';
 import { databaseText } from './database-text.js';
 import { strictBoolean } from './strict-boolean.js';
+import { connectionProtectionSchema } from './protection.js';
 
 export const connectionEnvironmentSchema = z
   .enum(['development', 'staging', 'production'])
@@ -50,6 +51,7 @@ const connectionFields = {
   isDefault: strictBoolean().optional().describe('Make this the organization default (the first connection always is).'),
   tls: tlsInput.optional(),
   cluster: clusterInput.optional(),
+  protection: connectionProtectionSchema.optional().describe('Default `none`. Setting or changing it needs the admin role (it is audited); see README "Protected connections".'),
 };
 
 export const createConnectionInput = z.object(connectionFields);
@@ -67,6 +69,7 @@ export const updateConnectionInput = connectionIdParams.extend({
   isDefault: connectionFields.isDefault,
   tls: connectionFields.tls,
   cluster: connectionFields.cluster,
+  protection: connectionFields.protection,
 });
 
 export const connectionRecordSchema = z.object({
@@ -79,6 +82,7 @@ export const connectionRecordSchema = z.object({
   isDefault: z.boolean(),
   tls: z.object({ enabled: z.boolean(), allowSelfSigned: z.boolean() }),
   cluster: z.boolean(),
+  protection: connectionProtectionSchema,
   source: z.enum(['saved', 'env']).describe('`env` for connections from SERVICE_REDIS_URL_* variables.'),
   createdAt: z.string().describe('ISO 8601.'),
   updatedAt: z.string().describe('ISO 8601.'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { connectionProtectionSchema } from './protection.js';
 
 /**
  * Every machine-readable error code the API answers with, and the HTTP status
@@ -23,6 +24,7 @@ export const errorStatusByCode = {
   SIGNUP_CLOSED: 403,
   SETUP_TOKEN_REQUIRED: 403,
   INVITATION_EMAIL_MISMATCH: 403,
+  CONNECTION_PROTECTED: 403,
   NOT_FOUND: 404,
   INVITATION_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
@@ -70,6 +72,8 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   SIGNUP_CLOSED: 'SERVICE_SIGNUP does not admit this sign-up: `invite` needs an `invitationToken`, `closed` refuses every new account; `setting` names the variable',
   SETUP_TOKEN_REQUIRED: 'The first account on a non-loopback listener needs the one-time `setupToken` printed in the service log at first start',
   INVITATION_EMAIL_MISMATCH: 'The invitation was sent to another email address',
+  CONNECTION_PROTECTED:
+    "The connection's `protection` refuses this (nothing changed): `read-only` refuses every change to the store, `admin` leaves destructive actions to admins and owners, `confirm` needs `confirmName` on them; `protection` names the setting, `confirmName` the name to send",
   NOT_FOUND: 'A resource named in the path or body does not exist',
   INVITATION_NOT_FOUND: 'No such invitation: it was revoked, or the token is wrong',
   METHOD_NOT_ALLOWED: 'The path exists, with other methods (see `Allow`)',
@@ -111,6 +115,12 @@ export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
     reason: z.literal('csrf').optional().describe('Set when a cookie-authenticated change came from another origin.'),
   }),
   RESERVED_KEY: z.object({ key: z.string() }),
+  CONNECTION_PROTECTED: z.object({
+    connectionId,
+    protection: connectionProtectionSchema,
+    permission: z.string().describe('The refused action (its permission).'),
+    confirmName: z.string().optional().describe('With `confirm`: the `confirmName` the action needs (the queue name, or the connection name on connection-wide routes).'),
+  }),
   CONNECTION_TARGET_FORBIDDEN: z.object({ target: z.string().describe('The refused `host:port`.') }),
   WEBHOOK_TARGET_FORBIDDEN: z.object({ target: z.string().describe('The refused `host:port`.') }),
   SIGNUP_CLOSED: z.object({ setting: z.literal('SERVICE_SIGNUP').describe('The variable that decides who may sign up.') }),

@@ -4,6 +4,7 @@ import { jobParams, queueParams } from './params.js';
 import { strictBoolean } from './strict-boolean.js';
 import { asyncFields, taskIdField } from './tasks.js';
 import { strictNumber } from './strict-number.js';
+import { protectionConfirmName } from './protection.js';
 
 /** BullMQ's lowest priority value (2^21 - 1; 1 is the highest). */
 export const maxPriority = 2_097_151;
@@ -99,9 +100,12 @@ export const duplicateJobInput = jobParams.extend({
 });
 export const clearStacktracesInput = jobParams.extend({
   keep: z.coerce.number().int().min(0).max(1000).default(0).describe('Newest stack traces to keep.'),
+  confirmName: protectionConfirmName('queue'),
 });
 export const stacktracesClearedSchema = z.object({ removed: z.number().int(), kept: z.number().int() });
-export const removeJobsInput = bulkTargetShape(z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized'])).extend(asyncFields).superRefine(checkBulkTarget);
+export const removeJobsInput = bulkTargetShape(z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized']))
+  .extend({ ...asyncFields, confirmName: protectionConfirmName('queue') })
+  .superRefine(checkBulkTarget);
 export const invokeJobsInput = bulkTargetShape(z.enum(['delayed']))
   .extend({ data: z.unknown().optional().describe('With jobIds: replaces the data of each job before it is promoted.') })
   .superRefine(checkBulkTarget);

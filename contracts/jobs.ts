@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageInfo, pageQuery } from './pagination.js';
 import { jobParams, queueParams } from './params.js';
+import { protectionConfirmName } from './protection.js';
 
 /**
  * The statuses a job can be listed under, camelCase like every key of the API
@@ -140,6 +141,7 @@ export const jobLogsSchema = z.object({ logs: z.array(z.string()), count: z.numb
 
 export const clearJobLogsInput = jobParams.extend({
   keep: z.number().int().min(0).max(1_000_000).optional().describe('Keep the newest `keep` lines; omitted: remove all.'),
+  confirmName: protectionConfirmName('queue'),
 });
 export const clearJobLogsSchema = z.object({ success: z.literal(true), count: z.number().int().describe('Log lines left.') });
 

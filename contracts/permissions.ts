@@ -28,9 +28,11 @@ export const minimumRoleByPermission = {
   'jobs.invoke': 'operator',
   'jobs.move': 'operator',
   'jobs.edit': 'operator',
+  'jobs.stacktraces.clear': 'operator',
   'jobs.logs.clear': 'operator',
   'schedulers.read': 'viewer',
   'schedulers.write': 'admin',
+  'schedulers.delete': 'admin',
   'workers.read': 'viewer',
   'metrics.read': 'viewer',
   'history.read': 'viewer',
@@ -58,3 +60,61 @@ export type Permission = keyof typeof minimumRoleByPermission;
 export function roleAllows(role: Role, permission: Permission): boolean {
   return roleOrder.indexOf(role) >= roleOrder.indexOf(minimumRoleByPermission[permission]);
 }
+
+/**
+ * What each action changes in a connection's store: `write` changes it,
+ * `destroy` removes what cannot be brought back (jobs, logs, keys, a queue, a
+ * scheduler), `none` changes nothing there (reads, and Bullpen's own records:
+ * accounts, alert rules, saved connections). A connection's `protection`
+ * decides by this table (server/auth/connection-protection.ts): `read-only`
+ * refuses `write` and `destroy`, `admin` and `confirm` guard `destroy`.
+ */
+export const storeChangeByPermission = {
+  'connections.read': 'none',
+  'connections.test': 'none',
+  'connections.write': 'none',
+  'queues.read': 'none',
+  'queues.discover': 'none',
+  'queues.pause': 'write',
+  'queues.limits': 'write',
+  'queues.clean': 'destroy',
+  'queues.purge': 'destroy',
+  'queues.obliterate': 'destroy',
+  'queues.delete': 'destroy',
+  'jobs.read': 'none',
+  'jobs.add': 'write',
+  'jobs.retry': 'write',
+  'jobs.remove': 'destroy',
+  'jobs.invoke': 'write',
+  // A move adds each job to the target before it leaves the source: nothing is lost.
+  'jobs.move': 'write',
+  'jobs.edit': 'write',
+  'jobs.stacktraces.clear': 'destroy',
+  'jobs.logs.clear': 'destroy',
+  'schedulers.read': 'none',
+  'schedulers.write': 'write',
+  'schedulers.delete': 'destroy',
+  'workers.read': 'none',
+  'metrics.read': 'none',
+  'history.read': 'none',
+  'alerts.read': 'none',
+  'alerts.write': 'none',
+  'tasks.read': 'none',
+  // Tasks act on the store; on a read-only connection none runs (server/tasks/task-runner.ts).
+  'tasks.cancel': 'write',
+  'keys.read': 'none',
+  'keys.delete': 'destroy',
+  'organizations.read': 'none',
+  'organizations.write': 'none',
+  'members.read': 'none',
+  'members.write': 'none',
+  'members.password-reset': 'none',
+  'invitations.read': 'none',
+  'invitations.write': 'none',
+  'tokens.manage': 'none',
+  'organizations.create': 'none',
+  'session.write': 'none',
+  'audit.read': 'none',
+} as const satisfies Record<Permission, 'none' | 'write' | 'destroy'>;
+
+export type StoreChange = (typeof storeChangeByPermission)[Permission];

@@ -3,6 +3,7 @@ import { pageInfo, pageQuery } from './pagination.js';
 import { asyncFields, taskIdField } from './tasks.js';
 import { connectionParams, queueParams } from './params.js';
 import { strictNumber } from './strict-number.js';
+import { connectionProtectionSchema, protectionConfirmName } from './protection.js';
 
 /**
  * The job statuses the spec recognizes ("States and transitions"); purge and
@@ -74,6 +75,7 @@ export const queueDetailSchema = queueSummarySchema.extend({
   schedulersCount: z.number().int().describe('Job schedulers (repeatable jobs) of the queue.'),
   meta: queueMetaSchema,
   rateLimitedForMs: z.number().int().describe('How long a rate limit a worker tripped still holds the queue (0: none); clear it with DELETE …/rate-limit.'),
+  protection: connectionProtectionSchema.describe("The connection's protection: what changes to this queue need (see the connection record)."),
 }).meta({ id: 'QueueDetail' });
 
 /** A queue's throughput controls, as the queue-limit routes answer them. */
@@ -98,6 +100,7 @@ export const cleanInput = queueTarget.extend({
   status: purgeableStatusSchema,
   gracePeriod: strictNumber(z.number().int().min(0)).default(0).describe('Keep jobs younger than this many ms.'),
   limit: strictNumber(z.number().int().min(1).max(1000)).default(1000).describe('At most this many jobs are removed.'),
+  confirmName: protectionConfirmName('queue'),
 });
 
 export const cleanResultSchema = z.object({

@@ -3,6 +3,7 @@ import { pageInfo, pageQuery } from './pagination.js';
 import { connectionParams, queueParams } from './params.js';
 import { strictBoolean } from './strict-boolean.js';
 import { strictNumber } from './strict-number.js';
+import { protectionConfirmName } from './protection.js';
 
 export const schedulerParams = queueParams.extend({
   schedulerId: z.string().min(1).max(1000).describe('Job scheduler id, percent-encoded in REST paths.'),
@@ -84,6 +85,8 @@ export const createSchedulerInput = queueParams.extend(schedulerBody.shape).exte
 
 export const updateSchedulerInput = schedulerParams.extend(schedulerBody.shape);
 
+/** `confirmName`: only a `confirm` connection needs it. */
+export const deleteSchedulerInput = schedulerParams.extend({ confirmName: protectionConfirmName('queue') });
 export const deleteSchedulerResultSchema = z.object({ deleted: z.literal(true), schedulerId: z.string() });
 
 export type Scheduler = z.infer<typeof schedulerSchema>;

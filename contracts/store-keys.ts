@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { warningsSchema } from './introspection.js';
 import { connectionParams } from './params.js';
+import { protectionConfirmName } from './protection.js';
 
 export const keyTypes = ['string', 'hash', 'list', 'set', 'zset', 'stream'] as const;
 
@@ -73,6 +74,8 @@ export const keyValueSchema = z.object({
   truncated: z.boolean().describe('Whether part of the value is not in this response (more pages, or cut at maxBytes).'),
 }).meta({ id: 'KeyValue' });
 
+/** `confirmName`: only a `confirm` connection needs it (the connection name: keys belong to no queue). */
+export const deleteKeyInput = keyParams.extend({ confirmName: protectionConfirmName('connection') });
 export const deleteKeyResultSchema = z.object({ deleted: z.literal(true), key: z.string() });
 
 export type SearchKeysResult = z.infer<typeof searchKeysResultSchema>;

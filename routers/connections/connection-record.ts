@@ -14,6 +14,7 @@ export function toConnectionRecord(connection: StoreConnection): ConnectionRecor
     isDefault: connection.isDefault,
     tls: connection.tls,
     cluster: connection.cluster,
+    protection: connection.protection,
     source: connection.source,
     createdAt: connection.createdAt.toISOString(),
     updatedAt: connection.updatedAt.toISOString(),

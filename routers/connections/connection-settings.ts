@@ -6,7 +6,7 @@ import { AppError } from '../../contracts/app-error.js';
 import { assertClientCanParse } from '../../server/stores/client-url.js';
 
 /** Everything a saved connection is made of, checked as a whole. */
-export type ConnectionSettings = Pick<StoreConnection, 'name' | 'url' | 'environment' | 'prefixes' | 'isDefault' | 'tls' | 'cluster'>;
+export type ConnectionSettings = Pick<StoreConnection, 'name' | 'url' | 'environment' | 'prefixes' | 'isDefault' | 'tls' | 'cluster' | 'protection'>;
 
 export const defaultPrefix = 'bull';
 
@@ -49,5 +49,6 @@ export function resolveConnectionSettings(input: Partial<CreateConnectionInput>,
     environment: input.environment ?? current?.environment ?? 'development',
     prefixes: mergePrefixes(input.prefix, input.prefixes, current?.prefixes ?? [defaultPrefix]),
     isDefault: input.isDefault ?? current?.isDefault ?? false,
+    protection: input.protection ?? current?.protection ?? 'none',
   };
 }

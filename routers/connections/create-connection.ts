@@ -38,6 +38,7 @@ export async function createConnection(deps: {
         tlsEnabled: settings.tls.enabled,
         tlsAllowSelfSigned: settings.tls.allowSelfSigned,
         cluster: settings.cluster,
+        protection: settings.protection,
         createdAt: now,
         updatedAt: now,
       });

@@ -42,6 +42,7 @@ export async function updateConnection(deps: {
         tlsEnabled: settings.tls.enabled,
         tlsAllowSelfSigned: settings.tls.allowSelfSigned,
         cluster: settings.cluster,
+        protection: settings.protection,
         updatedAt: new Date(),
       });
       return found;

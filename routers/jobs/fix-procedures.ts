@@ -34,7 +34,7 @@ export const duplicateProcedure = queueProcedure
 
 export const clearStacktracesProcedure = queueProcedure
   .meta({
-    permission: 'jobs.edit',
+    permission: 'jobs.stacktraces.clear',
     openapi: { method: 'DELETE', path: `${jobPath}/stacktraces`, tags: jobsTags, summary: "Remove a job's stack traces, keeping the newest `keep`" },
   })
   .input(clearStacktracesInput)

@@ -1,5 +1,6 @@
 import { AppError } from '../../contracts/app-error.js';
 import { moveJobsInput, moveOutcomeSchema } from '../../contracts/job-move.js';
+import { assertProtectionAllows } from '../../server/auth/connection-protection.js';
 import { resolveQueue } from '../../server/bullmq/resolve-queue.js';
 import { openConnection } from '../../server/stores/open-connection.js';
 import { createTask } from '../../server/tasks/create-task.js';
@@ -16,7 +17,7 @@ export const moveProcedure = queueProcedure
   .meta({
     permission: 'jobs.move',
     runsAsTask: true,
-    errors: { UNSUPPORTED_QUEUE_NAME: 'The target queue would hold ":"', FORBIDDEN: 'The target connection belongs to another organization' },
+    errors: { UNSUPPORTED_QUEUE_NAME: 'The target queue would hold ":"', FORBIDDEN: 'The target connection belongs to another organization', CONNECTION_PROTECTED: 'This connection or the target connection is read-only' },
     bodyExample: { to: { queueName: 'emails-retry' }, status: 'failed', all: true, dryRun: true },
     openapi: {
       method: 'POST',
@@ -31,6 +32,8 @@ export const moveProcedure = queueProcedure
   .output(moveOutcomeSchema)
   .mutation(async ({ ctx, input }) => {
     const targetStore = input.to.connectionId ? await openConnection(ctx.services, ctx.actor, input.to.connectionId) : ctx.store;
+    // The source's protection was applied on the way in; the target's is applied here, as a write there.
+    assertProtectionAllows({ connection: targetStore.connection, actor: ctx.actor, permission: 'jobs.move', input, confirms: 'queue' });
     const resolved = await resolveQueue(targetStore, { queueName: input.to.queueName, prefix: input.to.prefix }, 'create');
     const target = { connectionId: targetStore.connection.id, queueName: resolved.ref.name, prefix: resolved.ref.prefix };
     if (target.connectionId === ctx.store.connection.id && target.queueName === ctx.queue.ref.name && target.prefix === ctx.queue.ref.prefix) {

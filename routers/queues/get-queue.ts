@@ -45,5 +45,6 @@ export async function getQueue({ store, queue: { ref, queue } }: QueueOnStore): 
       version: typeof meta.version === 'string' ? meta.version : null,
     },
     rateLimitedForMs,
+    protection: store.connection.protection,
   };
 }

@@ -1,10 +1,10 @@
-import { deleteSchedulerResultSchema, schedulerParams } from '../../contracts/schedulers.js';
+import { deleteSchedulerInput, deleteSchedulerResultSchema } from '../../contracts/schedulers.js';
 import { removeScheduler } from './remove-scheduler.js';
 import { queueProcedure } from '../../server/trpc/procedures.js';
 
 export const deleteProcedure = queueProcedure
   .meta({
-    permission: 'schedulers.write',
+    permission: 'schedulers.delete',
     openapi: {
       method: 'DELETE',
       path: '/c/{connectionId}/scheduled-jobs/queue/{queueName}/{schedulerId}',
@@ -12,6 +12,6 @@ export const deleteProcedure = queueProcedure
       summary: 'Delete a job scheduler and its pending job',
     },
   })
-  .input(schedulerParams)
+  .input(deleteSchedulerInput)
   .output(deleteSchedulerResultSchema)
   .mutation(({ ctx, input }) => removeScheduler({ queue: ctx.queue, schedulerId: input.schedulerId }));

@@ -1,4 +1,4 @@
-import { deleteKeyResultSchema, keyParams } from '../../contracts/store-keys.js';
+import { deleteKeyInput, deleteKeyResultSchema } from '../../contracts/store-keys.js';
 import { deleteKey } from './delete-key.js';
 import { connectionProcedure } from '../../server/trpc/procedures.js';
 
@@ -13,6 +13,6 @@ export const deleteProcedure = connectionProcedure
       summary: 'Delete a key (never one under a reserved queue prefix)',
     },
   })
-  .input(keyParams)
+  .input(deleteKeyInput)
   .output(deleteKeyResultSchema)
   .mutation(({ ctx, input }) => deleteKey({ store: ctx.store, key: input.key }));

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { Permission } from '../../contracts/permissions.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/authorize.js';
+import { assertProtectionAllows } from '../auth/connection-protection.js';
 import { requireActor } from '../auth/require-actor.js';
 import { enforceRateLimit } from '../rate-limit/enforce-rate-limit.js';
 import type { Services } from '../services.js';
@@ -19,7 +20,11 @@ export interface PlainCall {
   res: Response;
   /** Signed in (401) and allowed `permission` (403): the procedures' identity and permission checks. */
   requireActor(permission: Permission): Promise<Actor>;
-  /** The connection as the procedures resolve it (404/403); a store failure later answers 503 naming it. */
+  /**
+   * The connection as the procedures resolve it (404/403) and protect it (403
+   * CONNECTION_PROTECTED for what `requireActor`'s permission would change);
+   * a store failure later answers 503 naming it.
+   */
   openConnection(actor: Actor, connectionId: unknown): Promise<StoreHandle>;
 }
 
@@ -35,18 +40,23 @@ export function plainRoute<Params>(services: Services, name: string, handle: (ca
   return async (req: Request<Params>, res: Response): Promise<void> => {
     const ctx = createContext({ req: req as unknown as Request, res });
     let store: StoreHandle | undefined;
+    let permission: Permission | undefined;
     const call: PlainCall = {
       ctx,
       req: req as unknown as Request,
       res,
-      async requireActor(permission) {
+      async requireActor(required) {
         const actor = await requireActor(ctx);
-        authorize(actor, permission, name);
+        authorize(actor, required, name);
+        permission = required;
         return actor;
       },
       async openConnection(actor, connectionId) {
-        store = await openConnection(services, actor, connectionId);
-        return store;
+        if (!permission) throw new Error(`plain route ${name} opens a connection before requireActor`);
+        const opened = await openConnection(services, actor, connectionId);
+        const input = { ...(req.query as Record<string, unknown>), ...(req.params as Record<string, unknown>) };
+        assertProtectionAllows({ connection: opened.connection, actor, permission, input, confirms: 'queueName' in input ? 'queue' : 'connection' });
+        return (store = opened);
       },
     };
     try {

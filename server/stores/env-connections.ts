@@ -1,7 +1,8 @@
+import { connectionProtections, type ConnectionProtection } from '../../contracts/protection.js';
 import type { ConnectionEnvironment, StoreConnection } from './store-connection.js';
 
 const urlVariable = /^SERVICE_REDIS_URL_([A-Z0-9_]+)$/;
-const attributeSuffixes = ['_ENVIRONMENT', '_PREFIX', '_ALLOW_SELF_SIGNED_CERTS', '_CLUSTER'] as const;
+const attributeSuffixes = ['_ENVIRONMENT', '_PREFIX', '_ALLOW_SELF_SIGNED_CERTS', '_CLUSTER', '_PROTECTION'] as const;
 const environments: ConnectionEnvironment[] = ['development', 'staging', 'production'];
 const truthy = new Set(['true', '1', 'yes']);
 
@@ -13,7 +14,7 @@ function isAttributeOfAnother(name: string, env: Record<string, string | undefin
 
 /**
  * Connections declared as SERVICE_REDIS_URL_<NAME> (with optional
- * _ENVIRONMENT, _PREFIX, _ALLOW_SELF_SIGNED_CERTS, _CLUSTER), their id the
+ * _ENVIRONMENT, _PREFIX, _ALLOW_SELF_SIGNED_CERTS, _CLUSTER, _PROTECTION), their id the
  * lowercased NAME so it is stable across restarts. SERVICE_REDIS_URL_DEFAULT
  * names the default connection.
  */
@@ -28,6 +29,10 @@ export function parseEnvConnections(env: Record<string, string | undefined>, sta
     if (!environments.includes(environment)) {
       throw new EnvConnectionError(`Invalid ${variable}_ENVIRONMENT: must be one of ${environments.join(', ')}`);
     }
+    const protection = (read('_PROTECTION') ?? 'none').toLowerCase() as ConnectionProtection;
+    if (!connectionProtections.includes(protection)) {
+      throw new EnvConnectionError(`Invalid ${variable}_PROTECTION ("${read('_PROTECTION')}"): must be one of ${connectionProtections.join(', ')}`);
+    }
     const url = value.trim();
     connections.push({
       id: name.toLowerCase(),
@@ -39,6 +44,7 @@ export function parseEnvConnections(env: Record<string, string | undefined>, sta
       isDefault: name === defaultName,
       tls: { enabled: url.startsWith('rediss://'), allowSelfSigned: truthy.has(read('_ALLOW_SELF_SIGNED_CERTS') ?? '') },
       cluster: truthy.has(read('_CLUSTER') ?? '') || url.includes(','),
+      protection,
       source: 'env',
       createdAt: startedAt,
       updatedAt: startedAt,

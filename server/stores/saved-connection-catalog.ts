@@ -2,6 +2,7 @@ import { Connection, isSavedConnectionId, type ConnectionRow } from '../persiste
 import type { Persistence } from '../persistence/persistence.js';
 import type { UrlCipher } from '../secrets/url-cipher.js';
 import type { ConnectionCatalog } from './connection-catalog.js';
+import type { ConnectionProtection } from '../../contracts/protection.js';
 import type { ConnectionEnvironment, StoreConnection } from './store-connection.js';
 
 /** A saved row as the server uses it: the URL decrypted. */
@@ -16,6 +17,7 @@ export function toStoreConnection(row: ConnectionRow, cipher: UrlCipher): StoreC
     isDefault: row.isDefault,
     tls: { enabled: row.tlsEnabled, allowSelfSigned: row.tlsAllowSelfSigned },
     cluster: row.cluster,
+    protection: row.protection as ConnectionProtection,
     source: 'saved',
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -1,3 +1,5 @@
+import type { ConnectionProtection } from '../../contracts/protection.js';
+
 export type ConnectionEnvironment = 'development' | 'staging' | 'production';
 
 /**
@@ -18,6 +20,8 @@ export interface StoreConnection {
   isDefault: boolean;
   tls: { enabled: boolean; allowSelfSigned: boolean };
   cluster: boolean;
+  /** What the connection refuses (server/auth/connection-protection.ts). */
+  protection: ConnectionProtection;
   source: 'saved' | 'env';
   createdAt: Date;
   updatedAt: Date;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readOnlyMessage } from '../auth/connection-protection.js';
 import type { Logger } from '../logger.js';
 import { Task, type TaskRow } from '../persistence/entities/task.js';
 import type { Persistence } from '../persistence/persistence.js';
@@ -93,6 +94,7 @@ export class TaskRunner {
     const handler = this.handlers.get(task.kind);
     const connection = await this.deps.connections.find(task.connectionId);
     if (!handler || !connection) return void (await em.nativeUpdate(Task, mine, ended('failed', { error: handler ? 'the connection was removed' : `no handler for ${task.kind}` })));
+    if (connection.protection === 'read-only') return void (await em.nativeUpdate(Task, mine, ended('failed', { error: readOnlyMessage(connection, 'the task was stopped') })));
     const store = this.deps.stores.handle(connection);
     let processed = task.processed;
     let interrupted = false;
@@ -103,6 +105,7 @@ export class TaskRunner {
       openStore: async (connectionId) => {
         const other = await this.deps.connections.find(connectionId);
         if (!other) throw new Error(`connection ${connectionId} was removed`);
+        if (other.protection === 'read-only') throw new Error(readOnlyMessage(other, 'the task was stopped'));
         return this.deps.stores.handle(other);
       },
       firstStartedAt: (task.startedAt ?? new Date()).getTime(), batchSize: Math.min(1000, task.maxPerSecond ?? 1000),
@@ -110,7 +113,9 @@ export class TaskRunner {
         processed += count;
         throttle.add(count);
         const changes = { processed, cursor, leaseExpiresAt: Date.now() + this.leaseTtlMs, ...(total === undefined ? {} : { total }) };
-        const kept = (await em.fork().nativeUpdate(Task, mine, changes)) === 1 && !this.stopping;
+        // A connection made read-only stops its tasks: let go here, and the next claim fails the task saying why.
+        const writable = (await this.deps.connections.find(task.connectionId))?.protection !== 'read-only';
+        const kept = (await em.fork().nativeUpdate(Task, mine, changes)) === 1 && !this.stopping && writable;
         if (!kept) interrupted = true;
         else void publishTaskEvent(store, task, { state: 'running', processed, total: total ?? task.total ?? null });
         return kept;

@@ -5,6 +5,7 @@ import { baseProcedure } from './init.js';
 import { auditMutations, type AuditTarget } from './middleware/audit-mutations.js';
 import { authenticate } from './middleware/authenticate.js';
 import { decodePathParams } from './middleware/decode-path-params.js';
+import { enforceProtection } from './middleware/enforce-protection.js';
 import { forkEntityManager } from './middleware/fork-entity-manager.js';
 import { mapErrors } from './middleware/map-errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -48,16 +49,18 @@ export const accountProcedure = authedPersistedProcedure.use(rejectInAuthless);
 export const savedConnectionWriteProcedure = authedPersistedProcedure.use(rejectEnvConnectionWrites);
 
 /**
- * For every `/c/:connectionId/...` route: resolves the connection (404/403)
- * and puts its live store in `ctx.store`. A store that is down, stalled or
- * refuses auth turns into 503 STORE_UNAVAILABLE naming the connection.
+ * For every `/c/:connectionId/...` route: resolves the connection (404/403),
+ * applies its protection (403 CONNECTION_PROTECTED) and puts its live store in
+ * `ctx.store`. A store that is down, stalled or refuses auth turns into 503
+ * STORE_UNAVAILABLE naming the connection.
  */
-export const connectionProcedure = authedProcedure.use(async ({ ctx, getRawInput, next }) => {
+export const connectionProcedure = authedProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
   const raw = (await getRawInput()) as { connectionId?: unknown } | undefined;
   const store = await openConnection(ctx.services, ctx.actor, raw?.connectionId);
   // A connection may be named by its name: from here on (the procedure, the
   // audit event) the input names it by id, as every record of it does.
   if (raw) raw.connectionId = store.connection.id;
+  enforceProtection({ connection: store.connection, actor: ctx.actor, meta, input: raw });
   const result = await next({ ctx: { store } });
   const cause = result.ok ? undefined : (result.error.cause ?? result.error);
   if (cause && isStoreUnavailable(cause)) throw storeUnavailable(store.connection, cause);

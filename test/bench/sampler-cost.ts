@@ -40,7 +40,7 @@ export async function measureSamplerCost(connection: { host: string; port: numbe
   const now = new Date();
   const store = stores.handle({
     id: 'bench', organizationId: null, name: 'bench', url: `redis://${connection.host}:${connection.port}`, environment: 'development', prefixes: [prefix],
-    isDefault: true, tls: { enabled: false, allowSelfSigned: false }, cluster: false, source: 'env', createdAt: now, updatedAt: now,
+    isDefault: true, tls: { enabled: false, allowSelfSigned: false }, cluster: false, protection: 'none', source: 'env', createdAt: now, updatedAt: now,
   });
   const directory = new QueueIndex({ ttlMs: 60_000 });
   const probe = new Redis({ ...connection, lazyConnect: true });

@@ -34,6 +34,7 @@ describe.each(persistenceKinds)('saved connections on %s persistence', (persiste
       isDefault: true,
       tls: { enabled: false, allowSelfSigned: false },
       cluster: false,
+      protection: 'none',
       source: 'saved',
       createdAt: expect.any(String),
       updatedAt: created.body.createdAt,

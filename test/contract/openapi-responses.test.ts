@@ -287,6 +287,16 @@ describe('every operation answers as /api/openapi.json says', () => {
     await docs.check({ ...remove, query: { confirmName: 'emails' } }, 200);
   });
 
+  it('a protected connection: 403 CONNECTION_PROTECTED with its fields, on a write and on a destructive action', async () => {
+    const patch = { operation: 'PATCH /connections/{id}', path: { id: state.main! }, headers: owner() };
+    await docs.check({ ...patch, body: { protection: 'confirm' } }, 200);
+    const clean = withExample('POST /c/{connectionId}/queues/{queueName}/clean', { path: queuePath(), headers: owner() });
+    expect((await docs.check(clean, 403)).body).toMatchObject({ code: 'CONNECTION_PROTECTED', protection: 'confirm', confirmName: 'emails' });
+    await docs.check({ ...patch, body: { protection: 'read-only' } }, 200);
+    expect((await docs.check({ operation: 'POST /c/{connectionId}/queues/{queueName}/pause', path: queuePath(), headers: owner(), body: {} }, 403)).body.protection).toBe('read-only');
+    await docs.check({ ...patch, body: { protection: 'none' } }, 200);
+  });
+
   it('history, alert destinations, alert rules and events', async () => {
     const connection = { connectionId: state.main! };
     await queue.add('back', {}); // the queue was deleted above

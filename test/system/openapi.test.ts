@@ -86,7 +86,12 @@ describe('OpenAPI document and docs page', () => {
     const notFound = pause['404'].content['application/json'].schema.allOf[1];
     expect(notFound.properties.code.enum).toEqual(['NOT_FOUND']);
     const deleteKey403 = document.paths['/c/{connectionId}/store-keys/{key}'].delete.responses['403'];
-    expect(deleteKey403.content['application/json'].schema.allOf[1].properties.code.enum.sort()).toEqual(['FORBIDDEN', 'RESERVED_KEY']);
+    expect(deleteKey403.content['application/json'].schema.allOf[1].properties.code.enum.sort()).toEqual(['CONNECTION_PROTECTED', 'FORBIDDEN', 'RESERVED_KEY']);
+    // A connection's protection refuses writes and destructive actions, never reads (contracts/permissions.ts says which is which).
+    expect(pause['403'].description).toContain('`CONNECTION_PROTECTED`: The connection is read-only');
+    expect(deleteKey403.description).toContain("`confirm` and `confirmName` is not the connection's name");
+    expect(document.paths['/c/{connectionId}/queues/{queueName}/clean'].post.responses['403'].description).toContain('`confirmName` is not the queue name');
+    expect(document.paths['/c/{connectionId}/queues/{queueName}'].get.responses['403']).toEqual({ $ref: '#/components/responses/Forbidden' });
   });
 
   it('turns one line of meta.errors into the status, the code enum and the description', () => {

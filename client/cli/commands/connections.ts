@@ -10,7 +10,7 @@ export const connectionsCommand = defineCommand({
   async run({ client, config, io }) {
     const result = await client.connections.list.query();
     if (config.json) return writeJson(io.stdout, result);
-    const rows = result.connections.map((c) => [c.isDefault ? `${c.id} *` : c.id, c.name, c.environment, c.source, c.prefixes.join(','), c.url]);
-    io.stdout.write(formatTable(['id', 'name', 'environment', 'source', 'prefixes', 'url'], rows));
+    const rows = result.connections.map((c) => [c.isDefault ? `${c.id} *` : c.id, c.name, c.environment, c.protection, c.source, c.prefixes.join(','), c.url]);
+    io.stdout.write(formatTable(['id', 'name', 'environment', 'protection', 'source', 'prefixes', 'url'], rows));
   },
 });

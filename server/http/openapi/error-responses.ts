@@ -7,6 +7,7 @@ import {
   type ErrorCode,
   type RouteErrors,
 } from '../../../contracts/errors.js';
+import { storeChangeByPermission } from '../../../contracts/permissions.js';
 import type { OperationFacts } from './operations.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -39,7 +40,20 @@ export function impliedErrorCodes(operation: OperationFacts): ErrorCode[] {
   if (operation.path.includes('{')) codes.push('BAD_REQUEST');
   if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_FOUND', 'STORE_UNAVAILABLE', 'ENCRYPTION_KEY_MISSING', 'ENCRYPTION_KEY_MISMATCH');
   if (operation.meta.queue === 'create') codes.push('UNSUPPORTED_QUEUE_NAME'); // a new queue BullMQ would refuse
+  if (protectionRefusal(operation)) codes.push('CONNECTION_PROTECTED');
   return codes;
+}
+
+/**
+ * When a connection's protection refuses a route (server/auth/connection-protection.ts):
+ * a write on a read-only connection; a destructive action also under `admin` and `confirm`.
+ */
+function protectionRefusal({ path, meta }: Pick<OperationFacts, 'path' | 'meta'>): string | undefined {
+  const change = meta.permission ? storeChangeByPermission[meta.permission] : 'none';
+  if (!path.startsWith('/c/{connectionId}') || change === 'none') return undefined;
+  if (change === 'write') return 'The connection is read-only (its `protection`)';
+  const name = path.includes('{queueName}') ? 'the queue name' : "the connection's name";
+  return `The connection's \`protection\` refuses it: \`read-only\`; \`admin\` and your role is below admin; \`confirm\` and \`confirmName\` is not ${name}`;
 }
 
 /** A zod schema as a JSON Schema to embed in the document (no `$schema`, no `id`). */
@@ -110,7 +124,8 @@ function missingResources({ path, meta }: Pick<OperationFacts, 'path' | 'meta'>)
 /** Every error status of one operation, each with exactly the codes it can carry. */
 export function errorResponsesOf(operation: OperationFacts): Record<string, ResponseObject> {
   const missing = missingResources(operation);
-  const descriptions: RouteErrors = { ...(missing ? { NOT_FOUND: missing } : {}), ...operation.errors };
+  const protection = protectionRefusal(operation);
+  const descriptions: RouteErrors = { ...(missing ? { NOT_FOUND: missing } : {}), ...(protection ? { CONNECTION_PROTECTED: protection } : {}), ...operation.errors };
   const codes = [...new Set([...impliedErrorCodes(operation), ...(Object.keys(operation.errors) as ErrorCode[])])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {

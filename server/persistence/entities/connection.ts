@@ -20,6 +20,8 @@ export const Connection = defineEntity({
     tlsEnabled: p.boolean().default(false),
     tlsAllowSelfSigned: p.boolean().default(false),
     cluster: p.boolean().default(false),
+    /** `none`, `confirm`, `admin` or `read-only` (contracts/protection.ts); migration 0010. */
+    protection: p.string().length(20).default('none'),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -6,6 +6,7 @@ import { Migration0005QueueIndex } from './0005-queue-index.js';
 import { Migration0007ExternalIdentities } from './0007-external-identities.js';
 import { Migration0008HistoryAndAlerts } from './0008-history-and-alerts.js';
 import { Migration0009Tasks } from './0009-tasks.js';
+import { Migration0010ConnectionProtection } from './0010-connection-protection.js';
 
 /** Applied in order at startup; never edit a released migration, add a new one. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   { name: '0007-external-identities', class: Migration0007ExternalIdentities },
   { name: '0008-history-and-alerts', class: Migration0008HistoryAndAlerts },
   { name: '0009-tasks', class: Migration0009Tasks },
+  { name: '0010-connection-protection', class: Migration0010ConnectionProtection },
 ];
