@@ -1,5 +1,6 @@
 import type { JobType, Queue } from 'bullmq';
 import type { JobStatus } from '../../contracts/jobs.js';
+import type { StoreClient } from '../../server/stores/redis-client.js';
 
 /** BullMQ's key name for each status: `waiting` is the `wait` list; `paused` is the legacy paused list. */
 const keyByStatus: Record<JobStatus, string> = {
@@ -43,4 +44,13 @@ export async function jobIdsInRange(queue: Queue, status: JobStatus, start: numb
     return (await client.lrange(key, -(end + 1), -(start + 1))).reverse();
   }
   return oldestFirst ? client.zrange(key, start, end) : client.zrevrange(key, start, end);
+}
+
+/**
+ * The zero-based position of a job id in a status, newest first; null when it is not there.
+ * Through the store's own client: BullMQ's client interface has no ZREVRANK.
+ */
+export async function positionInStatus(client: StoreClient, queue: Queue, status: JobStatus, jobId: string): Promise<number | null> {
+  const key = queue.toKey(keyByStatus[status]);
+  return listStatuses.has(status) ? client.lpos(key, jobId) : client.zrevrank(key, jobId);
 }

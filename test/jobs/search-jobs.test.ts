@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextChunkSize, searchChunkSizes, searchJobs } from '../../routers/jobs/search/search-jobs.js';
+import { nextChunkSize, searchChunkSizes } from '../../routers/jobs/search/scan-matches.js';
+import { searchJobs } from '../../routers/jobs/search/search-jobs.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { resolveQueue } from '../../server/bullmq/resolve-queue.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';

@@ -1,0 +1,117 @@
+import type { Queue } from 'bullmq';
+import type { SearchableField } from '../../../contracts/job-search.js';
+import type { JobStatus } from '../../../contracts/jobs.js';
+import { toJobState } from '../../../server/bullmq/job-state.js';
+import type { StoreClient } from '../../../server/stores/redis-client.js';
+import { jobIdsInRange, positionInStatus } from '../job-status.js';
+import { jobMatcher } from './match-jobs.js';
+import type { SearchPosition } from './search-cursor.js';
+
+/**
+ * Jobs read per chunk. A chunk starts small and doubles while the searched
+ * fields stay light, shrinking again when a chunk's values pass
+ * `chunkByteTarget`: memory stays near one chunk of a few MB whatever the
+ * payload sizes, and small jobs are scanned in big, cheap chunks.
+ */
+export const searchChunkSizes = { initial: 50, max: 1000, min: 5 };
+export const chunkByteTarget = 8 * 1024 * 1024;
+
+/** The next chunk's size after one of `size` jobs whose searched values took `bytes`. */
+export function nextChunkSize(size: number, bytes: number): number {
+  const { max, min } = searchChunkSizes;
+  if (bytes > chunkByteTarget) return Math.max(min, Math.floor((size * chunkByteTarget) / bytes));
+  return bytes * 2 <= chunkByteTarget ? Math.min(max, size * 2) : size;
+}
+
+export interface Match {
+  id: string;
+  status: JobStatus;
+}
+
+/** Receives matches before the scan reads on, and answers the ids among them that left their status (acted on). */
+export type MatchHandler = (matches: Match[]) => Promise<ReadonlySet<string>>;
+
+export interface ScanOptions {
+  client: StoreClient;
+  queue: Queue;
+  q: string;
+  fields: readonly SearchableField[];
+  statuses: readonly JobStatus[];
+  /** Where to start; advanced in place. */
+  position: SearchPosition;
+  /** The first request of a search: an exact id is looked up once, before the scan. */
+  fresh: boolean;
+  limit: number;
+  budgetMs: number;
+  /** A fixed chunk size instead of the adaptive one (tests). */
+  chunkSize?: number | undefined;
+  onMatches: MatchHandler;
+}
+
+const noneLeft: ReadonlySet<string> = new Set();
+
+/** An exact id is a direct lookup, done once at the start of a search. */
+async function exactIdMatch(queue: Queue, q: string, statuses: readonly JobStatus[]): Promise<Match | undefined> {
+  const state = toJobState(await queue.getJobState(q));
+  return (statuses as readonly string[]).includes(state) ? { id: q, status: state as JobStatus } : undefined;
+}
+
+/** Where the next chunk of `status` starts: right after the anchor if it is still there, else at the offset. */
+async function chunkStart(client: StoreClient, queue: Queue, status: JobStatus, position: SearchPosition): Promise<number> {
+  if (position.anchor === undefined) return position.offset;
+  const anchorAt = await positionInStatus(client, queue, status, position.anchor);
+  if (anchorAt === null) position.anchor = undefined;
+  return anchorAt === null ? position.offset : anchorAt + 1;
+}
+
+/**
+ * Scans the statuses newest first, a chunk at a time, matching on the
+ * searched fields only, handing each chunk's matches to `onMatches` before
+ * reading on, until `limit` matches or the time budget is spent (at least
+ * one chunk per call, so every call makes progress). Answers this call's
+ * counts; `position` holds where to continue.
+ */
+export async function scanMatches(options: ScanOptions): Promise<{ matched: number; scanned: number; done: boolean }> {
+  const { queue, q, statuses, position, limit, budgetMs, chunkSize: fixedChunkSize, onMatches } = options;
+  const started = Date.now();
+  const matchIds = jobMatcher(options.client, queue, q, options.fields);
+  let matched = 0;
+  let scanned = 0;
+  const exact = options.fresh && options.fields.includes('id') ? await exactIdMatch(queue, q, statuses) : undefined;
+  if (exact) {
+    await onMatches([exact]);
+    matched += 1;
+    position.matchedTotal += 1;
+  }
+
+  for (let chunks = 0; position.statusIndex < statuses.length && matched < limit && (chunks === 0 || Date.now() - started < budgetMs); chunks++) {
+    const status = statuses[position.statusIndex]!;
+    const size = position.chunkSize;
+    const start = await chunkStart(options.client, queue, status, position);
+    const ids = await jobIdsInRange(queue, status, start, start + size - 1, false);
+    const { matched: flags, bytes } = await matchIds(ids);
+    position.chunkSize = fixedChunkSize ?? nextChunkSize(size, bytes);
+    const found: Match[] = [];
+    let consumed = 0;
+    for (const [index, id] of ids.entries()) {
+      consumed = index + 1;
+      // The exact id was handled before the scan.
+      if (flags[index] && id !== q) found.push({ id, status });
+      if (matched + found.length >= limit) break;
+    }
+    const left = found.length > 0 ? await onMatches(found) : noneLeft;
+    const examined = ids.slice(0, consumed);
+    const stayed = examined.filter((id) => !left.has(id));
+    matched += found.length;
+    scanned += consumed;
+    position.scannedTotal += consumed;
+    position.matchedTotal += found.length;
+    if (ids.length < size && consumed === ids.length) {
+      Object.assign(position, { statusIndex: position.statusIndex + 1, offset: 0, anchor: undefined });
+    } else {
+      position.offset = start + stayed.length;
+      position.anchor = stayed.at(-1) ?? position.anchor;
+    }
+  }
+  return { matched, scanned, done: position.statusIndex >= statuses.length };
+}
