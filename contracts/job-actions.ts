@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { jobStatusSchema } from './jobs.js';
 import { jobParams, queueParams } from './params.js';
 import { strictBoolean } from './strict-boolean.js';
+import { bulkSelectionCheck } from './bulk-selection.js';
+import { queryDryRunField, queryFields, queryOutcomeFields, type JobQuery } from './job-query.js';
 import { asyncFields, taskIdField } from './tasks.js';
 import { strictNumber } from './strict-number.js';
 import { protectionConfirmName } from './protection.js';
@@ -59,30 +61,20 @@ function bulkTargetShape<S extends z.ZodType<string, string>>(allStatus: S) {
   });
 }
 
-/**
- * Either `jobIds` (1..100 named jobs) or `{ status, all: true }` (every job
- * of a status, in bounded batches). One object with a check rather than a
- * union, so the 400 names the offending field.
- */
-export function checkBulkTarget(input: { jobIds?: string[] | undefined; status?: string | undefined; all?: true | undefined; data?: unknown; async?: boolean | undefined; maxPerSecond?: number | undefined }, check: z.RefinementCtx) {
-  const byIds = input.jobIds !== undefined;
-  const byStatus = input.status !== undefined || input.all !== undefined;
-  if (byIds && (input.async !== undefined || input.maxPerSecond !== undefined)) {
-    check.addIssue({ code: 'custom', path: [input.async !== undefined ? 'async' : 'maxPerSecond'], message: 'async and maxPerSecond go with { status, all: true }' });
-  } else if (input.maxPerSecond !== undefined && input.async !== true) {
-    check.addIssue({ code: 'custom', path: ['maxPerSecond'], message: 'maxPerSecond goes with async: true' });
-  } else if (byIds === byStatus) {
-    check.addIssue({ code: 'custom', path: ['jobIds'], message: 'give either jobIds or { status, all: true }' });
-  } else if (byStatus && (input.status === undefined || input.all !== true)) {
-    check.addIssue({ code: 'custom', path: [input.status === undefined ? 'status' : 'all'], message: 'status and all: true go together' });
-  } else if (byStatus && input.data !== undefined) {
-    check.addIssue({ code: 'custom', path: ['data'], message: 'data can only be given with jobIds' });
-  }
-}
+/** Statuses each action takes in the status and query forms. */
+export const retryStatuses = ['failed', 'completed'] as const;
+export const removeStatuses = ['waiting', 'delayed', 'completed', 'failed', 'prioritized'] as const;
 
-export const retryJobsInput = bulkTargetShape(z.enum(['failed', 'completed']))
-  .extend({ ...asyncFields, data: z.unknown().optional().describe('With jobIds: replaces the data of each job before it is retried.') })
-  .superRefine(checkBulkTarget);
+const withQuery = bulkSelectionCheck({ takesQuery: true, dryRunWithQueryOnly: true });
+
+export const retryJobsInput = bulkTargetShape(z.enum(retryStatuses))
+  .extend({
+    ...queryFields(retryStatuses),
+    ...queryDryRunField,
+    ...asyncFields,
+    data: z.unknown().optional().describe('With jobIds: replaces the data of each job before it is retried.'),
+  })
+  .superRefine(withQuery);
 
 export const updateJobDataInput = jobParams.extend({ data: z.unknown().describe('The new data, any JSON value; replaces the old data whole.') });
 export const duplicateJobInput = jobParams.extend({
@@ -103,17 +95,21 @@ export const clearStacktracesInput = jobParams.extend({
   confirmName: protectionConfirmName('queue'),
 });
 export const stacktracesClearedSchema = z.object({ removed: z.number().int(), kept: z.number().int() });
-export const removeJobsInput = bulkTargetShape(z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized']))
-  .extend({ ...asyncFields, confirmName: protectionConfirmName('queue') })
-  .superRefine(checkBulkTarget);
+export const removeJobsInput = bulkTargetShape(z.enum(removeStatuses))
+  .extend({ ...queryFields(removeStatuses), ...queryDryRunField, ...asyncFields, confirmName: protectionConfirmName('queue') })
+  .superRefine(withQuery);
 export const invokeJobsInput = bulkTargetShape(z.enum(['delayed']))
   .extend({ data: z.unknown().optional().describe('With jobIds: replaces the data of each job before it is promoted.') })
-  .superRefine(checkBulkTarget);
+  .superRefine(bulkSelectionCheck({ takesQuery: false, dryRunWithQueryOnly: true }));
 
-/** What every bulk action receives: named ids, or a status to act on in full. */
+/** What every bulk action receives: named ids, a status to act on in full, or a query continued by cursor. */
 export interface BulkTarget<S extends string = string> {
   jobIds?: string[] | undefined;
   status?: S | undefined;
+  query?: JobQuery<S> | undefined;
+  cursor?: string | undefined;
+  limit?: number | undefined;
+  dryRun?: boolean | undefined;
 }
 
 export const bulkErrorCodes = ['NOT_FOUND', 'INVALID_STATE', 'LOCKED', 'FAILED'] as const;
@@ -127,12 +123,13 @@ export const bulkResultSchema = z.object({
 export type BulkResult = z.infer<typeof bulkResultSchema>;
 
 export const bulkOutcomeSchema = z.object({
-  results: z.array(bulkResultSchema).describe('One entry per distinct id given (empty for the status form).'),
+  results: z.array(bulkResultSchema).describe('One entry per distinct id given (empty for the status form; the query form lists its refused ids, at most 100).'),
   succeeded: z.number().int().describe('Jobs acted on.'),
-  failed: z.number().int().describe('Ids that could not be acted on.'),
+  failed: z.number().int().describe('Ids that could not be acted on (query form: matched jobs refused).'),
   status: jobStatusSchema.optional().describe('Status form: the status acted on.'),
   remaining: z.number().int().optional().describe('Status form: jobs still in the status afterwards.'),
-  done: z.boolean().optional().describe('Status form: false when the batch cap stopped the work; call again.'),
+  done: z.boolean().optional().describe('Status form: false when the batch cap stopped the work; call again. Query form: whether the scan reached the end.'),
+  ...queryOutcomeFields,
   ...taskIdField,
 }).meta({ id: 'BulkOutcome' });
 export type BulkOutcome = z.infer<typeof bulkOutcomeSchema>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { bulkJobId, bulkOutcomeSchema, checkBulkTarget, maxBulkJobIds } from './job-actions.js';
+import { bulkSelectionCheck } from './bulk-selection.js';
+import { bulkJobId, bulkOutcomeSchema, maxBulkJobIds, removeStatuses } from './job-actions.js';
+import { queryFields } from './job-query.js';
 import { queueParams } from './params.js';
 import { strictBoolean } from './strict-boolean.js';
 import { asyncFields } from './tasks.js';
@@ -14,16 +16,17 @@ export const moveJobsInput = queueParams
       })
       .strict(),
     jobIds: z.array(bulkJobId).min(1).max(maxBulkJobIds).optional().describe(`The jobs to move: 1 to ${maxBulkJobIds} ids.`),
-    status: z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized']).optional().describe('With `all: true`: move every job of this status.'),
+    status: z.enum(removeStatuses).optional().describe('With `all: true`: move every job of this status.'),
     all: z.literal(true).optional(),
     keepIds: strictBoolean().optional().describe('Keep each job id (BullMQ refuses numeric custom ids: such jobs are refused); default: `<source queue>-<id>`.'),
-    dryRun: strictBoolean().optional().describe('`true`: count what would move, move nothing.'),
+    ...queryFields(removeStatuses),
+    dryRun: strictBoolean().optional().describe('`true`: count what would move (with `query`: the matches and up to 20 of their ids), move nothing.'),
     ...asyncFields,
   })
-  .superRefine(checkBulkTarget);
+  .superRefine(bulkSelectionCheck({ takesQuery: true, dryRunWithQueryOnly: false }));
 
 export const moveOutcomeSchema = bulkOutcomeSchema.extend({
-  matched: z.number().int().optional().describe('Dry run: the jobs the move would take.'),
+  matched: z.number().int().optional().describe('Dry run: the jobs the move would take (query form: matched by this request, moved or refused).'),
   target: z.object({ connectionId: z.string(), queueName: z.string(), prefix: z.string() }),
 });
 export type MoveOutcome = z.infer<typeof moveOutcomeSchema>;

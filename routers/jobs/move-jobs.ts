@@ -44,6 +44,12 @@ export async function moveJob(source: Queue, job: Job, target: MoveTarget): Prom
   }
 }
 
+/** The query form's action: move each matched id. */
+export const moveEach = (source: Queue, target: MoveTarget) => (jobIds: string[]) => moveJobIds(source, jobIds, target);
+
+/** A move's part of a query cursor's fingerprint: a cursor continues moving to the same queue only. */
+export const moveScope = (to: { connectionId: string; queueName: string; prefix: string }) => `move:${JSON.stringify([to.connectionId, to.prefix, to.queueName])}`;
+
 export async function moveJobIds(source: Queue, jobIds: string[], target: MoveTarget): Promise<BulkResult[]> {
   return Promise.all(
     [...new Set(jobIds)].map(async (jobId) => {

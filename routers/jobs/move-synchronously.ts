@@ -1,18 +1,25 @@
 import type { Queue } from 'bullmq';
+import type { BulkTarget } from '../../contracts/job-actions.js';
+import { removeStatuses } from '../../contracts/job-actions.js';
 import type { MoveOutcome } from '../../contracts/job-move.js';
+import type { StoreClient } from '../../server/stores/redis-client.js';
 import { countJobs } from './job-status.js';
+import { actOnQuery } from './bulk/act-on-query.js';
 import { maxStatusBatches, statusBatchSize } from './bulk/status-batches.js';
-import { moveJobIds, moveStatusBatch, type MoveTarget } from './move-jobs.js';
+import { moveEach, moveJobIds, moveScope, moveStatusBatch, type MoveTarget } from './move-jobs.js';
 
-type Status = 'waiting' | 'delayed' | 'completed' | 'failed' | 'prioritized';
-
-/** A move within one request: named ids, a count for a dry run, or bounded batches of a status. */
-export async function moveSynchronously({ source, target, input, where }: {
+/** A move within one request: named ids, a count for a dry run, bounded batches of a status, or a query's matches. */
+export async function moveSynchronously({ client, source, target, input, where }: {
+  client: StoreClient;
   source: Queue;
   target: MoveTarget;
-  input: { jobIds?: string[] | undefined; status?: Status | undefined; dryRun?: boolean | undefined };
+  input: BulkTarget<(typeof removeStatuses)[number]>;
   where: MoveOutcome['target'];
 }): Promise<MoveOutcome> {
+  if (input.query) {
+    const outcome = await actOnQuery({ client, queue: source, ...input, query: input.query, statuses: removeStatuses, scope: moveScope(where), act: moveEach(source, target) });
+    return { ...outcome, target: where };
+  }
   if (input.jobIds) {
     if (input.dryRun) {
       const found = await Promise.all([...new Set(input.jobIds)].map((id) => source.getJob(id)));

@@ -1,9 +1,14 @@
+import { removeStatuses } from '../../contracts/job-actions.js';
+import type { JobQuery } from '../../contracts/job-query.js';
+import type { JobStatus } from '../../contracts/jobs.js';
 import type { TaskHandler } from '../../server/tasks/task-handler.js';
-import { moveJobIds, moveStatusBatch } from './move-jobs.js';
+import { runQueryTask } from './bulk/query-task.js';
+import { moveEach, moveJobIds, moveScope, moveStatusBatch } from './move-jobs.js';
 
 interface MoveParams {
   prefix: string;
   status?: string;
+  query?: JobQuery<JobStatus>;
   jobIds?: string[];
   keepIds?: boolean;
   to: { connectionId: string; queueName: string; prefix: string };
@@ -17,6 +22,9 @@ export const moveTask: TaskHandler = {
     const source = context.store.queue(context.queueName!, params.prefix);
     const targetStore = params.to.connectionId === context.store.connection.id ? context.store : await context.openStore(params.to.connectionId);
     const target = { queue: targetStore.queue(params.to.queueName, params.to.prefix), keepIds: params.keepIds === true };
+    if (params.query) {
+      return runQueryTask(context, { queue: source, query: params.query, statuses: removeStatuses, scope: moveScope(params.to), act: moveEach(source, target), counted: 'moved' });
+    }
     let moved = Number(context.cursor?.moved ?? 0);
     let refused = Number(context.cursor?.refused ?? 0);
     if (params.jobIds) {

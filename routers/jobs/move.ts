@@ -17,7 +17,12 @@ export const moveProcedure = queueProcedure
   .meta({
     permission: 'jobs.move',
     runsAsTask: true,
-    errors: { UNSUPPORTED_QUEUE_NAME: 'The target queue would hold ":"', FORBIDDEN: 'The target connection belongs to another organization', CONNECTION_PROTECTED: 'This connection or the target connection is read-only' },
+    errors: {
+      UNSUPPORTED_QUEUE_NAME: 'The target queue would hold ":"',
+      FORBIDDEN: 'The target connection belongs to another organization',
+      CONNECTION_PROTECTED: 'This connection or the target connection is read-only',
+      VALIDATION_FAILED: 'The target is the source queue, two selections at once (`query` with `jobIds` or `status`), an unknown `query.in` field, `cursor` or `limit` without `query`, or a cursor of another move',
+    },
     bodyExample: { to: { queueName: 'emails-retry' }, status: 'failed', all: true, dryRun: true },
     openapi: {
       method: 'POST',
@@ -25,7 +30,7 @@ export const moveProcedure = queueProcedure
       tags: jobsTags,
       summary: 'Moves jobs to another queue (dead-letter redrive), on this connection or another one you may write',
       description:
-        'Select with `jobIds` or `{ status, all: true }`. Each job is added to the target as a new waiting job under `<source queue>-<id>` (or its own id with `keepIds`), then removed from the source. `dryRun` counts; the status form moves at most 100 batches of 1,000 per request (`done: false`: call again) or, with `async: true`, runs as a background task (202, throttled by `maxPerSecond`).',
+        'Select with `jobIds`, `{ status, all: true }` or `{ query: { q, in?, status? } }` (the jobs `GET …/search` would match; `status` defaults to waiting, delayed, completed, failed, prioritized). Each job is added to the target as a new waiting job under `<source queue>-<id>` (or its own id with `keepIds`), then removed from the source. `dryRun` counts (the query form with up to 20 `sampleIds`); the status form moves at most 100 batches of 1,000 per request (`done: false`: call again); the query form scans a bounded part per request and answers `cursor` until `done` (send the same body with it); with `async: true` either runs as a background task (202, throttled by `maxPerSecond`).',
     },
   })
   .input(moveJobsInput)
@@ -43,8 +48,11 @@ export const moveProcedure = queueProcedure
       await targetStore.writeQueueMeta(resolved.ref.name, resolved.ref.prefix);
       ctx.services.queueDirectory.remember(targetStore.connection.id, resolved.ref);
     }
-    if (!input.async || input.dryRun) return moveSynchronously({ source: ctx.queue.queue, target: { queue: resolved.queue, keepIds: input.keepIds === true }, input, where: target });
-    const params = { prefix: ctx.queue.ref.prefix, status: input.status, keepIds: input.keepIds === true, to: target };
+    if (!input.async || input.dryRun) {
+      return moveSynchronously({ client: ctx.store.client, source: ctx.queue.queue, target: { queue: resolved.queue, keepIds: input.keepIds === true }, input, where: target });
+    }
+    const selection = input.query ? { query: input.query } : { status: input.status };
+    const params = { prefix: ctx.queue.ref.prefix, ...selection, keepIds: input.keepIds === true, to: target };
     const task = { kind: 'jobs.move', organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id, queueName: ctx.queue.ref.name, params, maxPerSecond: input.maxPerSecond };
     const taskId = await createTask(ctx.services.persistence.fork(), task, ctx.actor);
     return { results: [], succeeded: 0, failed: 0, done: false, taskId, target };

@@ -1,15 +1,24 @@
+import { removeStatuses } from '../../contracts/job-actions.js';
+import type { JobQuery } from '../../contracts/job-query.js';
+import type { JobStatus } from '../../contracts/jobs.js';
 import type { TaskHandler } from '../../server/tasks/task-handler.js';
+import { runQueryTask } from './bulk/query-task.js';
+import { removeEach } from './bulk/remove-jobs.js';
 import { countJobs } from './job-status.js';
 
 /**
- * Remove by status as a background task: batches of BullMQ's clean, limited to jobs whose
- * timestamp precedes the task's first start, so jobs arriving meanwhile stay.
+ * Remove by query as a background task (see runQueryTask), or by status:
+ * batches of BullMQ's clean, limited to jobs whose timestamp precedes the
+ * task's first start, so jobs arriving meanwhile stay.
  */
 export const removeTask: TaskHandler = {
   kind: 'jobs.remove',
   async run(context) {
     const status = context.params.status as Parameters<typeof countJobs>[1];
     const queue = context.store.queue(context.queueName!, String(context.params.prefix));
+    if (context.params.query) {
+      return runQueryTask(context, { queue, query: context.params.query as JobQuery<JobStatus>, statuses: removeStatuses, scope: 'remove', act: removeEach(queue), counted: 'removed' });
+    }
     let removed = Number(context.cursor?.removed ?? 0);
     const total = context.cursor === null ? await countJobs(queue, status) : undefined;
     for (;;) {

@@ -1,17 +1,27 @@
+import type { Queue } from 'bullmq';
 import type { BulkOutcome } from '../../../contracts/job-actions.js';
-import { type BulkOptions, JobActionRefused, actOnJobs } from './act-on-jobs.js';
+import { removeStatuses } from '../../../contracts/job-actions.js';
+import type { StoreClient } from '../../../server/stores/redis-client.js';
+import { type BulkOptions, type JobAction, JobActionRefused, actOnJobs } from './act-on-jobs.js';
+import { actOnQuery, type QueryAction } from './act-on-query.js';
 import { actOnStatus, statusBatchSize } from './status-batches.js';
 
-/** Removes jobs (and their flow children); a job a worker holds locked is refused, per id. */
-export async function removeJobs({ queue, jobIds, status }: BulkOptions<'waiting' | 'delayed' | 'completed' | 'failed' | 'prioritized'>): Promise<BulkOutcome> {
-  if (jobIds) {
-    return actOnJobs(queue, jobIds, async (job) => {
-      const removed = await queue.remove(job.id!);
-      if (!removed) {
-        throw new JobActionRefused('LOCKED', `Job "${job.id}" is locked by a worker (it or one of its children is being processed); try again when it finishes`);
-      }
-    });
+/** Removes one job (and its flow children); refused while a worker holds it or one of its children. */
+export const removeJob: JobAction = async (job, queue) => {
+  const removed = await queue.remove(job.id!);
+  if (!removed) {
+    throw new JobActionRefused('LOCKED', `Job "${job.id}" is locked by a worker (it or one of its children is being processed); try again when it finishes`);
   }
+};
+
+/** The query form's action: remove each matched id. */
+export const removeEach = (queue: Queue): QueryAction => async (jobIds) => (await actOnJobs(queue, jobIds, removeJob)).results;
+
+/** Removes jobs: named ids, a whole status, or a query's matches; a job a worker holds locked is refused, per id. */
+export async function removeJobs(options: BulkOptions<(typeof removeStatuses)[number]> & { client: StoreClient }): Promise<BulkOutcome> {
+  const { queue, jobIds, status, query } = options;
+  if (jobIds) return actOnJobs(queue, jobIds, removeJob);
+  if (query) return actOnQuery({ ...options, query, statuses: removeStatuses, scope: 'remove', act: removeEach(queue) });
   const cleaned = status!;
   return actOnStatus(queue, cleaned, async () => {
     const removed = await queue.clean(0, statusBatchSize, cleaned);

@@ -1,17 +1,29 @@
+import type { Queue } from 'bullmq';
 import type { BulkOutcome } from '../../../contracts/job-actions.js';
-import { type BulkOptions, actOnJobs, requireState } from './act-on-jobs.js';
+import { retryStatuses } from '../../../contracts/job-actions.js';
+import type { StoreClient } from '../../../server/stores/redis-client.js';
+import { type BulkOptions, type JobAction, actOnJobs, requireState } from './act-on-jobs.js';
+import { actOnQuery, type QueryAction } from './act-on-query.js';
 import { actOnStatus, statusBatchSize } from './status-batches.js';
 
-/** Moves failed (or completed) jobs back to waiting. */
-export async function retryJobs({ queue, jobIds, status, data }: BulkOptions<'failed' | 'completed'> & { data?: unknown }): Promise<BulkOutcome> {
-  if (jobIds) {
-    return actOnJobs(queue, jobIds, async (job) => {
-      const state = await requireState(job, ['failed', 'completed'] as const, 'retried');
-      // Fixed data first, so the next attempt runs with it.
-      if (data !== undefined) await job.updateData(data);
-      await job.retry(state);
-    });
-  }
+/** Retries one failed or completed job, first replacing its data when `data` is given. */
+export function retryJob(data?: unknown): JobAction {
+  return async (job) => {
+    const state = await requireState(job, retryStatuses, 'retried');
+    // Fixed data first, so the next attempt runs with it.
+    if (data !== undefined) await job.updateData(data);
+    await job.retry(state);
+  };
+}
+
+/** The query form's action: retry each matched id. */
+export const retryEach = (queue: Queue): QueryAction => async (jobIds) => (await actOnJobs(queue, jobIds, retryJob())).results;
+
+/** Moves failed (or completed) jobs back to waiting: named ids, a whole status, or a query's matches. */
+export async function retryJobs(options: BulkOptions<'failed' | 'completed'> & { client: StoreClient; data?: unknown }): Promise<BulkOutcome> {
+  const { queue, jobIds, status, data, query } = options;
+  if (jobIds) return actOnJobs(queue, jobIds, retryJob(data));
+  if (query) return actOnQuery({ ...options, query, statuses: retryStatuses, scope: 'retry', act: retryEach(queue) });
   const state = status!;
   // Only jobs finished before the request: jobs failing meanwhile are not chased forever.
   const before = Date.now();
