@@ -226,7 +226,14 @@ describe('every operation answers as /api/openapi.json says', () => {
       await docs.check(method === 'PUT' ? withExample(operation, { path: queuePath(), headers: owner() }) : { operation, path: queuePath(), headers: owner() }, 200);
     }
     await docs.check({ operation: 'PUT /c/{connectionId}/queues/{queueName}/global-concurrency', path: queuePath(), headers: owner(), body: { concurrency: 0 } }, 400);
+    for (const action of ['retry', 'remove']) {
+      const operation = `POST /c/{connectionId}/queues/{queueName}/jobs/${action}`;
+      await docs.check({ operation, path: queuePath(), headers: owner(), body: { query: { q: 'later', in: ['id', 'name'] }, dryRun: true } }, 200);
+      await docs.check({ operation, path: queuePath(), headers: owner(), body: { query: { q: 'no such text' } } }, 200);
+      await docs.check({ operation, path: queuePath(), headers: owner(), body: { query: { q: 'x' }, jobIds: ['1'] } }, 400);
+    }
     const move = 'POST /c/{connectionId}/queues/{queueName}/jobs/move';
+    await docs.check({ operation: move, path: queuePath(), headers: owner(), body: { to: { queueName: 'emails-dlq' }, query: { q: 'later' }, dryRun: true } }, 200);
     await docs.check(withExample(move, { path: queuePath(), headers: owner() }), 200);
     await docs.check({ operation: move, path: queuePath(), headers: owner(), body: { to: { queueName: 'a:b' }, status: 'failed', all: true } }, 400);
     await docs.check({ operation: move, path: queuePath(), headers: owner(), body: { to: { queueName: 'emails-dlq' }, status: 'failed', all: true, async: true } }, 202);

@@ -58,6 +58,27 @@ async function runThroughWorker(options: BullmqOptions, queue: Queue, completed:
   await worker!.close();
 }
 
+/**
+ * Fails one job per data item through a real Worker (one at a time, so the
+ * first item's job fails first and ends oldest in the failed set); answers
+ * the job ids in that order.
+ */
+export async function failJobs(options: BullmqOptions, queue: Queue, items: Array<Record<string, unknown>>): Promise<string[]> {
+  const before = await queue.getJobCountByTypes('failed');
+  const worker = new Worker(queue.name, async () => {
+    throw new Error('seeded failure');
+  }, { ...options, concurrency: 1, autorun: false });
+  const added = await queue.addBulk(items.map((data) => ({ name: 'work', data })));
+  void worker.run();
+  const deadline = Date.now() + 60_000;
+  while ((await queue.getJobCountByTypes('failed')) < before + items.length) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the jobs to fail');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  await worker.close();
+  return added.map((job) => job.id!);
+}
+
 export interface QueueTestBed {
   fixture: StoreFixture;
   /** The booted service; set once the file's beforeAll ran. */

@@ -149,7 +149,12 @@ describe('OpenAPI document and docs page', () => {
     expect(pause.requestBody.required).toBe(false);
     expect(pause.requestBody.content['application/json'].example).toEqual({});
     const retry = document.paths['/c/{connectionId}/queues/{queueName}/jobs/retry'].post.requestBody.content['application/json'].schema;
-    expect(retry.oneOf.map((form: { required: string[] }) => form.required)).toEqual([['jobIds'], ['status', 'all']]);
+    expect(retry.oneOf.map((form: { required: string[] }) => form.required)).toEqual([['jobIds'], ['status', 'all'], ['query']]);
+    const queryForm = retry.oneOf[2].properties;
+    expect(Object.keys(queryForm)).toEqual(expect.arrayContaining(['query', 'dryRun', 'cursor', 'limit', 'async', 'maxPerSecond']));
+    expect(retry.oneOf[0].properties.query).toBeUndefined();
+    expect(queryForm.query.properties.in.items.enum).toEqual(['id', 'name', 'data', 'failedReason']);
+    expect(queryForm.query.properties.status.items.enum).toEqual(['failed', 'completed']);
     const test = document.paths['/connections/test'].post.requestBody.content['application/json'].schema;
     expect(test.oneOf.map((form: { required: string[] }) => form.required)).toEqual([['id'], ['url']]);
     expect(document.paths['/prometheus'].get.responses['200'].content['text/plain']).toBeDefined();
