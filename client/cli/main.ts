@@ -10,6 +10,7 @@ import { purgeCommand } from './commands/purge.js';
 import { inviteCommand } from './commands/invite.js';
 import { obliterateCommand } from './commands/obliterate.js';
 import { queuesCommand } from './commands/queues.js';
+import { removeCommand } from './commands/remove.js';
 import { retryCommand } from './commands/retry.js';
 import { moveCommand } from './commands/move.js';
 import { tasksCommand } from './commands/tasks.js';
@@ -19,7 +20,7 @@ import { createCliContext, UsageError, type CliConfig, type CliIo } from './cont
 import { describeFailure } from './output.js';
 
 const commands: Command<any>[] = [
-  connectionsCommand, queuesCommand, jobsCommand, jobCommand, retryCommand, purgeCommand, obliterateCommand, pauseCommand, resumeCommand, keysCommand,
+  connectionsCommand, queuesCommand, jobsCommand, jobCommand, retryCommand, removeCommand, purgeCommand, obliterateCommand, pauseCommand, resumeCommand, keysCommand,
   watchCommand, historyCommand, topCommand, tasksCommand, moveCommand, inviteCommand,
 ];
 

@@ -3,6 +3,7 @@ import { defineCommand, integerFlag } from '../command.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
 import { withProgress } from '../progress.js';
+import { runSearchAction, searchFlags } from './search-selection.js';
 
 /** The most ids the retry route takes per call. */
 const idsPerCall = 100;
@@ -11,12 +12,16 @@ const maxAllCalls = 10_000;
 
 export const retryCommand = defineCommand({
   name: 'retry',
-  usage: '<queue> <id...> | <queue> --all-failed [--async [--max-per-second N]]',
-  summary: 'Move failed jobs back to waiting: the ids given, or every failed job (--async: as a background task)',
-  options: { 'all-failed': { type: 'boolean', default: false }, async: { type: 'boolean', default: false }, 'max-per-second': { type: 'string' } },
+  usage: '<queue> <id...> | <queue> --all-failed [--async [--max-per-second N]] | <queue> --search TEXT [--in FIELD] [--status STATUS] [--batch N] [--dry-run | --async [--max-per-second N]]',
+  summary: 'Move failed jobs back to waiting: the ids given, every failed job, or the failed jobs a search matches (--dry-run counts; --async: as a background task)',
+  options: { 'all-failed': { type: 'boolean', default: false }, async: { type: 'boolean', default: false }, 'max-per-second': { type: 'string' }, ...searchFlags },
   arity: [1, Number.POSITIVE_INFINITY],
-  async run({ client, config, io, connectionId }, { positionals: [queueName, ...jobIds], values }) {
-    if (values['all-failed'] === jobIds.length > 0) throw new UsageError('give job ids or --all-failed (one of them)');
+  async run(context, { positionals: [queueName, ...jobIds], values }) {
+    const { client, config, io, connectionId } = context;
+    const selections = [jobIds.length > 0, values['all-failed'], values.search !== undefined].filter(Boolean).length;
+    if (selections !== 1) throw new UsageError('give job ids, --all-failed or --search (one of them)');
+    if (values.search === undefined && (values['dry-run'] || values.in || values.status || values.batch)) throw new UsageError('--dry-run, --in, --status and --batch go with --search');
+    if (values.search !== undefined) return runSearchAction(context, 'retry', queueName!, values, ['failed']);
     const queue = { connectionId: await connectionId(), queueName: queueName! };
     if (values.async) {
       if (!values['all-failed']) throw new UsageError('--async goes with --all-failed');

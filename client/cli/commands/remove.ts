@@ -1,0 +1,35 @@
+import type { BulkOutcome } from '../../api-types.js';
+import { defineCommand } from '../command.js';
+import { UsageError } from '../context.js';
+import { formatTable, writeJson } from '../output.js';
+import { runSearchAction, searchFlags } from './search-selection.js';
+
+/** The most ids the remove route takes per call. */
+const idsPerCall = 100;
+
+export const removeCommand = defineCommand({
+  name: 'remove',
+  usage: '<queue> <id...> | <queue> --search TEXT [--in FIELD] [--status STATUS] [--batch N] [--dry-run | --async [--max-per-second N]]',
+  summary: 'Remove jobs: the ids given, or the jobs a search matches (default: waiting, delayed, completed, failed, prioritized; --dry-run counts)',
+  options: { async: { type: 'boolean', default: false }, 'max-per-second': { type: 'string' }, ...searchFlags },
+  arity: [1, Number.POSITIVE_INFINITY],
+  async run(context, { positionals: [queueName, ...jobIds], values }) {
+    if ((values.search === undefined) === (jobIds.length === 0)) throw new UsageError('give job ids or --search (one of them)');
+    if (values.search !== undefined) return runSearchAction(context, 'remove', queueName!, values);
+    if (values['dry-run'] || values.in || values.status || values.batch || values.async) throw new UsageError('--dry-run, --in, --status, --batch and --async go with --search');
+    const { client, config, io, connectionId } = context;
+    const queue = { connectionId: await connectionId(), queueName: queueName! };
+    const total: BulkOutcome = { results: [], succeeded: 0, failed: 0 };
+    for (let start = 0; start < jobIds.length; start += idsPerCall) {
+      const outcome = await client.jobs.remove.mutate({ ...queue, jobIds: jobIds.slice(start, start + idsPerCall) });
+      total.results.push(...outcome.results);
+      total.succeeded += outcome.succeeded;
+      total.failed += outcome.failed;
+    }
+    if (config.json) return writeJson(io.stdout, total);
+    const refused = total.results.filter((result) => !result.ok);
+    if (refused.length > 0) io.stdout.write(formatTable(['id', 'code', 'error'], refused.map((r) => [r.jobId, r.code, r.error])));
+    io.stdout.write(`removed ${total.succeeded} job(s) from ${queueName}${total.failed ? `, ${total.failed} refused` : ''}\n`);
+    return total.failed > 0 ? 1 : 0;
+  },
+});

@@ -1,0 +1,102 @@
+import type { BulkOutcome } from '../../api-types.js';
+import { integerFlag } from '../command.js';
+import { UsageError, type CliContext } from '../context.js';
+import { formatTable, writeJson } from '../output.js';
+import { withProgress } from '../progress.js';
+
+/** Flags that select jobs by a search (retry, remove). */
+export const searchFlags = {
+  search: { type: 'string' },
+  in: { type: 'string', multiple: true },
+  status: { type: 'string', multiple: true },
+  'dry-run': { type: 'boolean', default: false },
+  batch: { type: 'string' },
+} as const;
+
+export interface SearchFlagValues {
+  search?: string | undefined;
+  in?: string[] | undefined;
+  status?: string[] | undefined;
+  'dry-run'?: boolean | undefined;
+  batch?: string | undefined;
+  async?: boolean | undefined;
+  'max-per-second'?: string | undefined;
+}
+
+type SearchAction = 'retry' | 'remove';
+const words = { retry: { done: 'retried', would: 'retry', doing: 'retrying' }, remove: { done: 'removed', would: 'remove', doing: 'removing' } };
+
+/** Calls before giving up: every call advances the scan by at least a chunk, so a scan ends long before. */
+const maxCalls = 100_000;
+
+/** Refused ids listed at the end (the count covers them all). */
+const maxListedRefusals = 100;
+
+/** `--in data --in name` or `--in data,name`; the service checks the values. */
+const listFlag = (values: string[] | undefined) => (values ? values.flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean) : undefined);
+
+export interface SearchTotals {
+  matched: number;
+  succeeded: number;
+  failed: number;
+  scanned: number;
+  sampleIds: string[];
+  refused: BulkOutcome['results'];
+}
+
+/** Sends the same body with each answer's cursor until the scan is done, summing what the answers say. */
+export async function followCursor(call: (cursor: string | undefined) => Promise<BulkOutcome>, onProgress: (totals: SearchTotals) => void): Promise<SearchTotals> {
+  const totals: SearchTotals = { matched: 0, succeeded: 0, failed: 0, scanned: 0, sampleIds: [], refused: [] };
+  let cursor: string | undefined;
+  for (let calls = 0; calls < maxCalls; calls++) {
+    const outcome = await call(cursor);
+    totals.matched += outcome.matched ?? 0;
+    totals.succeeded += outcome.succeeded;
+    totals.failed += outcome.failed;
+    totals.scanned += outcome.scanned ?? 0;
+    totals.sampleIds.push(...(outcome.sampleIds ?? []).slice(0, 20 - totals.sampleIds.length));
+    totals.refused.push(...outcome.results.filter((result) => !result.ok).slice(0, maxListedRefusals - totals.refused.length));
+    onProgress(totals);
+    if (outcome.done !== false || !outcome.cursor) break;
+    cursor = outcome.cursor;
+  }
+  return totals;
+}
+
+/**
+ * `--search TEXT`: a dry run, a background task (`--async`), or the action
+ * itself continued by cursor until the scan is done, counts on the spinner.
+ */
+export async function runSearchAction({ client, config, io, connectionId }: CliContext, action: SearchAction, queueName: string, values: SearchFlagValues, defaultStatus?: string[]): Promise<number | void> {
+  const status = listFlag(values.status) ?? defaultStatus;
+  const query = { q: values.search!, ...(values.in ? { in: listFlag(values.in) } : {}), ...(status ? { status } : {}) } as { q: string; in?: Array<'data'>; status?: Array<'failed'> };
+  if (values['max-per-second'] !== undefined && !values.async) throw new UsageError('--max-per-second goes with --async');
+  const limit = values.batch === undefined ? {} : { limit: integerFlag('batch', values.batch, 0) };
+  const target = { connectionId: await connectionId(), queueName, query, ...limit };
+  const mutate = (body: Record<string, unknown>) => client.jobs[action].mutate({ ...target, ...body });
+  const verb = words[action];
+  if (values.async) {
+    if (values['dry-run'] || values.batch) throw new UsageError('--dry-run and --batch go without --async');
+    const maxPerSecond = values['max-per-second'] === undefined ? {} : { maxPerSecond: integerFlag('max-per-second', values['max-per-second'], 0) };
+    const accepted = await mutate({ async: true, ...maxPerSecond });
+    if (config.json) return writeJson(io.stdout, { taskId: accepted.taskId });
+    return void io.stdout.write(`task ${accepted.taskId} started; follow it with: bullpen tasks ${accepted.taskId}\n`);
+  }
+  const dryRun = values['dry-run'] === true;
+  const totals = await withProgress(io.stderr, dryRun ? 'counting…' : `${verb.doing}…`, (progress) =>
+    followCursor(
+      (cursor) => mutate({ ...(dryRun ? { dryRun: true } : {}), ...(cursor ? { cursor } : {}) }),
+      (sum) => progress.update(dryRun ? `${sum.matched} matched, ${sum.scanned} scanned` : `${verb.done} ${sum.succeeded}, ${sum.failed} refused, ${sum.scanned} scanned`),
+    ),
+  );
+  if (config.json) return writeJson(io.stdout, totals);
+  const matching = `matching ${JSON.stringify(query.q)} in ${queueName} (${totals.scanned} jobs scanned)`;
+  if (dryRun) {
+    io.stdout.write(`would ${verb.would} ${totals.matched} job(s) ${matching}\n`);
+    if (totals.sampleIds.length > 0) io.stdout.write(`for example: ${totals.sampleIds.join(' ')}\n`);
+    return;
+  }
+  if (totals.refused.length > 0) io.stdout.write(formatTable(['id', 'code', 'error'], totals.refused.map((r) => [r.jobId, r.code, r.error])));
+  io.stdout.write(`${verb.done} ${totals.succeeded} job(s) ${matching}${totals.failed ? `, ${totals.failed} refused` : ''}\n`);
+  return totals.failed > 0 ? 1 : 0;
+}
