@@ -1,5 +1,7 @@
 import type { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import { actOnQuery, type QueryAction } from '../../routers/jobs/bulk/act-on-query.js';
+import { removeEach } from '../../routers/jobs/bulk/remove-jobs.js';
 import { request } from '../helpers/app.js';
 import { failJobs, queueTestBed, type QueueTestBed } from '../helpers/queues.js';
 
@@ -91,6 +93,28 @@ describe('bulk actions on search results', () => {
     const left = (await queue.getFailed(0, -1)).map((job) => job.id!);
     expect(left.filter((id) => matching.has(id))).toEqual([]);
     expect(left.sort()).toEqual([...ids.filter((id) => !matching.has(id)), ...lateIds].sort());
+  });
+
+  it('continues chunk by chunk when the time budget ends every request, acting on each match once', async () => {
+    const queue = bed.openQueue('budget');
+    const ids = await failFor(bed, queue, customers.slice(0, 100));
+    const matching = ids.filter((_, n) => customers[n] === needle);
+    const removed: string[] = [];
+    const act: QueryAction = async (jobIds) => {
+      removed.push(...jobIds);
+      return removeEach(queue)(jobIds);
+    };
+    let cursor: string | undefined;
+    const scannedPerCall: number[] = [];
+    for (let calls = 0; calls < 10; calls++) {
+      const outcome = await actOnQuery({ client: bed.fixture.redis, queue, query: { q: needle }, statuses: ['failed'], scope: 'remove', act, cursor, budgetMs: 0, chunkSize: 30 });
+      scannedPerCall.push(outcome.scanned);
+      if (outcome.done) break;
+      cursor = outcome.cursor!;
+    }
+    expect(scannedPerCall).toEqual([30, 30, 30, 10]);
+    expect(removed.sort()).toEqual([...matching].sort());
+    expect(await queue.getJobCountByTypes('failed')).toBe(60);
   });
 
   it('defaults the statuses of a retry to failed and completed, never acting on waiting jobs', async () => {

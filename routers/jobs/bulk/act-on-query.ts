@@ -58,7 +58,11 @@ export async function actOnQuery(options: ActOnQueryOptions): Promise<QueryOutco
       sampleIds.push(...matches.slice(0, maxQuerySampleIds - sampleIds.length).map((match) => match.id));
       return new Set();
     }
-    const results = await act(matches.map((match) => match.id));
+    const results: BulkResult[] = [];
+    // A hundred at a time, as the jobIds form: acting loads each job whole, whatever the searched fields weighed.
+    for (let start = 0; start < matches.length; start += maxBulkJobIds) {
+      results.push(...(await act(matches.slice(start, start + maxBulkJobIds).map((match) => match.id))));
+    }
     const acted = results.filter((result) => result.ok);
     succeeded += acted.length;
     failed += results.length - acted.length;
