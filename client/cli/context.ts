@@ -11,7 +11,7 @@ export interface CliConfig {
 }
 
 export interface CliIo {
-  stdin: Readable;
+  stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean };
   stderr: Writable & { isTTY?: boolean };
 }

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { isBullpenError } from '../errors.js';
+import { isBullpenError, type BullpenError } from '../errors.js';
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -36,7 +36,7 @@ export function describeFailure(error: unknown, url: string): { text: string; js
     const extra = Object.entries(error.details).map(([key, value]) => ` ${key}=${JSON.stringify(value)}`).join('');
     const issues = (error.issues ?? []).map((issue) => `\n  ${issue.path.join('.') || '(input)'}: ${issue.message}`).join('');
     return {
-      text: `${error.message} (${error.code}, HTTP ${error.status})${extra}${issues}`,
+      text: `${error.message} (${error.code}, HTTP ${error.status})${extra}${issues}${confirmHint(error)}`,
       json: { message: error.message, code: error.code, status: error.status, ...error.details, ...(error.issues ? { issues: error.issues } : {}) },
     };
   }
@@ -47,4 +47,15 @@ export function describeFailure(error: unknown, url: string): { text: string; js
     return { text: `${message} (${code}, HTTP ${status})`, json: { message, code, status } };
   }
   return { text: message, json: { message } };
+}
+
+/** A `confirm` connection's refusal names the `confirmName` to send; the CLI sends it with `--confirm`. */
+function confirmHint(error: BullpenError): string {
+  const name = error.details.confirmName;
+  return error.code === 'CONNECTION_PROTECTED' && typeof name === 'string' ? `\n  to confirm, run it again with --confirm ${shellWord(name)}` : '';
+}
+
+/** A name as a shell word: bare when it is plain, else single-quoted. */
+export function shellWord(name: string): string {
+  return /^[\w.:@/+-]+$/.test(name) ? name : `'${name.replaceAll("'", `'\\''`)}'`;
 }

@@ -10,7 +10,7 @@ const needle = 'customer-42';
 /** 50 customers, two in five of them customer-42. */
 const customers = Array.from({ length: 50 }, (_, n) => ({ customer: n % 5 < 2 ? needle : `customer-${7 + (n % 3)}` }));
 
-describe('bullpen retry and remove --search (the real binary against a live server)', () => {
+describe('bullpen retry, remove and move --search (the real binary against a live server)', () => {
   const bed = queueTestBed();
   const bullpen = (args: string[]) => runBullpen(args, { env: { BULLPEN_URL: bed.app.url } });
   /** A job a real Worker completes; answers its id. */
@@ -57,11 +57,36 @@ describe('bullpen retry and remove --search (the real binary against a live serv
     expect(await queue.getJob(waiting.id!)).toBeDefined();
   });
 
+  it('moves the matches to another queue: --dry-run counts and moves nothing, the real run follows the cursor until done', async () => {
+    const source = bed.openQueue('invoices');
+    const target = bed.openQueue('invoices-dlq');
+    const ids = await failJobs(bed.fixture.bullmq, source, customers);
+    const matching = ids.filter((_, n) => customers[n]!.customer === needle);
+    const waitingMatch = await source.add('late', { customer: needle });
+
+    const dry = await bullpen(['move', 'invoices', '--to', 'invoices-dlq', '--search', needle, '--status', 'failed', '--dry-run', '--batch', '7']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^would move 20 job\(s\) matching "customer-42" in invoices to invoices-dlq \(50 jobs scanned\)$/m);
+    expect(await source.getJobCountByTypes('failed')).toBe(50);
+    expect(await target.getWaitingCount()).toBe(0);
+
+    // 20 matches at 7 a request: only a followed cursor moves them all.
+    const run = await bullpen(['move', 'invoices', '--to', 'invoices-dlq', '--search', needle, '--status', 'failed', '--batch', '7']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('moved 20 job(s) matching "customer-42" in invoices to invoices-dlq (50 jobs scanned)\n');
+    const moved = await target.getWaiting(0, -1);
+    expect(moved.map((job) => job.data.customer)).toEqual(Array(20).fill(needle));
+    expect(await source.getJobCountByTypes('failed')).toBe(30);
+    for (const id of matching) expect(await source.getJob(id)).toBeUndefined();
+    expect(await source.getJobState(waitingMatch.id!)).toBe('waiting');
+  });
+
   it('starts a background task with --async, and refuses flags that do not go together', async () => {
     await failJobs(bed.fixture.bullmq, bed.openQueue('pushes'), customers.slice(0, 5));
     const started = await bullpen(['retry', 'pushes', '--search', needle, '--async']);
     expect(started.stdout).toMatch(/^task \S+ started; follow it with: bullpen tasks \S+$/m);
-    for (const args of [['retry', 'pushes', '1', '--search', 'x'], ['retry', 'pushes', '--dry-run', '--all-failed'], ['remove', 'pushes', '--search', 'x', '--async', '--dry-run'], ['remove', 'pushes']]) {
+    for (const args of [['retry', 'pushes', '1', '--search', 'x'], ['retry', 'pushes', '--dry-run', '--all-failed'], ['remove', 'pushes', '--search', 'x', '--async', '--dry-run'], ['remove', 'pushes'], ['move', 'pushes', '--to', 'x', '--search', 'y', '1'], ['move', 'pushes', '--to', 'x', '--status', 'failed', '--batch', '5']]) {
       const refused = await bullpen(args);
       expect(refused.code, args.join(' ')).toBe(2);
     }

@@ -21,7 +21,16 @@ export interface CliOptions {
   path?: string;
   /** Run the installed bin (compiled JavaScript, on the `node` PATH finds) instead of the source. */
   compiled?: boolean;
+  /**
+   * Run it on a pseudo-terminal (util-linux `script`): stdin, stdout and stderr
+   * are a TTY, and stdout carries all output. Write input once the prompt shows,
+   * and keep stdin open until the CLI ends (`script` hangs up on EOF).
+   */
+  terminal?: boolean;
 }
+
+/** A word `sh -c` reads back as `word`. */
+const quoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
 /** Starts the `bullpen` CLI as a child process (one process: no launcher in between). */
 export function spawnBullpen(
@@ -29,7 +38,8 @@ export function spawnBullpen(
   options: CliOptions = {},
 ): { child: ChildProcess; result: Promise<CliRun>; stdout(): string } {
   const [command, ...prefix] = options.compiled ? [bullpenBin] : sourceCommand;
-  const child = spawn(command, [...prefix, ...args], {
+  const argv = options.terminal ? ['script', '-qefc', [command, ...prefix, ...args].map(quoted).join(' '), '/dev/null'] : [command, ...prefix, ...args];
+  const child = spawn(argv[0]!, argv.slice(1), {
     cwd: repoRoot,
     env: { PATH: options.path ?? process.env.PATH ?? '', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,24 +1,33 @@
 import type { BulkOutcome } from '../../api-types.js';
 import { defineCommand } from '../command.js';
+import { confirmationFor, confirmFlag } from '../confirm.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
-import { runSearchAction, searchFlags } from './search-selection.js';
+import { runSearchAction, searchFlags, type SearchBody } from './search-selection.js';
 
 /** The most ids the remove route takes per call. */
 const idsPerCall = 100;
 
 export const removeCommand = defineCommand({
   name: 'remove',
-  usage: '<queue> <id...> | <queue> --search TEXT [--in FIELD] [--status STATUS] [--batch N] [--dry-run | --async [--max-per-second N]]',
-  summary: 'Remove jobs: the ids given, or the jobs a search matches (default: waiting, delayed, completed, failed, prioritized; --dry-run counts)',
-  options: { async: { type: 'boolean', default: false }, 'max-per-second': { type: 'string' }, ...searchFlags },
+  usage: '<queue> <id...> | <queue> --search TEXT [--in FIELD] [--status STATUS] [--batch N] [--dry-run | --async [--max-per-second N]] [--confirm QUEUE]',
+  summary: 'Remove jobs: the ids given, or the jobs a search matches (default: waiting, delayed, completed, failed, prioritized; --dry-run counts); --confirm names the queue on a confirm-protected connection',
+  options: { async: { type: 'boolean', default: false }, 'max-per-second': { type: 'string' }, ...searchFlags, ...confirmFlag },
   arity: [1, Number.POSITIVE_INFINITY],
   async run(context, { positionals: [queueName, ...jobIds], values }) {
     if ((values.search === undefined) === (jobIds.length === 0)) throw new UsageError('give job ids or --search (one of them)');
-    if (values.search !== undefined) return runSearchAction(context, 'remove', queueName!, values);
-    if (values['dry-run'] || values.in || values.status || values.batch || values.async) throw new UsageError('--dry-run, --in, --status, --batch and --async go with --search');
+    if (values.search === undefined && (values['dry-run'] || values.in || values.status || values.batch || values.async)) {
+      throw new UsageError('--dry-run, --in, --status, --batch and --async go with --search');
+    }
     const { client, config, io, connectionId } = context;
-    const queue = { connectionId: await connectionId(), queueName: queueName! };
+    type RemoveInput = Parameters<typeof client.jobs.remove.mutate>[0];
+    // A dry run removes nothing: no connection asks it for confirmation.
+    const confirmation = values['dry-run'] ? {} : await confirmationFor(context, queueName!, values.confirm, `removes jobs of "${queueName}"`);
+    if (values.search !== undefined) {
+      const send = (body: SearchBody) => client.jobs.remove.mutate({ ...body, ...confirmation } as RemoveInput);
+      return runSearchAction(context, { verb: 'remove', send }, queueName!, values);
+    }
+    const queue = { connectionId: await connectionId(), queueName: queueName!, ...confirmation };
     const total: BulkOutcome = { results: [], succeeded: 0, failed: 0 };
     for (let start = 0; start < jobIds.length; start += idsPerCall) {
       const outcome = await client.jobs.remove.mutate({ ...queue, jobIds: jobIds.slice(start, start + idsPerCall) });

@@ -3,7 +3,7 @@ import { defineCommand, integerFlag } from '../command.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
 import { withProgress } from '../progress.js';
-import { runSearchAction, searchFlags } from './search-selection.js';
+import { runSearchAction, searchFlags, type SearchBody } from './search-selection.js';
 
 /** The most ids the retry route takes per call. */
 const idsPerCall = 100;
@@ -21,7 +21,10 @@ export const retryCommand = defineCommand({
     const selections = [jobIds.length > 0, values['all-failed'], values.search !== undefined].filter(Boolean).length;
     if (selections !== 1) throw new UsageError('give job ids, --all-failed or --search (one of them)');
     if (values.search === undefined && (values['dry-run'] || values.in || values.status || values.batch)) throw new UsageError('--dry-run, --in, --status and --batch go with --search');
-    if (values.search !== undefined) return runSearchAction(context, 'retry', queueName!, values, ['failed']);
+    if (values.search !== undefined) {
+      const send = (body: SearchBody) => client.jobs.retry.mutate(body as Parameters<typeof client.jobs.retry.mutate>[0]);
+      return runSearchAction(context, { verb: 'retry', send, defaultStatus: ['failed'] }, queueName!, values);
+    }
     const queue = { connectionId: await connectionId(), queueName: queueName! };
     if (values.async) {
       if (!values['all-failed']) throw new UsageError('--async goes with --all-failed');

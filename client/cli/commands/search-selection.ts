@@ -4,7 +4,7 @@ import { UsageError, type CliContext } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
 import { withProgress } from '../progress.js';
 
-/** Flags that select jobs by a search (retry, remove). */
+/** Flags that select jobs by a search (retry, remove, move). */
 export const searchFlags = {
   search: { type: 'string' },
   in: { type: 'string', multiple: true },
@@ -23,8 +23,33 @@ export interface SearchFlagValues {
   'max-per-second'?: string | undefined;
 }
 
-type SearchAction = 'retry' | 'remove';
-const words = { retry: { done: 'retried', would: 'retry', doing: 'retrying' }, remove: { done: 'removed', would: 'remove', doing: 'removing' } };
+const words = {
+  retry: { done: 'retried', would: 'retry', doing: 'retrying' },
+  remove: { done: 'removed', would: 'remove', doing: 'removing' },
+  move: { done: 'moved', would: 'move', doing: 'moving' },
+};
+
+/** The selection every call of a search action carries; the action adds its own fields (`to`, `confirmName`). */
+export interface SearchBody {
+  connectionId: string;
+  queueName: string;
+  query: { q: string; in?: string[]; status?: string[] };
+  limit?: number;
+  cursor?: string;
+  dryRun?: true;
+  async?: true;
+  maxPerSecond?: number;
+}
+
+/** A bulk action driven by a search: its verb, the call that sends one request, and where the jobs go (move). */
+export interface SearchAction {
+  verb: keyof typeof words;
+  send(body: SearchBody): Promise<BulkOutcome>;
+  /** Said after the queue in the summary, e.g. `to emails-retry`. */
+  destination?: string;
+  /** Statuses searched when no `--status` is given (the server's default otherwise). */
+  defaultStatus?: string[];
+}
 
 /** Calls before giving up: every call advances the scan by at least a chunk, so a scan ends long before. */
 const maxCalls = 100_000;
@@ -67,14 +92,15 @@ export async function followCursor(call: (cursor: string | undefined) => Promise
  * `--search TEXT`: a dry run, a background task (`--async`), or the action
  * itself continued by cursor until the scan is done, counts on the spinner.
  */
-export async function runSearchAction({ client, config, io, connectionId }: CliContext, action: SearchAction, queueName: string, values: SearchFlagValues, defaultStatus?: string[]): Promise<number | void> {
-  const status = listFlag(values.status) ?? defaultStatus;
-  const query = { q: values.search!, ...(values.in ? { in: listFlag(values.in) } : {}), ...(status ? { status } : {}) } as { q: string; in?: Array<'data'>; status?: Array<'failed'> };
+export async function runSearchAction({ config, io, connectionId }: CliContext, action: SearchAction, queueName: string, values: SearchFlagValues): Promise<number | void> {
+  const status = listFlag(values.status) ?? action.defaultStatus;
+  const fields = listFlag(values.in);
+  const query = { q: values.search!, ...(fields ? { in: fields } : {}), ...(status ? { status } : {}) };
   if (values['max-per-second'] !== undefined && !values.async) throw new UsageError('--max-per-second goes with --async');
   const limit = values.batch === undefined ? {} : { limit: integerFlag('batch', values.batch, 0) };
   const target = { connectionId: await connectionId(), queueName, query, ...limit };
-  const mutate = (body: Record<string, unknown>) => client.jobs[action].mutate({ ...target, ...body });
-  const verb = words[action];
+  const mutate = (body: Partial<SearchBody>) => action.send({ ...target, ...body });
+  const verb = words[action.verb];
   if (values.async) {
     if (values['dry-run'] || values.batch) throw new UsageError('--dry-run and --batch go without --async');
     const maxPerSecond = values['max-per-second'] === undefined ? {} : { maxPerSecond: integerFlag('max-per-second', values['max-per-second'], 0) };
@@ -90,7 +116,7 @@ export async function runSearchAction({ client, config, io, connectionId }: CliC
     ),
   );
   if (config.json) return writeJson(io.stdout, totals);
-  const matching = `matching ${JSON.stringify(query.q)} in ${queueName} (${totals.scanned} jobs scanned)`;
+  const matching = `matching ${JSON.stringify(query.q)} in ${queueName}${action.destination ? ` ${action.destination}` : ''} (${totals.scanned} jobs scanned)`;
   if (dryRun) {
     io.stdout.write(`would ${verb.would} ${totals.matched} job(s) ${matching}\n`);
     if (totals.sampleIds.length > 0) io.stdout.write(`for example: ${totals.sampleIds.join(' ')}\n`);
