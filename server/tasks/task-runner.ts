@@ -128,6 +128,8 @@ export class TaskRunner {
     };
     try {
       const result = await handler.run(context);
+      // The last batch's share of time too: a task at `maxPerSecond` never ends sooner than its rate allows.
+      if (!interrupted) await throttle.wait();
       if (interrupted) {
         // Cancelled, stopping or outlived: let go, so a stopped task resumes at once elsewhere.
         await em.fork().nativeUpdate(Task, { id: task.id, leaseHolder: this.holder }, { leaseHolder: null, leaseExpiresAt: null });
