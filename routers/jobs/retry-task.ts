@@ -12,7 +12,7 @@ import { retryEach } from './bulk/retry-jobs.js';
  * the task first started, so a job failing again meanwhile is not retried a
  * second time, and a resumed task goes on with the same set.
  *
- * The count is what left that set (`total` at the first start minus what is still in it), not a
+ * The status form's count is what left that set (`total` at the first start minus what is still in it), not a
  * sum of batches: a service killed between a batch and its progress write would otherwise
  * lose that batch from `processed` and the result; the resumed run records it first.
  */
