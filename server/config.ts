@@ -104,6 +104,8 @@ const envSchema = z.object({
   SERVICE_QUEUE_LIST_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   SERVICE_SAMPLE_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   SERVICE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
+  // At most 110 s: with the runner's 1 s poll a dead replica's task is taken over within 2 minutes.
+  SERVICE_TASK_LEASE_SECONDS: z.coerce.number().int().min(5).max(110).default(60),
 });
 
 export type PersistenceMode = 'embedded' | 'server';
@@ -146,6 +148,8 @@ export interface Config {
   metrics: { public: boolean; queues: string | null };
   /** The sampler's period and how many days of 15-minute roll-ups are kept. */
   history: { sampleIntervalMs: number; retentionDays: number };
+  /** leaseTtlMs: a replica that dies loses its background task this long after its last renewal. */
+  tasks: { leaseTtlMs: number };
   database: DatabaseLimits;
   /** Audit events older than this many days are deleted; 0 keeps them all. */
   auditRetentionDays: number;
@@ -229,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },
     metrics: { public: vars.SERVICE_METRICS_PUBLIC, queues: vars.SERVICE_METRICS_QUEUES ?? null },
     history: { sampleIntervalMs: vars.SERVICE_SAMPLE_INTERVAL_SECONDS * 1000, retentionDays: vars.SERVICE_HISTORY_DAYS },
+    tasks: { leaseTtlMs: vars.SERVICE_TASK_LEASE_SECONDS * 1000 },
     database: {
       timeoutMs: vars.DATABASE_TIMEOUT_MS,
       poolSize: vars.DATABASE_POOL_SIZE,

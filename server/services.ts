@@ -81,7 +81,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     { persistence, stores, connections, queueDirectory, logger, secretCipher, webhookPolicy },
     { intervalMs: config.history.sampleIntervalMs, retentionDays: config.history.retentionDays },
   );
-  const tasks = new TaskRunner({ persistence, connections, stores, logger });
+  const tasks = new TaskRunner({ persistence, connections, stores, logger }, { leaseTtlMs: config.tasks.leaseTtlMs });
   const stopMaintenance = scheduleAuditRetention({ persistence, logger }, config.auditRetentionDays);
   return { config, logger, persistence, connections, stores, events, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
 }

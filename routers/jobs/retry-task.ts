@@ -11,6 +11,10 @@ import { retryEach } from './bulk/retry-jobs.js';
  * batches of BullMQ's own retry script, limited to jobs that finished before
  * the task first started, so a job failing again meanwhile is not retried a
  * second time, and a resumed task goes on with the same set.
+ *
+ * The status form's count is what left that set (`total` at the first start minus what is still in it), not a
+ * sum of batches: a service killed between a batch and its progress write would otherwise
+ * lose that batch from `processed` and the result; the resumed run records it first.
  */
 export const retryTask: TaskHandler = {
   kind: 'jobs.retry',
@@ -24,17 +28,17 @@ export const retryTask: TaskHandler = {
     const finishedSet = queueKey({ prefix, name: context.queueName! }, status);
     const remaining = () => context.store.client.zcount(finishedSet, '-inf', context.firstStartedAt);
     let left = await remaining();
-    const total = context.cursor === null ? left : null;
-    let retried = Number(context.cursor?.retried ?? 0);
-    while (left > 0) {
-      await queue.backend.retryFinishedJobs(status, context.batchSize, context.firstStartedAt);
-      const now = await remaining();
-      retried += left - now;
-      const keepGoing = await context.progress(left - now, { retried }, total ?? undefined);
-      left = now;
-      if (!keepGoing) return { retried };
+    let recorded = Number(context.cursor?.retried ?? 0);
+    // A row from before `total` was kept in the cursor counts, as it did, from where it stopped.
+    const total = context.cursor === null ? left : Number(context.cursor.total ?? recorded + left);
+    for (;;) {
+      const retried = Math.max(recorded, total - left);
+      const keepGoing = await context.progress(retried - recorded, { retried, total }, total);
+      recorded = retried;
+      if (!keepGoing || left === 0) return { retried };
       await context.throttle();
+      await queue.backend.retryFinishedJobs(status, context.batchSize, context.firstStartedAt);
+      left = await remaining();
     }
-    return { retried };
   },
 };

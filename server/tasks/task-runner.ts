@@ -83,7 +83,11 @@ export class TaskRunner {
     const candidates = await em.find(Task, claimable(now), { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 5 });
     for (const task of candidates) {
       const claimed = await em.nativeUpdate(Task, { id: task.id, ...claimable(now) }, { leaseHolder: this.holder, leaseExpiresAt: now + this.leaseTtlMs, state: 'running', startedAt: task.startedAt ?? new Date(now) });
-      if (claimed === 1) return em.fork().findOneOrFail(Task, { id: task.id });
+      if (claimed === 1) {
+        // Which replica runs what, for operators (and the lease tests): one line per claim.
+        this.deps.logger.info({ taskId: task.id, kind: task.kind, holder: this.holder, processed: task.processed, resumed: task.startedAt !== null }, 'task claimed');
+        return em.fork().findOneOrFail(Task, { id: task.id });
+      }
     }
     return null;
   }
@@ -124,6 +128,8 @@ export class TaskRunner {
     };
     try {
       const result = await handler.run(context);
+      // The last batch's share of time too: a task at `maxPerSecond` never ends sooner than its rate allows.
+      if (!interrupted) await throttle.wait();
       if (interrupted) {
         // Cancelled, stopping or outlived: let go, so a stopped task resumes at once elsewhere.
         await em.fork().nativeUpdate(Task, { id: task.id, leaseHolder: this.holder }, { leaseHolder: null, leaseExpiresAt: null });

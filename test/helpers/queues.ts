@@ -1,6 +1,6 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { afterAll, beforeAll } from 'vitest';
-import { bootApp, type TestApp } from './app.js';
+import { bootApp, type PersistenceKind, type TestApp } from './app.js';
 import { storeFixture, type StoreFixture } from './stores.js';
 
 export interface BullmqOptions {
@@ -94,14 +94,15 @@ export interface QueueTestBed {
 /**
  * One service per test file over a store fixture (connection `main`, queue
  * names never cached: `SERVICE_QUEUE_LIST_CACHE_MS=0` unless `env` says
- * otherwise), torn down with everything the file seeded.
+ * otherwise; embedded persistence unless `options` say `server`), torn down
+ * with everything the file seeded.
  */
-export function queueTestBed(env: Record<string, string> = {}): QueueTestBed {
+export function queueTestBed(env: Record<string, string> = {}, options: { persistence?: PersistenceKind } = {}): QueueTestBed {
   const fixture = storeFixture();
   const closers: Array<{ close(): Promise<unknown> }> = [];
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await bootApp({ env: { ...fixture.env, SERVICE_QUEUE_LIST_CACHE_MS: '0', ...env } });
+    app = await bootApp({ persistence: options.persistence, env: { ...fixture.env, SERVICE_QUEUE_LIST_CACHE_MS: '0', ...env } });
   });
   afterAll(async () => {
     await Promise.all(closers.map((closer) => closer.close()));

@@ -29,6 +29,12 @@ describe('configuration', () => {
     expect(config.environment).toBe('development');
   });
 
+  it('keeps the task lease short enough for a takeover within 2 minutes', () => {
+    expect(loadConfig({}).tasks.leaseTtlMs).toBe(60_000);
+    expect(loadConfig({ SERVICE_TASK_LEASE_SECONDS: '10' }).tasks.leaseTtlMs).toBe(10_000);
+    for (const refused of ['4', '111']) expect(() => loadConfig({ SERVICE_TASK_LEASE_SECONDS: refused })).toThrow(/^Invalid SERVICE_TASK_LEASE_SECONDS /);
+  });
+
   it('selects server persistence when DATABASE_URL is set', () => {
     const url = 'postgres://postgres@127.0.0.1:5432/test';
     expect(loadConfig({ DATABASE_URL: url, AUTH_SECRET: 'x'.repeat(32), SERVICE_ENCRYPTION_KEY: 'a'.repeat(64) }).persistence).toEqual({ mode: 'server', databaseUrl: url });

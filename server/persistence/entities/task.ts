@@ -15,8 +15,9 @@ export const Task = defineEntity({
     queueName: p.text().nullable(),
     params: p.json<Record<string, unknown>>(),
     state: p.enum(taskStates).length(20),
-    processed: p.integer(),
-    total: p.integer().nullable(),
+    // bigint columns in PostgreSQL (0009): read as numbers, not the driver's strings, or progress concatenates.
+    processed: p.bigint('number'),
+    total: p.bigint('number').nullable(),
     maxPerSecond: p.integer().nullable(),
     cursor: p.json<Record<string, unknown>>().nullable(),
     result: p.json<Record<string, unknown>>().nullable(),
