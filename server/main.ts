@@ -1,4 +1,5 @@
 import { ConfigError, loadConfigFromProcessEnv, type Config } from './config.js';
+import { capHeapGrowth } from './heap-growth.js';
 import { createApp } from './http/app.js';
 import { listen } from './http/listen.js';
 import { createLogger } from './logger.js';
@@ -16,6 +17,7 @@ function readConfig(): Config {
   }
 }
 
+capHeapGrowth();
 const config = readConfig();
 const logger = createLogger({ level: config.logLevel });
 const services = await createServices(config, logger);
