@@ -6,6 +6,7 @@ import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
 import type { Config, DatabaseLimits } from '../config.js';
 import { entities } from './entities/index.js';
 import { migrations } from './migrations/index.js';
+import { oneAtATime, type LockPool } from './migration-lock.js';
 import { retryWhileBusy, shedLoad, splitBudget, sqliteBusyTimeoutMs } from './database-limits.js';
 
 export type Orm = MikroORM<AbstractSqlDriver>;
@@ -31,7 +32,8 @@ async function driverOptions(persistence: Config['persistence'], limits: Limits)
   }
   const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
   if (limits === 'unbounded') {
-    return { driver: PostgreSqlDriver, clientUrl: persistence.databaseUrl, pool: { min: 0, max: 1 }, driverOptions: { connectionTimeoutMillis: 5000 } };
+    // Two connections: the migrator's, and the one holding the migration lock (migration-lock.ts).
+    return { driver: PostgreSqlDriver, clientUrl: persistence.databaseUrl, pool: { min: 0, max: 2 }, driverOptions: { connectionTimeoutMillis: 5000 } };
   }
   const budget = splitBudget(limits);
   return {
@@ -62,19 +64,37 @@ async function initOrm(persistence: Config['persistence'], limits: Limits, log: 
   });
 }
 
+export interface OpenOrmOptions<T> {
+  /** The ORM's debug log. */
+  log: (message: string) => void;
+  /** Said when another instance is migrating and this one waits for it. */
+  onWait: () => void;
+  /** First-start work after the migrations (rows every instance needs, made once), on the migrating connection. */
+  prepare: (em: EntityManager) => Promise<T>;
+}
+
 /**
- * Applies pending migrations on a connection of their own, without the
- * request limits (a migration may rightly wait for locks or run long), then
- * opens the database the requests use, with every wait bounded.
+ * Applies pending migrations and runs `prepare` on a connection of their own,
+ * without the request limits (a migration may rightly wait for locks or run
+ * long), one instance at a time (migration-lock.ts); then opens the database
+ * the requests use, with every wait bounded.
  */
-export async function openOrm(persistence: Config['persistence'], limits: DatabaseLimits, log: (message: string) => void): Promise<Orm> {
-  const migrating = await initOrm(persistence, 'unbounded', log);
+export async function openOrm<T>(persistence: Config['persistence'], limits: DatabaseLimits, options: OpenOrmOptions<T>): Promise<{ orm: Orm; prepared: T }> {
+  const migrating = await initOrm(persistence, 'unbounded', options.log);
+  let prepared: T;
   try {
-    await migrating.migrator.up();
+    const pool = () => (migrating.em.getConnection() as unknown as { getNativeClient(): Promise<LockPool> }).getNativeClient();
+    prepared = await oneAtATime({ mode: persistence.mode, pool, onWait: options.onWait }, async () => {
+      await migrating.migrator.up();
+      return options.prepare(migrating.em.fork());
+    });
   } finally {
     await migrating.close();
   }
   // The SQLite file holds password hashes and sealed URLs: the service's user only.
   if (persistence.mode === 'embedded') await chmod(path.join(persistence.directory, embeddedDatabaseFile), 0o600);
-  return initOrm(persistence, limits, log);
+  const orm = await initOrm(persistence, limits, options.log);
+  // MikroORM connects on the first query; health's checkConnection() counts a never-used ORM as not connected.
+  await orm.connect();
+  return { orm, prepared };
 }

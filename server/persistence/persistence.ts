@@ -45,11 +45,14 @@ export async function openPersistence(config: Config, logger: Logger): Promise<P
 
   const connect = async (): Promise<void> => {
     try {
-      const opened = await openOrm(config.persistence, config.database, (message) => logger.debug({ component: 'orm' }, message));
-      const local = await ensureLocalOrganization(opened.em.fork());
-      if (closed) return void (await opened.close());
-      localOrganizationId = local.id;
-      orm = opened;
+      const opened = await openOrm(config.persistence, config.database, {
+        log: (message) => logger.debug({ component: 'orm' }, message),
+        onWait: () => logger.info({ persistence: mode }, 'another instance is migrating the database: waiting for it'),
+        prepare: ensureLocalOrganization,
+      });
+      if (closed) return void (await opened.orm.close());
+      localOrganizationId = opened.prepared.id;
+      orm = opened.orm;
       unavailable = null;
       logger.info({ persistence: mode }, 'persistence ready');
     } catch (error) {

@@ -17,11 +17,15 @@ export interface ServiceProcess {
  * (plus PATH). With `nodeArgs` it runs node itself (`node ...nodeArgs
  * --import tsx server/main.ts`), so the service is the child process, not a
  * grandchild under the tsx launcher: for flags like --expose-gc and preloads.
+ * With `entry` (a compiled bundle: compiled-service.ts) it runs `node
+ * ...nodeArgs entry`, as the image does.
  */
-export function startServiceProcess(env: Record<string, string>, options: { nodeArgs?: string[] } = {}): ServiceProcess {
-  const [command, args] = options.nodeArgs
-    ? [process.execPath, [...options.nodeArgs, '--import', 'tsx', 'server/main.ts']]
-    : [tsxBin, ['server/main.ts']];
+export function startServiceProcess(env: Record<string, string>, options: { nodeArgs?: string[]; entry?: string } = {}): ServiceProcess {
+  const [command, args] = options.entry
+    ? [process.execPath, [...(options.nodeArgs ?? []), options.entry]]
+    : options.nodeArgs
+      ? [process.execPath, [...options.nodeArgs, '--import', 'tsx', 'server/main.ts']]
+      : [tsxBin, ['server/main.ts']];
   const child = spawn(command, args, {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },

@@ -21,10 +21,8 @@ describe('races across two replicas on one PostgreSQL', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    // One after the other: two replicas migrating a fresh database at the same moment race on the
-    // schema, and the loser serves 503 until its 5 s retry (startup, not what this file tests).
-    one = await startReplica(database.url);
-    two = await startReplica(database.url);
+    // Together, as replicas start: the migration lock makes the second wait for the first's migrations.
+    [one, two] = await Promise.all([startReplica(database.url), startReplica(database.url)]);
     owner = await signUpOn(one.api, 'owner');
     other = await signUpOn(two.api, 'other');
   }, 60_000);

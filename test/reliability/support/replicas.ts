@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { request, testAuthSecret } from '../../helpers/app.js';
 import { sessionCookieOf, testPassword, uniqueEmail } from '../../helpers/auth.js';
+import { compiledServiceEntry } from '../../helpers/compiled-service.js';
 import { testEncryptionKey } from '../../helpers/connections.js';
 import { startServiceProcess, type ServiceProcess } from '../../helpers/process.js';
 
@@ -12,8 +13,12 @@ export interface Replica {
   stop(): Promise<void>;
 }
 
-/** One service instance as its own process (as a replica runs), on the given PostgreSQL database. */
-export async function startReplica(databaseUrl: string, env: Record<string, string> = {}, options: { nodeArgs?: string[] } = {}): Promise<Replica> {
+/**
+ * One service instance as its own process (as a replica runs), on the given PostgreSQL database.
+ * `compiled`: the bundle `npm start` and the image run, not the TypeScript loader (for memory figures).
+ */
+export async function startReplica(databaseUrl: string, env: Record<string, string> = {}, options: { nodeArgs?: string[]; compiled?: boolean } = {}): Promise<Replica> {
+  const entry = options.compiled ? await compiledServiceEntry() : undefined;
   const service = startServiceProcess({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
@@ -26,7 +31,7 @@ export async function startReplica(databaseUrl: string, env: Record<string, stri
     SERVICE_SIGNUP: 'open',
     APP_BASE_URL: replicaOrigin,
     ...env,
-  }, options);
+  }, { nodeArgs: options.nodeArgs, entry });
   const url = env.PORT ? await waitForHealth(`http://127.0.0.1:${env.PORT}`, service) : (await service.waitForOutput(/http:\/\/127\.0\.0\.1:\d+/, 30_000)).trim();
   return {
     api: `${url}/api`,
