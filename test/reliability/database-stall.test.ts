@@ -12,14 +12,13 @@ const stallSeconds = Number(process.env.RELIABILITY_STALL_SECONDS ?? 30);
 const concurrency = 200;
 const answerBoundMs = 5000;
 /**
- * RSS through the stall, with the young generation capped as the README advises for deployments
- * (`--max-semi-space-size=2`). Issue 21 asks ≤ 300 MiB; before the session's last merges this measured
- * ~150 MiB before and ~235 MiB peak, after them (more routes and services loaded, ~8,000 answers in the
- * stall on a quiet machine) 150 MiB before and 341 MiB peak. The bound here catches runaway growth
- * (an unbounded queue of waiting requests); meeting 300 MiB again is open work (see the issue note).
+ * Peak RSS (VmHWM, the kernel's high-water mark) through the stall, of the service compiled as `npm start`
+ * and the image run it, with no node flags. Issue 21 asks ≤ 300 MiB. What decides it is how far V8 lets
+ * the old generation grow past the ~50 MB live heap while 200 clients' requests are promoted and dropped:
+ * up to 4× on its own (341 MiB measured under the TypeScript loader, whose thread adds ~50 MiB), 1.5× with
+ * server/heap-growth.ts (~190 MiB measured on a loaded machine).
  */
-const rssBoundBytes = 400 * 1024 * 1024;
-const youngGenerationCap = '--max-semi-space-size=2';
+const rssBoundBytes = 300 * 1024 * 1024;
 
 interface Answer {
   status: number;
@@ -34,10 +33,10 @@ async function timed(url: string, init: Parameters<typeof request>[1] = {}): Pro
   return { status: response.status, code: response.body?.code, retryAfter: response.headers.get('retry-after'), ms: performance.now() - started };
 }
 
-/** Resident memory of a process now (VmRSS), in bytes. */
-async function rss(pid: number): Promise<number> {
+/** Resident memory of a process (`VmRSS`: now; `VmHWM`: its peak so far), in bytes. */
+async function rss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
 }
 
 describe('a PostgreSQL that stalls or drops connections (service child process)', () => {
@@ -47,9 +46,9 @@ describe('a PostgreSQL that stalls or drops connections (service child process)'
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    // Node itself as the child (not the tsx launcher), so /proc/<pid> is the service's memory.
+    // The compiled service as the child (no tsx launcher or loader), so /proc/<pid> is the service's memory.
     // Errors only: under the stall every request logs, and a pipe the test reads slowly would hold it all in the child.
-    service = await startReplica(database.url, { LOG_LEVEL: 'error', PORT: String(await freePort()) }, { nodeArgs: [youngGenerationCap] });
+    service = await startReplica(database.url, { LOG_LEVEL: 'error', PORT: String(await freePort()) }, { compiled: true });
     user = await signUpOn(service.api, 'stalled');
     const created = await request(`${service.api}/connections`, { method: 'POST', headers: browser(user), body: { name: 'main', url: 'redis://127.0.0.1:6379/0' } });
     expect(created.status).toBe(201);
@@ -84,13 +83,6 @@ describe('a PostgreSQL that stalls or drops connections (service child process)'
         await sleep(500);
       }
     };
-    let peak = 0;
-    const watchMemory = async () => {
-      while (Date.now() < stallEnds) {
-        peak = Math.max(peak, await rss(service.process.child.pid!));
-        await sleep(250);
-      }
-    };
     const watchHealth = async () => {
       while (degradedAfterMs === null && Date.now() < stallEnds) {
         const health = await request(`${service.api}/health`);
@@ -99,11 +91,12 @@ describe('a PostgreSQL that stalls or drops connections (service child process)'
       }
     };
     try {
-      await Promise.all([...Array.from({ length: concurrency }, (_, index) => client(index)), watchHealth(), watchMemory()]);
+      await Promise.all([...Array.from({ length: concurrency }, (_, index) => client(index)), watchHealth()]);
     } finally {
       await locker.query('commit');
       await locker.end();
     }
+    const peak = await rss(service.process.child.pid!, 'VmHWM');
     const slowest = Math.max(...answers.map((answer) => answer.ms));
     const statuses = new Map<string, number>();
     for (const answer of answers) statuses.set(`${answer.call}:${answer.status}:${answer.code ?? ''}`, (statuses.get(`${answer.call}:${answer.status}:${answer.code ?? ''}`) ?? 0) + 1);
