@@ -1,3 +1,5 @@
+import { globMatches } from './queue-globs.js';
+
 /**
  * A matcher for a comma-separated list of name globs (`*` any run of
  * characters, `?` one character), e.g. `orders-*,mail`. Empty: everything.
@@ -5,9 +7,5 @@
 export function nameGlobMatcher(globs: string | null): (name: string) => boolean {
   const patterns = (globs ?? '').split(',').map((glob) => glob.trim()).filter(Boolean);
   if (patterns.length === 0) return () => true;
-  const source = patterns
-    .map((glob) => glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.'))
-    .join('|');
-  const pattern = new RegExp(`^(?:${source})$`, 's');
-  return (name) => pattern.test(name);
+  return (name) => patterns.some((glob) => globMatches(glob, name));
 }

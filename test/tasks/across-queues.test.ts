@@ -40,6 +40,16 @@ describe('acting on a status across queues', () => {
     expect(await queue.getJobCountByTypes('completed')).toBe(0);
   });
 
+  it('matches a ReDoS-shaped glob in linear time (a regular expression built from it backtracked for minutes)', async () => {
+    await bed.seeded('a'.repeat(60), { failed: 1 });
+    const started = performance.now();
+    const dry = await across('retry', { status: 'failed', queues: { include: [`${'*a'.repeat(30)}*b`, `${'*a'.repeat(30)}*`] }, dryRun: true });
+    expect(dry.status).toBe(200);
+    expect(dry.body.queues.map((q: { queueName: string }) => q.queueName)).toContain('a'.repeat(60));
+    // Generous for a loaded machine; the regular expression took 9 s with 8 stars and 40 characters.
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
   it('refuses a status the action does not take', async () => {
     const bad = await across('retry', { status: 'waiting' });
     expect(bad.status).toBe(400);
