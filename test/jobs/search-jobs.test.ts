@@ -84,6 +84,20 @@ describe('GET /search', () => {
     expect(body.jobs).toEqual([expect.objectContaining({ id: delayed!.id, state: 'delayed', name: 'failing' })]);
   });
 
+  it('reads a regular-expression-shaped query literally, and answers as fast as any other (no ReDoS)', async () => {
+    for (const q of ['(l+)+$', '(.*a){30}b', `${'a?'.repeat(40)}${'a'.repeat(40)}`]) {
+      const started = performance.now();
+      const { status, body } = await search(`q=${encodeURIComponent(q)}&in=data,name&status=waiting&limit=5`);
+      expect(status).toBe(200);
+      expect(body.jobs).toEqual([]);
+      // The search is a substring test within a time budget; generous for a loaded machine.
+      expect(performance.now() - started).toBeLessThan(5000);
+    }
+    const names = await request(`${base.replace(/\/queues\/[^/]+$/, '/queues')}?search=${encodeURIComponent('(s+)+$')}`);
+    expect(names.status).toBe(200);
+    expect(names.body.queues).toEqual([]);
+  });
+
   it('rejects a cursor that is forged or belongs to another search', async () => {
     const first = await search('q=lyon&in=data&status=waiting&limit=1');
     const other = await search(`q=paris&in=data&status=waiting&cursor=${encodeURIComponent(first.body.cursor)}`);
