@@ -57,6 +57,24 @@ describe.each(persistenceKinds)('sessions (%s persistence)', (persistence) => {
     expect(wrong.body.message).toBe('Invalid email or password');
   });
 
+  it('gives a new session id at every sign-in and ends the one the browser presented (session fixation)', async () => {
+    const user = await signUp(app);
+    const again = await request(`${app.api}/auth/sign-in/email`, { method: 'POST', headers: asBrowser(app, user), body: { email: user.email, password: testPassword } });
+    expect(again.status).toBe(200);
+    const rotated = sessionCookieOf(again.headers)!;
+    expect(rotated).toMatch(/^bullpen_session=\w+/);
+    expect(rotated).not.toBe(user.cookie);
+    expect((await getSession(user.cookie)).body).toBeNull();
+    expect((await getSession(rotated)).body.user.id).toBe(user.userId);
+    // A value planted before sign-in (by a sibling subdomain, say) is never adopted.
+    const planted = 'bullpen_session=plantedbyanattacker0000000000000';
+    const fresh = await request(`${app.api}/auth/sign-in/email`, { method: 'POST', headers: asBrowser(app, { cookie: planted }), body: { email: user.email, password: testPassword } });
+    expect(fresh.status).toBe(200);
+    expect(sessionCookieOf(fresh.headers)).not.toBe(planted);
+    expect((await getSession(planted)).body).toBeNull();
+    expect((await getSession(sessionCookieOf(fresh.headers)!)).body.user.id).toBe(user.userId);
+  });
+
   it('get-session answers null when signed out and the user and session when signed in', async () => {
     expect(await getSession()).toMatchObject({ status: 200, body: null });
     const user = await signUp(app);
