@@ -54,6 +54,21 @@ describe('route matrix', () => {
     expect(response.body.code).toBe('FORBIDDEN');
   });
 
+  /** The same procedure over tRPC: its input is the REST path's parameters, filled as above. */
+  const callTrpc = (route: RouteInfo, headers: Record<string, string>, organizationId: string) => {
+    const values: Record<string, string> = { connectionId, id: route.path.startsWith('/connections/') ? connectionId : 'x', organizationId };
+    const input = Object.fromEntries([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, values[name!] ?? 'x']));
+    const url = `${app.api}/trpc/${route.procedure}`;
+    return route.mutation
+      ? request(url, { method: 'POST', headers, body: input })
+      : request(`${url}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers });
+  };
+  it.each(otherOrganizationRoutes.map((route) => [route.procedure, route] as const))('tRPC %s: other organization → 403', async (_name, route) => {
+    const response = await callTrpc(route, asBrowser(app, memberB), ownerA.organizationId);
+    expect(response.status).toBe(403);
+    expect(JSON.stringify(response.body)).toContain('FORBIDDEN');
+  });
+
   it('applies to the queue event stream (not a procedure): 401 unauthenticated, 403 for another organization', async () => {
     const url = `${app.api}/c/${connectionId}/queues/q/events`;
     expect((await request(url)).status).toBe(401);
@@ -65,5 +80,7 @@ describe('route matrix', () => {
     const own = await call(probe, asBrowser(app, ownerA), ownerA.organizationId);
     expect(own.status).not.toBe(403);
     expect(own.status).not.toBe(401);
+    const ownOverTrpc = await callTrpc(probe, asBrowser(app, ownerA), ownerA.organizationId);
+    expect([401, 403]).not.toContain(ownOverTrpc.status);
   });
 });
