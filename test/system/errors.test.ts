@@ -15,6 +15,16 @@ describe('HTTP error bodies', () => {
     expect(body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('1 MB') });
   });
 
+  it('answers a 10 MB body with 413 on REST, tRPC and sign-in, and keeps serving', async () => {
+    const huge = JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(10 * 1024 * 1024) });
+    for (const path of ['/auth/sign-in/email', '/organizations', '/trpc/auth.signInEmail', '/trpc/jobs.add']) {
+      const { status, body } = await request(`${app.api}${path}`, { method: 'POST', rawBody: huge });
+      expect({ path, status }).toEqual({ path, status: 413 });
+      expect(JSON.stringify(body)).toContain('PAYLOAD_TOO_LARGE');
+    }
+    expect((await request(`${app.api}/health`)).status).toBe(200);
+  });
+
   it('accepts a body just under 1 MB (the limit is not lower than the spec says)', async () => {
     const nearLimit = JSON.stringify({ blob: 'x'.repeat(1000 * 1000) });
     const { status } = await request(`${app.api}/no-such-route`, { method: 'POST', rawBody: nearLimit });
