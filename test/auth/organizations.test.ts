@@ -72,6 +72,36 @@ describe.each(persistenceKinds)('organizations and members (%s persistence)', (p
     expect(renamed.body).toMatchObject({ name: 'Renamed', slug: organization.slug });
   });
 
+  it('keeps a viewer from escalating or destroying, with well-formed requests (nothing changes)', async () => {
+    const organization = (await call(owner, 'POST', '/organizations', { name: 'Watchers' })).body;
+    const viewer = await signUp(app, 'viewer');
+    await addMember(app, owner, organization.id, viewer, 'viewer');
+    const inOrganization = { 'x-organization-id': organization.id };
+    const connection = (await call(owner, 'POST', '/connections', { name: 'prod', url: 'redis://127.0.0.1:6379/0' }, inOrganization)).body;
+    const attempts: Array<[string, string, unknown]> = [
+      ['PATCH', `/organizations/${organization.id}/members/${viewer.userId}`, { role: 'owner' }],
+      ['POST', `/organizations/${organization.id}/members`, { email: other.email, role: 'owner' }],
+      ['POST', `/organizations/${organization.id}/invitations`, { email: 'friend@example.com', role: 'owner' }],
+      ['DELETE', `/organizations/${organization.id}/members/${owner.userId}`, undefined],
+      ['PATCH', `/organizations/${organization.id}`, { name: 'Mine now' }],
+      ['POST', '/auth/tokens', { name: 'escalated', role: 'admin' }],
+      ['PATCH', `/connections/${connection.id}`, { url: 'redis://attacker.example:6379' }],
+      ['DELETE', `/connections/${connection.id}`, undefined],
+      ['DELETE', `/c/${connection.id}/queues/emails`, { confirmName: 'emails' }],
+      ['POST', `/c/${connection.id}/queues/emails/clean`, { status: 'completed', gracePeriod: 0, limit: 1000 }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const response = await call(viewer, method, path, body, inOrganization);
+      expect({ method, path, status: response.status }).toEqual({ method, path, status: 403 });
+    }
+    const members = (await call(owner, 'GET', `/organizations/${organization.id}/members`)).body.members;
+    expect(members.map((member: { userId: string; role: string }) => [member.userId, member.role]).sort()).toEqual([[owner.userId, 'owner'], [viewer.userId, 'viewer']].sort());
+    expect((await call(owner, 'GET', `/connections/${connection.id}`, undefined, inOrganization)).body.url).toBe('redis://127.0.0.1:6379/0');
+    // What a viewer may do is still there: a token at their own role.
+    const token = await call(viewer, 'POST', '/auth/tokens', { name: 'read-only' }, inOrganization);
+    expect(token.body.role).toBe('viewer');
+  });
+
   it('answers 403 for an organization the caller is not a member of, by path or by header', async () => {
     const stranger = await signUp(app, 'stranger');
     expect((await call(stranger, 'GET', `/organizations/${owner.organizationId}/members`)).status).toBe(403);
