@@ -1,0 +1,56 @@
+import { LuaScript } from './lua-script.js';
+
+/**
+ * The one read-only script that reads figures of many queues (list counts,
+ * sorts, filters and totals, connection metrics, the Prometheus export, the
+ * history sampler). KEYS are the queues' meta keys (a queue's other keys are
+ * the meta key without `meta`). ARGV lists the figures, each as
+ * `operation, keep ('each' | 'sum' | 'both'), argument, n, type1..typeN`.
+ * The reply is, queue by queue, the value of every figure kept `each` (or
+ * `both`), then one sum per figure over all the queues (0 for an `each` one).
+ *
+ * Operations, on `<queue>:<type>`: llen, zcard; hexists (field = argument);
+ * hnumber (HGET of the field, a number, 0 when missing); exists (EXISTS of
+ * all the types: how many exist; Redis deletes an emptied list or sorted set,
+ * so 0 means all are empty); zcount-after (members scored above the
+ * argument); lsum (sum of the first `argument` elements of a list); oldest
+ * (the `argument` field of the job at the tail of a list, 0 when empty:
+ * BullMQ pushes new jobs on the left of `wait`).
+ * Never BullMQ's own getCounts: it may write (it pops legacy markers).
+ */
+export const queueFiguresScript = new LuaScript(`local figures, at = {}, 1
+while at <= #ARGV do
+  local n = tonumber(ARGV[at + 3])
+  local keep = ARGV[at + 1]
+  figures[#figures + 1] = { op = ARGV[at], each = keep ~= 'sum', sum = keep ~= 'each', arg = ARGV[at + 2], types = { unpack(ARGV, at + 4, at + 3 + n) } }
+  at = at + 4 + n
+end
+local out, sums = {}, {}
+for f = 1, #figures do sums[f] = 0 end
+for k = 1, #KEYS do
+  local q = string.sub(KEYS[k], 1, -5)
+  for f = 1, #figures do
+    local figure = figures[f]
+    local op, key, arg = figure.op, q .. figure.types[1], figure.arg
+    local value = 0
+    if op == 'llen' then value = redis.call('LLEN', key)
+    elseif op == 'zcard' then value = redis.call('ZCARD', key)
+    elseif op == 'hexists' then value = redis.call('HEXISTS', key, arg)
+    elseif op == 'hnumber' then value = tonumber(redis.call('HGET', key, arg) or '0') or 0
+    elseif op == 'zcount-after' then value = redis.call('ZCOUNT', key, '(' .. arg, '+inf')
+    elseif op == 'exists' then
+      local keys = {}
+      for t = 1, #figure.types do keys[t] = q .. figure.types[t] end
+      value = redis.call('EXISTS', unpack(keys))
+    elseif op == 'lsum' then
+      for _, point in ipairs(redis.call('LRANGE', key, 0, tonumber(arg) - 1)) do value = value + (tonumber(point) or 0) end
+    elseif op == 'oldest' then
+      local tail = redis.call('LINDEX', key, -1)
+      if tail then value = tonumber(redis.call('HGET', q .. tail, arg) or '0') or 0 end
+    end
+    if figure.each then out[#out + 1] = value end
+    if figure.sum then sums[f] = sums[f] + value end
+  end
+end
+for f = 1, #figures do out[#out + 1] = sums[f] end
+return out`);
