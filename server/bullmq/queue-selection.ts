@@ -4,14 +4,25 @@ import { figures, keeping, readQueueFigures, type QueueFigure } from './queue-fi
 import type { QueueRef } from './queue-key.js';
 import { listQueuesPerCall } from './queue-states.js';
 
-/** The one figure that decides whether a queue is in a state, and the test of its value (README, "Queues"). */
-const stateTests: Record<QueueState, { figure: QueueFigure; holds: (value: number) => boolean }> = {
-  paused: { figure: figures.paused(), holds: (value) => value === 1 },
-  running: { figure: figures.paused(), holds: (value) => value === 0 },
-  failing: { figure: figures.count('failed'), holds: (value) => value > 0 },
+/** What decides whether a queue is in a state: figures, and the test of their values (README, "Queues"). */
+interface StateTest {
+  read: QueueFigure[];
+  holds: (values: number[]) => boolean;
+}
+
+/** Statuses holding jobs still to run: a queue with none of them is idle. */
+const toRun = ['waiting', 'prioritized', 'paused', 'active', 'delayed'] as const;
+
+const stateTests: Record<QueueState, StateTest> = {
+  paused: { read: [figures.paused()], holds: ([flag]) => flag === 1 },
+  running: { read: [figures.paused()], holds: ([flag]) => flag === 0 },
+  failing: { read: [figures.count('failed')], holds: ([failed]) => failed! > 0 },
   // One EXISTS of the five keys instead of five counts: Redis deletes an emptied list or sorted set.
-  idle: { figure: figures.nonEmpty(['waiting', 'prioritized', 'paused', 'active', 'delayed']), holds: (value) => value === 0 },
+  idle: { read: [figures.nonEmpty(toRun)], holds: ([nonEmpty]) => nonEmpty === 0 },
 };
+
+/** With totals every count is read anyway: idle is decided from them, without looking at the same keys twice. */
+const idleFromCounts: StateTest = { read: toRun.map(figures.count), holds: (counts) => counts.every((count) => count === 0) };
 
 export interface SelectionQuery {
   state?: QueueState | undefined;
@@ -53,14 +64,14 @@ export async function selectQueues(client: StoreClient, refs: QueueRef[], query:
   if (!query.state && !query.sortBy && !query.totals) return { selected: refs.map((ref) => ({ ref, count: 0 })) };
   const read: QueueFigure[] = [];
   const totalAt = query.totals ? jobCountKinds.map((kind) => addFigure(read, keeping('sum', figures.count(kind)))) : [];
-  const test = query.state ? stateTests[query.state] : undefined;
-  const stateAt = test ? addFigure(read, test.figure) : -1;
+  const test = query.state === 'idle' && query.totals ? idleFromCounts : query.state ? stateTests[query.state] : undefined;
+  const stateAt = test ? test.read.map((figure) => addFigure(read, figure)) : [];
   const sortAt = query.sortBy ? addFigure(read, figures.count(query.sortBy)) : -1;
   const { values, sums } = await readQueueFigures(client, refs, read, listQueuesPerCall);
   const selected: SelectedQueue[] = [];
   refs.forEach((ref, index) => {
     const own = values[index]!;
-    if (!test || test.holds(own[stateAt]!)) selected.push({ ref, count: sortAt < 0 ? 0 : own[sortAt]! });
+    if (!test || test.holds(stateAt.map((at) => own[at]!))) selected.push({ ref, count: sortAt < 0 ? 0 : own[sortAt]! });
   });
   if (!query.totals) return { selected };
   return { selected, totals: Object.fromEntries(jobCountKinds.map((kind, k) => [kind, sums[totalAt[k]!]!])) as JobCounts };
