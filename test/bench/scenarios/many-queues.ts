@@ -68,11 +68,17 @@ export async function manyQueuesScenario(start: () => Promise<ServerProcess>, co
   report('7 queue index', `${label}: first page, never scanned (cold SCAN)`, `${cold.ms} ms`, 'reported');
   const scan = await waitForCompleteScan(base);
   report('7 queue index', `${label}: full scan time`, `${scan.durationMs} ms, ${scan.queues} queues, complete: ${scan.complete}`, 'complete', scan.complete && scan.queues === scale.queues);
-  await bullpen.stop();
-  bullpen = await start();
-  base = `${bullpen.url}/api/c/${connectionId}`;
-  const restarted = await timedGet(`${base}/queues?page=1&pageSize=100`);
-  report('7 queue index', `${label}: first page after a restart (from the index)`, `${restarted.ms} ms`, '≤ 50 ms', restarted.ms <= 50 && restarted.status === 200);
+  // One restart is one sample of a cold process on a shared machine: the median of three.
+  const restarts: Array<{ ms: number; status: number }> = [];
+  for (let i = 0; i < 3; i++) {
+    await bullpen.stop();
+    bullpen = await start();
+    base = `${bullpen.url}/api/c/${connectionId}`;
+    restarts.push(await timedGet(`${base}/queues?page=1&pageSize=100`));
+  }
+  const restarted = median(restarts.map((restart) => restart.ms));
+  const restartedOk = restarts.every((restart) => restart.status === 200);
+  report('7 queue index', `${label}: first page after a restart (from the index, median of 3 restarts)`, `${restarted} ms`, '≤ 50 ms', restarted <= 50 && restartedOk);
   // The figures below are the steady state: after the reconciling scan the restart started.
   const reconciled = await waitForCompleteScan(base);
   report('7 queue index', `${label}: reconciling scan after the restart`, `${reconciled.durationMs} ms, then ${reconciled.queues} queues`, 'reported');
