@@ -10,9 +10,10 @@ import { LuaScript } from './lua-script.js';
  * `both`), then one sum per figure over all the queues (0 for an `each` one).
  *
  * Operations, on `<queue>:<type>`: llen, zcard; hexists (field = argument);
- * hnumber (HGET of the field, a number, 0 when missing); exists (EXISTS of
- * all the types: how many exist; Redis deletes an emptied list or sorted set,
- * so 0 means all are empty); zcount-after (members scored above the
+ * hnumber (HGET of the field, a number, 0 when missing); any (1 when one of
+ * the types exists, tried in order and stopping at the first found, else 0:
+ * Redis deletes an emptied list or sorted set, so 0 means all are empty, and
+ * a busy queue costs one lookup); zcount-after (members scored above the
  * argument); lsum (sum of the first `argument` elements of a list); oldest
  * (the `argument` field of the job at the tail of a list, 0 when empty:
  * BullMQ pushes new jobs on the left of `wait`).
@@ -38,10 +39,10 @@ for k = 1, #KEYS do
     elseif op == 'hexists' then value = redis.call('HEXISTS', key, arg)
     elseif op == 'hnumber' then value = tonumber(redis.call('HGET', key, arg) or '0') or 0
     elseif op == 'zcount-after' then value = redis.call('ZCOUNT', key, '(' .. arg, '+inf')
-    elseif op == 'exists' then
-      local keys = {}
-      for t = 1, #figure.types do keys[t] = q .. figure.types[t] end
-      value = redis.call('EXISTS', unpack(keys))
+    elseif op == 'any' then
+      for t = 1, #figure.types do
+        if redis.call('EXISTS', q .. figure.types[t]) == 1 then value = 1 break end
+      end
     elseif op == 'lsum' then
       for _, point in ipairs(redis.call('LRANGE', key, 0, tonumber(arg) - 1)) do value = value + (tonumber(point) or 0) end
     elseif op == 'oldest' then

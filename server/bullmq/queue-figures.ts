@@ -7,8 +7,8 @@ import { queueKey, type QueueRef } from './queue-key.js';
 
 /** One value read of each queue by the figures script (its operations are documented there). */
 export interface QueueFigure {
-  operation: 'llen' | 'zcard' | 'hexists' | 'hnumber' | 'exists' | 'zcount-after' | 'lsum' | 'oldest';
-  /** Key types of the queue (`<prefix>:<name>:<type>`) it reads; several only for `exists`. */
+  operation: 'llen' | 'zcard' | 'hexists' | 'hnumber' | 'any' | 'zcount-after' | 'lsum' | 'oldest';
+  /** Key types of the queue (`<prefix>:<name>:<type>`) it reads; several only for `any`. */
   types: readonly string[];
   argument: string | number;
   /** `each`: one value per queue; `sum`: only the total over the queues; `both`. */
@@ -39,8 +39,8 @@ export const figures = {
   count: (kind: JobCountKind) => figure(countSourceByKind[kind].command, [countSourceByKind[kind].type]),
   /** 1 when the queue is paused (BullMQ's isPaused: the `paused` field of its meta hash), else 0. */
   paused: () => figure('hexists', ['meta'], 'paused'),
-  /** How many of these statuses hold at least one job (0: none holds any): one EXISTS. */
-  nonEmpty: (kinds: readonly JobCountKind[]) => figure('exists', kinds.map((kind) => countSourceByKind[kind].type)),
+  /** 1 when one of these statuses holds a job, else 0: EXISTS of each in turn, stopping at the first (put the likeliest first). */
+  anyJob: (kinds: readonly JobCountKind[]) => figure('any', kinds.map((kind) => countSourceByKind[kind].type)),
   /** The finished total BullMQ keeps in its metrics hash (what its Prometheus export says). */
   finishedTotal: (status: 'completed' | 'failed') => figure('hnumber', [`metrics:${status}`], 'count'),
   /** Jobs finished in the newest `minutes` one-minute points of BullMQ's metrics. */

@@ -10,15 +10,15 @@ interface StateTest {
   holds: (values: number[]) => boolean;
 }
 
-/** Statuses holding jobs still to run: a queue with none of them is idle. */
-const toRun = ['waiting', 'prioritized', 'paused', 'active', 'delayed'] as const;
+/** Statuses holding jobs still to run, the likeliest non-empty first: a queue with none of them is idle. */
+const toRun = ['waiting', 'active', 'delayed', 'prioritized', 'paused'] as const;
 
 const stateTests: Record<QueueState, StateTest> = {
   paused: { read: [figures.paused()], holds: ([flag]) => flag === 1 },
   running: { read: [figures.paused()], holds: ([flag]) => flag === 0 },
   failing: { read: [figures.count('failed')], holds: ([failed]) => failed! > 0 },
-  // One EXISTS of the five keys instead of five counts: Redis deletes an emptied list or sorted set.
-  idle: { read: [figures.nonEmpty(toRun)], holds: ([nonEmpty]) => nonEmpty === 0 },
+  // EXISTS instead of counts, stopping at the first key found: a busy queue costs one lookup, an idle one five.
+  idle: { read: [figures.anyJob(toRun)], holds: ([any]) => any === 0 },
 };
 
 /** With totals every count is read anyway: idle is decided from them, without looking at the same keys twice. */

@@ -28,7 +28,7 @@ async function medianOf7(url: string) {
 /**
  * Issue 19 item 3 at scale: a state filter and the connection's totals cost
  * what a sort by a count costs (≤ 100 ms at 10,000 queues). Measured with the
- * dearest state (`idle`: one EXISTS of five keys per queue) and with the
+ * dearest state (`idle`: up to five EXISTS per queue) and with the
  * totals (eight counts per queue) on top; the answers are checked against
  * what the seed put there.
  */
