@@ -53,11 +53,11 @@ export const listQueuesInput = connectionParams.extend(pageQuery.shape).extend({
     .optional(),
   state: z
     .enum(queueStates)
-    .optional()
     .describe(
       'Only queues in this state: `paused` (`isPaused`), `running` (not paused, whether or not it has jobs or workers), `failing` (`failed` ≥ 1), `idle` (`waiting`, `prioritized`, `paused`, `active` and `delayed` all 0: nothing left to run; finished jobs and jobs waiting for children may remain; a paused queue can be idle). Combines with `search`; `total` counts the matching queues.',
-    ),
-  totals: z.stringbool().optional().describe('`true`: add `totals`, the job counts of every queue of the connection summed by status.'),
+    )
+    .optional(),
+  totals: z.stringbool().describe('`true`: add `totals`, the job counts of every queue of the connection summed by status.').optional(),
 });
 export type ListQueuesQuery = Omit<z.infer<typeof listQueuesInput>, 'connectionId'>;
 
