@@ -92,7 +92,7 @@ describe('preloading at startup', () => {
     const now = new Date();
     const connection = {
       id: 'main', organizationId: null, name: 'main', url: 'redis://127.0.0.1:6379', environment: 'development' as const, prefixes: [fixture.prefix],
-      isDefault: true, tls: { enabled: false, allowSelfSigned: false }, cluster: false, source: 'env' as const, createdAt: now, updatedAt: now,
+      isDefault: true, tls: { enabled: false, allowSelfSigned: false }, cluster: false, protection: 'none' as const, source: 'env' as const, createdAt: now, updatedAt: now,
     };
     const loaded: string[] = [];
     let scans = 0;
