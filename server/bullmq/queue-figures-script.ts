@@ -19,29 +19,31 @@ import { LuaScript } from './lua-script.js';
  * BullMQ pushes new jobs on the left of `wait`).
  * Never BullMQ's own getCounts: it may write (it pops legacy markers).
  */
-export const queueFiguresScript = new LuaScript(`local figures, at = {}, 1
+export const queueFiguresScript = new LuaScript(`local ops, firsts, args, each, sum, types = {}, {}, {}, {}, {}, {}
+local at, n = 1, 0
 while at <= #ARGV do
-  local n = tonumber(ARGV[at + 3])
-  local keep = ARGV[at + 1]
-  figures[#figures + 1] = { op = ARGV[at], each = keep ~= 'sum', sum = keep ~= 'each', arg = ARGV[at + 2], types = { unpack(ARGV, at + 4, at + 3 + n) } }
-  at = at + 4 + n
+  local count = tonumber(ARGV[at + 3])
+  n = n + 1
+  ops[n], args[n], firsts[n], types[n] = ARGV[at], ARGV[at + 2], ARGV[at + 4], { unpack(ARGV, at + 4, at + 3 + count) }
+  each[n], sum[n] = ARGV[at + 1] ~= 'sum', ARGV[at + 1] ~= 'each'
+  at = at + 4 + count
 end
-local out, sums = {}, {}
-for f = 1, #figures do sums[f] = 0 end
+local out, sums, o = {}, {}, 0
+for f = 1, n do sums[f] = 0 end
 for k = 1, #KEYS do
   local q = string.sub(KEYS[k], 1, -5)
-  for f = 1, #figures do
-    local figure = figures[f]
-    local op, key, arg = figure.op, q .. figure.types[1], figure.arg
+  for f = 1, n do
+    local op, arg = ops[f], args[f]
+    local key = q .. firsts[f]
     local value = 0
-    if op == 'llen' then value = redis.call('LLEN', key)
-    elseif op == 'zcard' then value = redis.call('ZCARD', key)
+    if op == 'zcard' then value = redis.call('ZCARD', key)
+    elseif op == 'llen' then value = redis.call('LLEN', key)
     elseif op == 'hexists' then value = redis.call('HEXISTS', key, arg)
     elseif op == 'hnumber' then value = tonumber(redis.call('HGET', key, arg) or '0') or 0
     elseif op == 'zcount-after' then value = redis.call('ZCOUNT', key, '(' .. arg, '+inf')
     elseif op == 'any' then
-      for t = 1, #figure.types do
-        if redis.call('EXISTS', q .. figure.types[t]) == 1 then value = 1 break end
+      for t = 1, #types[f] do
+        if redis.call('EXISTS', q .. types[f][t]) == 1 then value = 1 break end
       end
     elseif op == 'lsum' then
       for _, point in ipairs(redis.call('LRANGE', key, 0, tonumber(arg) - 1)) do value = value + (tonumber(point) or 0) end
@@ -49,9 +51,9 @@ for k = 1, #KEYS do
       local tail = redis.call('LINDEX', key, -1)
       if tail then value = tonumber(redis.call('HGET', q .. tail, arg) or '0') or 0 end
     end
-    if figure.each then out[#out + 1] = value end
-    if figure.sum then sums[f] = sums[f] + value end
+    if each[f] then o = o + 1 out[o] = value end
+    if sum[f] then sums[f] = sums[f] + value end
   end
 end
-for f = 1, #figures do out[#out + 1] = sums[f] end
+for f = 1, n do out[o + f] = sums[f] end
 return out`);
