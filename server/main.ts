@@ -4,6 +4,7 @@ import { createApp } from './http/app.js';
 import { listen } from './http/listen.js';
 import { createLogger } from './logger.js';
 import { closeServices, createServices } from './services.js';
+import { preloadQueueIndex } from './discovery/preload-index.js';
 
 function readConfig(): Config {
   try {
@@ -21,6 +22,8 @@ capHeapGrowth();
 const config = readConfig();
 const logger = createLogger({ level: config.logLevel });
 const services = await createServices(config, logger);
+// Not awaited: it runs while the server starts listening, and a list arriving first joins it.
+void preloadQueueIndex(services);
 const running = await listen(createApp(services), config.http.port, config.http.host).catch(async (error: Error) => {
   logger.fatal({ err: error }, `cannot listen on ${config.http.host}:${config.http.port}: ${error.message}`);
   await closeServices(services);

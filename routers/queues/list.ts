@@ -11,7 +11,7 @@ export const listProcedure = connectionProcedure
       tags: ['queues'],
       summary: 'List the queues found on the store, a page at a time',
       description:
-        'pageSize above 100 is a 400. Names come from the persisted queue index (see GET /c/{connectionId}/discovery), reconciled by background scans; counts for the page are one script call.',
+        'pageSize above 100 is a 400. Names come from the persisted queue index (see GET /c/{connectionId}/discovery), reconciled by background scans; counts for the page are one script call. `state`, a count `sort` and `totals=true` read what they need of every queue concerned in the same few script calls (one per 1,000 queues), never one call per queue.',
     },
   })
   .input(listQueuesInput)

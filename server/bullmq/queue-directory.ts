@@ -6,6 +6,8 @@ import type { QueueRef } from './queue-key.js';
 export interface QueueDirectory {
   /** Every queue of the store, sorted by name then prefix. */
   list(store: StoreHandle): Promise<QueueRef[]>;
+  /** Reads what is kept of a connection's queues (the persisted index) ahead of its first list, without scanning. */
+  preload(store: StoreHandle): Promise<void>;
   /** Scans the store now (or joins the running scan); resolves when it is over. */
   rescan(store: StoreHandle): Promise<void>;
   /** When the index was last reconciled with the store, and whether it can miss queues. */

@@ -16,8 +16,8 @@ interface Entry {
   scans: Map<string, ScanRecord>;
   /** Settles when the persisted index has been read (or found empty). */
   loaded: Promise<void>;
-  /** Settles when `refs` can be served: loaded from the database, or the first scan finished. */
-  ready: Promise<void>;
+  /** Settles when `refs` can be served: loaded from the database, or the first scan finished (set by the first list). */
+  ready: Promise<void> | null;
   scanning: Promise<void> | null;
   scansStarted: number;
   lastError: string | null;
@@ -69,12 +69,17 @@ export class QueueIndex implements QueueDirectory {
   async list(store: StoreHandle): Promise<QueueRef[]> {
     const entry = this.entryFor(store);
     const scansBefore = entry.scansStarted;
-    await entry.ready;
+    await this.ready(store, entry);
     // TTL 0: every list sees a scan that started after it was asked (the first one counts).
     if (this.options.ttlMs === 0) {
       if (entry.scansStarted === scansBefore) await this.scan(store, entry);
     } else if (!entry.scanning && this.rescanDue(entry)) this.scanInBackground(store, entry);
     return entry.refs;
+  }
+
+  /** Reads the persisted index of a connection now, without scanning: its first list then does not wait for the database. */
+  async preload(store: StoreHandle): Promise<void> {
+    await this.entryFor(store).loaded;
   }
 
   /** Starts a scan now (or joins the running one); resolves when it is over. */
@@ -135,7 +140,7 @@ export class QueueIndex implements QueueDirectory {
       refs: [],
       scans: new Map(),
       loaded: Promise.resolve(),
-      ready: Promise.resolve(),
+      ready: null,
       scanning: null,
       scansStarted: 0,
       lastError: null,
@@ -144,11 +149,20 @@ export class QueueIndex implements QueueDirectory {
       saving: Promise.resolve(),
     };
     entry.loaded = this.load(id, entry);
-    entry.ready = entry.loaded.then(() => (entry.scans.size > 0 ? this.scanInBackground(store, entry) : this.scan(store, entry)));
-    // A first scan that failed is not kept: the next request tries again.
-    entry.ready.catch(() => this.entries.get(id) === entry && this.entries.delete(id));
     this.entries.set(id, entry);
     return entry;
+  }
+
+  /**
+   * The first list of an entry: serves what the database held and reconciles
+   * in the background, or, never scanned, waits for the first scan.
+   */
+  private ready(store: StoreHandle, entry: Entry): Promise<void> {
+    if (entry.ready) return entry.ready;
+    entry.ready = entry.loaded.then(() => (entry.scans.size > 0 ? this.scanInBackground(store, entry) : this.scan(store, entry)));
+    // A first scan that failed is not kept: the next request tries again.
+    entry.ready.catch(() => this.entries.get(store.connection.id) === entry && this.entries.delete(store.connection.id));
+    return entry.ready;
   }
 
   private async load(connectionId: string, entry: Entry): Promise<void> {

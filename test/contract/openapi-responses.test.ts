@@ -197,6 +197,9 @@ describe('every operation answers as /api/openapi.json says', () => {
     await docs.check({ operation: 'POST /c/{connectionId}/queues/{queueName}/jobs', path: queuePath(), headers: owner(), body: { name: 'again', jobId: 'later-1' } }, 409);
     await docs.check(withExample('POST /c/{connectionId}/queues/{queueName}/jobs', { path: { ...queuePath(), queueName: 'new:queue' }, headers: owner() }), 400);
     await docs.check({ operation: 'GET /c/{connectionId}/queues', path: { connectionId: state.main! }, headers: owner() }, 200);
+    const found = await docs.check({ operation: 'GET /c/{connectionId}/queues', path: { connectionId: state.main! }, query: { state: 'running', totals: 'true' }, headers: owner() }, 200);
+    expect(found.body.totals).toMatchObject({ waiting: expect.any(Number), failed: expect.any(Number) });
+    await docs.check({ operation: 'GET /c/{connectionId}/queues', path: { connectionId: state.main! }, query: { state: 'stuck' }, headers: owner() }, 400);
     await docs.check({ operation: 'GET /c/{connectionId}/discovery', path: { connectionId: state.main! }, headers: owner() }, 200);
     await docs.check({ operation: 'POST /c/{connectionId}/discovery', path: { connectionId: state.main! }, headers: owner(), body: {} }, 202);
     await docs.check({ operation: 'GET /c/{connectionId}/discovery', path: { connectionId: randomUUID() }, headers: owner() }, 404);

@@ -57,6 +57,9 @@ describe('discovery of 1,000 queues among other keys', () => {
     expect(sent).toEqual(['evalsha']);
     const sorted = await commandsDuring(client, () => request(`${app.api}/c/main/queues?page=3&pageSize=100&sort=failed`));
     expect(sorted).toEqual(['evalsha', 'evalsha']);
+    // A state, a count sort and the totals together: still one call for the 1,000 queues, one for the page.
+    const found = await commandsDuring(client, () => request(`${app.api}/c/main/queues?state=idle&sort=failed&totals=true&pageSize=100`));
+    expect(found).toEqual(['evalsha', 'evalsha']);
     console.info(`1,000 queues, 5,000 other keys: first page ${timings[0]!.toFixed(0)} ms (scan), later pages ${Math.max(...timings.slice(1)).toFixed(0)} ms at most`);
   });
 

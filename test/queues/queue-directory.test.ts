@@ -130,6 +130,22 @@ describe('QueueIndex', () => {
     expect(restarted.persisted.saves.at(-1)).toMatchObject({ added: [{ name: 'q9' }], removed: [] });
   });
 
+  it('preloads the persisted index without scanning; the first list then neither reads it again nor waits for a scan', async () => {
+    const first = harness(5000);
+    await first.index.list(store('a'));
+    await first.index.flush();
+    let loads = 0;
+    const counted = { ...first.persisted, load: (id: string, prefixes: readonly string[]) => (loads++, first.persisted.load(id, prefixes)) };
+    const restarted = harness(5000, counted);
+    restarted.holdScans(true);
+    await restarted.index.preload(store('a'));
+    expect([loads, restarted.scans()]).toEqual([1, 0]);
+    expect(await names(restarted.index.list(store('a')))).toEqual(['q1']);
+    // The list started the reconciling scan (held here) and did not wait for it.
+    expect([loads, restarted.scans()]).toEqual([1, 1]);
+    restarted.release();
+  });
+
   it('never drops queues under a prefix whose scan was cut short, and says so', async () => {
     const h = harness(5000);
     h.answer(() => ({ refs: [{ name: 'a', prefix: 'bull' }, { name: 'b', prefix: 'bull' }], incomplete: [] }));

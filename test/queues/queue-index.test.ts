@@ -3,6 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanQueueNames } from '../../server/bullmq/list-queue-names.js';
+import { preloadQueueIndex } from '../../server/discovery/preload-index.js';
+import { QueueIndex } from '../../server/discovery/queue-index.js';
+import { createLogger } from '../../server/logger.js';
+import { envConnectionCatalog } from '../../server/stores/connection-catalog.js';
+import { StoreRegistry } from '../../server/stores/store-registry.js';
 import { bootApp, request, testAuthSecret, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/jobs.js';
 import { testEncryptionKey } from '../helpers/connections.js';
@@ -72,6 +77,32 @@ describe('a scan cut short by the SCAN cap', () => {
     expect(cut.refs.length).toBeLessThan(50);
     const whole = await scanQueueNames(store);
     expect([whole.refs.length, whole.incomplete]).toEqual([50, []]);
+  });
+});
+
+describe('preloading at startup', () => {
+  const fixture = storeFixture();
+  const stores = new StoreRegistry({ logger: createLogger({ level: 'silent' }) });
+  afterAll(async () => {
+    await stores.closeAll();
+    await fixture.cleanup();
+  });
+
+  it("connects each environment connection's store and reads its persisted index, without scanning", async () => {
+    const now = new Date();
+    const connection = {
+      id: 'main', organizationId: null, name: 'main', url: 'redis://127.0.0.1:6379', environment: 'development' as const, prefixes: [fixture.prefix],
+      isDefault: true, tls: { enabled: false, allowSelfSigned: false }, cluster: false, protection: 'none' as const, source: 'env' as const, createdAt: now, updatedAt: now,
+    };
+    const loaded: string[] = [];
+    let scans = 0;
+    const queueDirectory = new QueueIndex({
+      ttlMs: 600_000,
+      store: { load: async (id) => (loaded.push(id), { refs: [{ prefix: fixture.prefix, name: 'kept' }], scans: [] }), save: async () => undefined },
+      scan: async () => (scans++, { refs: [], incomplete: [] }),
+    });
+    await preloadQueueIndex({ connections: envConnectionCatalog([connection], () => 'org'), stores, queueDirectory, logger: createLogger({ level: 'silent' }) });
+    expect([loaded, scans, stores.openHandles()[0]?.client.status]).toEqual([['main'], 0, 'ready']);
   });
 });
 

@@ -3,16 +3,27 @@ import { rssPeakWatcher } from '../cpu.js';
 import type { ServerProcess } from '../processes.js';
 import { prefix } from '../seed.js';
 import { report, round } from '../targets.js';
+import { findQueuesScenario, type SeededStates } from './find-queues.js';
 
 export interface ManyQueuesScale {
   queues: number;
   noiseKeys: number;
 }
 
+/** Every `idleEvery`-th queue has no waiting job (idle), every `pausedEvery`-th is paused: the state filters have work to do. */
+const idleEvery = 10;
+const pausedEvery = 7;
+
+export function seededStates(queues: number): SeededStates {
+  const idle = Math.ceil(queues / idleEvery);
+  return { queues, idle, paused: Math.ceil(queues / pausedEvery), waitingJobs: 2 * (queues - idle) };
+}
+
 /**
  * A store of `queues` queues among `noiseKeys` other keys: each queue a meta
- * hash, a waiting list, completed and failed sets (failed sizes vary, for the
- * sort) and a metrics hash; the other keys by DEBUG POPULATE (our own server).
+ * hash, a waiting list (but every 10th), completed and failed sets (failed
+ * sizes vary, for the sort) and a metrics hash; every 7th is paused; the
+ * other keys by DEBUG POPULATE (our own server).
  */
 export async function seedManyQueuesStore(redis: Redis, scale: ManyQueuesScale): Promise<void> {
   for (let start = 0; start < scale.queues; start += 1000) {
@@ -20,7 +31,8 @@ export async function seedManyQueuesStore(redis: Redis, scale: ManyQueuesScale):
     for (let i = start; i < Math.min(scale.queues, start + 1000); i++) {
       const queue = `${prefix}:fleet-${String(i).padStart(5, '0')}`;
       pipeline.hset(`${queue}:meta`, 'opts.maxLenEvents', '10000', 'version', 'bullmq:6.7.0');
-      pipeline.rpush(`${queue}:wait`, '1', '2');
+      if (i % pausedEvery === 0) pipeline.hset(`${queue}:meta`, 'paused', '1');
+      if (i % idleEvery !== 0) pipeline.rpush(`${queue}:wait`, '1', '2');
       pipeline.zadd(`${queue}:completed`, 1, '3', 2, '4');
       for (let f = 0; f <= i % 13; f++) pipeline.zadd(`${queue}:failed`, f, `f${f}`);
       pipeline.hset(`${queue}:metrics:completed`, 'count', String(i));
@@ -56,17 +68,24 @@ export async function manyQueuesScenario(start: () => Promise<ServerProcess>, co
   report('7 queue index', `${label}: first page, never scanned (cold SCAN)`, `${cold.ms} ms`, 'reported');
   const scan = await waitForCompleteScan(base);
   report('7 queue index', `${label}: full scan time`, `${scan.durationMs} ms, ${scan.queues} queues, complete: ${scan.complete}`, 'complete', scan.complete && scan.queues === scale.queues);
-  await bullpen.stop();
-  bullpen = await start();
-  base = `${bullpen.url}/api/c/${connectionId}`;
-  const restarted = await timedGet(`${base}/queues?page=1&pageSize=100`);
-  report('7 queue index', `${label}: first page after a restart (from the index)`, `${restarted.ms} ms`, '≤ 50 ms', restarted.ms <= 50 && restarted.status === 200);
+  // One restart is one sample of a cold process on a shared machine: the median of three.
+  const restarts: Array<{ ms: number; status: number }> = [];
+  for (let i = 0; i < 3; i++) {
+    await bullpen.stop();
+    bullpen = await start();
+    base = `${bullpen.url}/api/c/${connectionId}`;
+    restarts.push(await timedGet(`${base}/queues?page=1&pageSize=100`));
+  }
+  const restarted = median(restarts.map((restart) => restart.ms));
+  const restartedOk = restarts.every((restart) => restart.status === 200);
+  report('7 queue index', `${label}: first page after a restart (from the index, median of 3 restarts)`, `${restarted} ms`, '≤ 50 ms', restarted <= 50 && restartedOk);
   // The figures below are the steady state: after the reconciling scan the restart started.
   const reconciled = await waitForCompleteScan(base);
   report('7 queue index', `${label}: reconciling scan after the restart`, `${reconciled.durationMs} ms, then ${reconciled.queues} queues`, 'reported');
   const sorted: number[] = [];
   for (let i = 0; i < 7; i++) sorted.push((await timedGet(`${base}/queues?page=1&pageSize=100&sort=failed`)).ms);
   report('8 10k queues', `${label}: page of 100 sorted by failed (median of 7)`, `${median(sorted)} ms`, '≤ 100 ms', median(sorted) <= 100);
+  await findQueuesScenario(base, label, seededStates(scale.queues));
   const metrics: number[] = [];
   let metricsBytes = 0;
   for (let i = 0; i < 3; i++) {

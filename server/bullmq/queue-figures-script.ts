@@ -1,0 +1,59 @@
+import { LuaScript } from './lua-script.js';
+
+/**
+ * The one read-only script that reads figures of many queues (list counts,
+ * sorts, filters and totals, connection metrics, the Prometheus export, the
+ * history sampler). KEYS are the queues' meta keys (a queue's other keys are
+ * the meta key without `meta`). ARGV lists the figures, each as
+ * `operation, keep ('each' | 'sum' | 'both'), argument, n, type1..typeN`.
+ * The reply is, queue by queue, the value of every figure kept `each` (or
+ * `both`), then one sum per figure over all the queues (0 for an `each` one).
+ *
+ * Operations, on `<queue>:<type>`: llen, zcard; hexists (field = argument);
+ * hnumber (HGET of the field, a number, 0 when missing); any (1 when one of
+ * the types exists, tried in order and stopping at the first found, else 0:
+ * Redis deletes an emptied list or sorted set, so 0 means all are empty, and
+ * a busy queue costs one lookup); zcount-after (members scored above the
+ * argument); lsum (sum of the first `argument` elements of a list); oldest
+ * (the `argument` field of the job at the tail of a list, 0 when empty:
+ * BullMQ pushes new jobs on the left of `wait`).
+ * Never BullMQ's own getCounts: it may write (it pops legacy markers).
+ */
+export const queueFiguresScript = new LuaScript(`local ops, firsts, args, each, sum, types = {}, {}, {}, {}, {}, {}
+local at, n = 1, 0
+while at <= #ARGV do
+  local count = tonumber(ARGV[at + 3])
+  n = n + 1
+  ops[n], args[n], firsts[n], types[n] = ARGV[at], ARGV[at + 2], ARGV[at + 4], { unpack(ARGV, at + 4, at + 3 + count) }
+  each[n], sum[n] = ARGV[at + 1] ~= 'sum', ARGV[at + 1] ~= 'each'
+  at = at + 4 + count
+end
+local out, sums, o = {}, {}, 0
+for f = 1, n do sums[f] = 0 end
+for k = 1, #KEYS do
+  local q = string.sub(KEYS[k], 1, -5)
+  for f = 1, n do
+    local op, arg = ops[f], args[f]
+    local key = q .. firsts[f]
+    local value = 0
+    if op == 'zcard' then value = redis.call('ZCARD', key)
+    elseif op == 'llen' then value = redis.call('LLEN', key)
+    elseif op == 'hexists' then value = redis.call('HEXISTS', key, arg)
+    elseif op == 'hnumber' then value = tonumber(redis.call('HGET', key, arg) or '0') or 0
+    elseif op == 'zcount-after' then value = redis.call('ZCOUNT', key, '(' .. arg, '+inf')
+    elseif op == 'any' then
+      for t = 1, #types[f] do
+        if redis.call('EXISTS', q .. types[f][t]) == 1 then value = 1 break end
+      end
+    elseif op == 'lsum' then
+      for _, point in ipairs(redis.call('LRANGE', key, 0, tonumber(arg) - 1)) do value = value + (tonumber(point) or 0) end
+    elseif op == 'oldest' then
+      local tail = redis.call('LINDEX', key, -1)
+      if tail then value = tonumber(redis.call('HGET', q .. tail, arg) or '0') or 0 end
+    end
+    if each[f] then o = o + 1 out[o] = value end
+    if sum[f] then sums[f] = sums[f] + value end
+  end
+end
+for f = 1, n do out[o + f] = sums[f] end
+return out`);

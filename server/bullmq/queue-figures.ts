@@ -1,0 +1,101 @@
+import { Cluster } from 'ioredis';
+import type { JobCountKind } from '../../contracts/queues.js';
+import type { StoreClient } from '../stores/redis-client.js';
+import { hashTag } from './pipelined.js';
+import { queueFiguresScript } from './queue-figures-script.js';
+import { queueKey, type QueueRef } from './queue-key.js';
+
+/** One value read of each queue by the figures script (its operations are documented there). */
+export interface QueueFigure {
+  operation: 'llen' | 'zcard' | 'hexists' | 'hnumber' | 'any' | 'zcount-after' | 'lsum' | 'oldest';
+  /** Key types of the queue (`<prefix>:<name>:<type>`) it reads; several only for `any`. */
+  types: readonly string[];
+  argument: string | number;
+  /** `each`: one value per queue; `sum`: only the total over the queues; `both`. */
+  keep: 'each' | 'sum' | 'both';
+}
+
+/**
+ * The O(1) command counting one status on BullMQ 6's key layout. On BullMQ 6
+ * a paused queue keeps its waiting jobs in `wait`; `paused` is the list older
+ * versions moved them to.
+ */
+export const countSourceByKind: Record<JobCountKind, { command: 'llen' | 'zcard'; type: string }> = {
+  waiting: { command: 'llen', type: 'wait' },
+  active: { command: 'llen', type: 'active' },
+  delayed: { command: 'zcard', type: 'delayed' },
+  completed: { command: 'zcard', type: 'completed' },
+  failed: { command: 'zcard', type: 'failed' },
+  paused: { command: 'llen', type: 'paused' },
+  prioritized: { command: 'zcard', type: 'prioritized' },
+  waitingChildren: { command: 'zcard', type: 'waiting-children' },
+};
+
+const figure = (operation: QueueFigure['operation'], types: string[], argument: string | number = ''): QueueFigure => ({ operation, types, argument, keep: 'each' });
+
+/** The figures every reader of queues composes from. */
+export const figures = {
+  /** Jobs of one status. */
+  count: (kind: JobCountKind) => figure(countSourceByKind[kind].command, [countSourceByKind[kind].type]),
+  /** 1 when the queue is paused (BullMQ's isPaused: the `paused` field of its meta hash), else 0. */
+  paused: () => figure('hexists', ['meta'], 'paused'),
+  /** 1 when one of these statuses holds a job, else 0: EXISTS of each in turn, stopping at the first (put the likeliest first). */
+  anyJob: (kinds: readonly JobCountKind[]) => figure('any', kinds.map((kind) => countSourceByKind[kind].type)),
+  /** The finished total BullMQ keeps in its metrics hash (what its Prometheus export says). */
+  finishedTotal: (status: 'completed' | 'failed') => figure('hnumber', [`metrics:${status}`], 'count'),
+  /** Jobs finished in the newest `minutes` one-minute points of BullMQ's metrics. */
+  finishedInPoints: (status: 'completed' | 'failed', minutes: number) => figure('lsum', [`metrics:${status}:data`], minutes),
+  /** Jobs finished after `since` (ms): the status sets are scored by finish time. */
+  finishedSince: (status: 'completed' | 'failed', since: number) => figure('zcount-after', [status], since),
+  /** Enqueue time (ms) of the oldest job in `wait`; 0 when none waits. */
+  oldestWaitingAt: () => figure('oldest', ['wait'], 'timestamp'),
+};
+
+export const keeping = (keep: QueueFigure['keep'], read: QueueFigure): QueueFigure => ({ ...read, keep });
+
+export interface FigureReadings {
+  /** Per queue (in `refs` order), the value of each figure (in `figures` order); NaN for one kept as `sum` only. */
+  values: number[][];
+  /** Per figure, its sum over every queue (0 for one kept as `each` only). */
+  sums: number[];
+}
+
+/** Indexes of `refs` per script call: one group per hash tag on a cluster (a script's keys share a slot), cut in runs of `perCall`. */
+function callGroups(client: StoreClient, refs: readonly QueueRef[], perCall: number): number[][] {
+  const byTag = new Map<string, number[]>();
+  refs.forEach((ref, index) => {
+    const tag = client instanceof Cluster ? hashTag(queueKey(ref, 'meta')) : '';
+    const group = byTag.get(tag);
+    if (group) group.push(index);
+    else byTag.set(tag, [index]);
+  });
+  return [...byTag.values()].flatMap((group) => Array.from({ length: Math.ceil(group.length / perCall) }, (_, i) => group.slice(i * perCall, (i + 1) * perCall)));
+}
+
+const scriptArguments = (read: readonly QueueFigure[]) => read.flatMap((one) => [one.operation, one.keep, one.argument, one.types.length, ...one.types]);
+
+/**
+ * Reads `figures` of every queue of `refs` with one script call per
+ * `perCall` queues (per hash tag on a cluster), all sent at once: a few
+ * round trips and no per-queue command whatever the number of queues, and
+ * each call short enough not to hold the store for long.
+ */
+export async function readQueueFigures(client: StoreClient, refs: readonly QueueRef[], read: readonly QueueFigure[], perCall: number): Promise<FigureReadings> {
+  const kept = read.flatMap((one, index) => (one.keep === 'sum' ? [] : [index]));
+  const values = new Array<number[]>(refs.length);
+  const sums = read.map(() => 0);
+  const args = scriptArguments(read);
+  await Promise.all(
+    callGroups(client, refs, perCall).map(async (indexes) => {
+      const reply = (await queueFiguresScript.run(client, indexes.map((index) => queueKey(refs[index]!, 'meta')), args)) as number[];
+      indexes.forEach((refIndex, position) => {
+        const own = read.map(() => Number.NaN);
+        kept.forEach((figureIndex, k) => (own[figureIndex] = reply[position * kept.length + k]!));
+        values[refIndex] = own;
+      });
+      const tail = indexes.length * kept.length;
+      read.forEach((_, figureIndex) => (sums[figureIndex]! += reply[tail + figureIndex]!));
+    }),
+  );
+  return { values, sums };
+}

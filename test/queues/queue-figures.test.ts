@@ -1,0 +1,70 @@
+import type { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobCountKinds } from '../../contracts/queues.js';
+import { figures, keeping, readQueueFigures } from '../../server/bullmq/queue-figures.js';
+import { commandsDuring } from '../helpers/command-count.js';
+import { seedQueue } from '../helpers/queues.js';
+import { storeFixture } from '../helpers/stores.js';
+
+/** The one figures script every reader of many queues uses, against real BullMQ queues. */
+describe('readQueueFigures', () => {
+  const fixture = storeFixture();
+  const queues: Queue[] = [];
+  const names = ['a-busy', 'b-failing', 'c-paused', 'd-empty', 'e-delayed'];
+  const refs = names.map((name) => ({ prefix: fixture.prefix, name }));
+
+  beforeAll(async () => {
+    await fixture.redis.connect();
+    queues.push(
+      await seedQueue(fixture.bullmq, 'a-busy', { waiting: 3, prioritized: 2, completed: 2 }),
+      await seedQueue(fixture.bullmq, 'b-failing', { failed: 2, completed: 1 }),
+      await seedQueue(fixture.bullmq, 'c-paused', { waiting: 1 }),
+      await seedQueue(fixture.bullmq, 'd-empty', {}),
+      await seedQueue(fixture.bullmq, 'e-delayed', { delayed: 4 }),
+    );
+    await queues[2]!.pause();
+    await queues[3]!.setGlobalConcurrency(1); // writes its meta hash: an existing queue without jobs
+  });
+  afterAll(async () => {
+    await Promise.all(queues.map((queue) => queue.close()));
+    await fixture.cleanup();
+  });
+
+  it('reads the counts BullMQ reports and its pause flag, queue by queue in the order asked', async () => {
+    const { values } = await readQueueFigures(fixture.redis, refs, [figures.paused(), ...jobCountKinds.map(figures.count)], 100);
+    for (const [index, queue] of queues.entries()) {
+      const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'completed', 'failed', 'prioritized', 'waiting-children');
+      // BullMQ 6 no longer counts the legacy `paused` list.
+      const legacyPaused = await fixture.redis.llen(`${fixture.prefix}:${queue.name}:paused`);
+      const expected = [counts.wait, counts.active, counts.delayed, counts.completed, counts.failed, legacyPaused, counts.prioritized, counts['waiting-children']];
+      expect(values[index]).toEqual([(await queue.isPaused()) ? 1 : 0, ...expected]);
+    }
+  });
+
+  it('tells which queues hold a job in any of some statuses', async () => {
+    const { values } = await readQueueFigures(fixture.redis, refs, [figures.anyJob(['waiting', 'active', 'delayed', 'prioritized'])], 100);
+    expect(values.map((own) => own[0])).toEqual([1, 0, 1, 0, 1]);
+    // e-delayed holds only delayed jobs: found past the empty statuses tried first.
+    const onlyPrioritized = await readQueueFigures(fixture.redis, refs, [figures.anyJob(['prioritized'])], 100);
+    expect(onlyPrioritized.values.map((own) => own[0])).toEqual([1, 0, 0, 0, 0]);
+  });
+
+  it('cuts the queues into calls of perCall, keeps the order, and sums across the calls', async () => {
+    const read = [keeping('both', figures.count('waiting')), keeping('sum', figures.count('failed')), figures.count('delayed')];
+    const whole = await readQueueFigures(fixture.redis, refs, read, 100);
+    let cut: Awaited<ReturnType<typeof readQueueFigures>> | undefined;
+    const sent = await commandsDuring(fixture.redis, async () => (cut = await readQueueFigures(fixture.redis, refs, read, 2)));
+    expect(sent).toEqual(['evalsha', 'evalsha', 'evalsha']);
+    expect(cut).toEqual(whole);
+    expect(whole.values.map((own) => own[0])).toEqual([3, 0, 1, 0, 0]);
+    expect(whole.values.every((own) => Number.isNaN(own[1]))).toBe(true);
+    expect(whole.values.map((own) => own[2])).toEqual([0, 0, 0, 0, 4]);
+    // Sums only for the figures kept as a sum: waiting (both) and failed (sum).
+    expect(whole.sums).toEqual([4, 2, 0]);
+  });
+
+  it('reads nothing for no queues', async () => {
+    const sent = await commandsDuring(fixture.redis, () => readQueueFigures(fixture.redis, [], [figures.count('waiting')], 10));
+    expect(sent).toEqual([]);
+  });
+});
