@@ -18,9 +18,12 @@ const acrossFields = {
   ...asyncFields,
 };
 
-export const retryAcrossInput = connectionParams.extend({ status: z.enum(['failed', 'completed']), ...acrossFields });
+export const retryAcrossInput = connectionParams.extend({
+  status: z.enum(['failed', 'completed']).describe('The status whose jobs are retried in each queue.'),
+  ...acrossFields,
+});
 export const removeAcrossInput = connectionParams.extend({
-  status: z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized']),
+  status: z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized']).describe('The status whose jobs are removed in each queue.'),
   ...acrossFields,
   confirmName: protectionConfirmName('connection'),
 });

@@ -19,22 +19,22 @@ const queueSelection = z
   .describe('Which queues a per-queue rule watches; ignored by store rules.');
 
 const ruleFields = {
-  name: z.string().trim().min(1).max(100),
+  name: z.string().trim().min(1).max(100).describe('A name for the rule, trimmed.'),
   type: z.enum(alertRuleTypes).describe(
     '`failed_count`: failures in the window ≥ threshold; `failure_rate`: failed / finished ≥ threshold % (at least `minVolume` finished); `backlog`: waiting ≥ threshold for the whole window; `stalled`: oldest waiting job older than the window, or jobs waiting and none completed in it; `store_down`: store unreachable for the whole window; `store_memory`: used memory ≥ threshold % of maxmemory.',
   ),
   threshold: strictNumber(z.number().min(0).max(1e12)).describe('Count, percent or (for `stalled` and `store_down`) ignored.'),
-  windowMinutes: strictNumber(z.number().int().min(1).max(1440)),
+  windowMinutes: strictNumber(z.number().int().min(1).max(1440)).describe('The window the rule looks at, in minutes (at most a day).'),
   minVolume: strictNumber(z.number().int().min(0).max(1e9)).nullable().optional().describe('`failure_rate` only: finished jobs the window needs before the rate counts (default 1).'),
   queues: queueSelection.optional(),
-  destinationIds: z.array(z.string().min(1).max(36)).max(10).default([]),
+  destinationIds: z.array(z.string().min(1).max(36)).max(10).default([]).describe('Destinations notified when the rule fires or resolves (at most 10).'),
   cooldownMinutes: strictNumber(z.number().int().min(0).max(10_080)).default(15).describe('Least time between two firings of the rule for one queue.'),
   snoozedUntil: z.iso.datetime({ offset: true }).nullable().optional().describe('No firing and no delivery until then.'),
-  enabled: strictBoolean().default(true),
+  enabled: strictBoolean().default(true).describe('`false`: the rule is kept but never evaluated.'),
 };
 
 export const createAlertRuleInput = connectionParams.extend(ruleFields);
-export const alertRuleParams = connectionParams.extend({ ruleId: databaseText().min(1).max(36) });
+export const alertRuleParams = connectionParams.extend({ ruleId: databaseText().min(1).max(36).describe('Alert rule id.') });
 export const updateAlertRuleInput = alertRuleParams.extend(
   Object.fromEntries(Object.entries(ruleFields).map(([key, schema]) => [key, (schema as z.ZodType).optional()])) as {
     [K in keyof typeof ruleFields]: z.ZodOptional<(typeof ruleFields)[K]>;
@@ -83,21 +83,21 @@ export const alertEventSchema = z
   .meta({ id: 'AlertEvent' });
 
 export const listAlertEventsInput = connectionParams.extend({
-  state: z.enum(['firing', 'resolved']).optional(),
-  ruleId: z.string().min(1).max(36).optional(),
+  state: z.enum(['firing', 'resolved']).optional().describe('Only events in this state.'),
+  ruleId: z.string().min(1).max(36).optional().describe('Only events of this rule.'),
   cursor: z.string().max(200).optional().describe('`nextCursor` of the previous page.'),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: z.coerce.number().int().min(1).max(100).default(50).describe('Events per page, at most 100.'),
 });
 export const alertEventPageSchema = z.object({ events: z.array(alertEventSchema).describe('Newest first.'), nextCursor: z.string().nullable() });
-export const alertEventParams = connectionParams.extend({ eventId: databaseText().min(1).max(36) });
+export const alertEventParams = connectionParams.extend({ eventId: databaseText().min(1).max(36).describe('Alert event id.') });
 
 export const alertDestinationTypes = ['webhook', 'slack'] as const;
 export const createAlertDestinationInput = z.object({
-  type: z.enum(alertDestinationTypes),
-  name: z.string().trim().min(1).max(100),
+  type: z.enum(alertDestinationTypes).describe('`webhook`: a signed JSON POST of each event; `slack`: a `{ text }` message for a Slack incoming webhook.'),
+  name: z.string().trim().min(1).max(100).describe('A name for the destination, trimmed.'),
   url: z.url({ protocol: /^https?$/ }).max(2000).describe('Where deliveries are POSTed; kept encrypted, shown only as its origin.'),
 });
-export const alertDestinationParams = z.object({ destinationId: databaseText().min(1).max(36) });
+export const alertDestinationParams = z.object({ destinationId: databaseText().min(1).max(36).describe('Alert destination id.') });
 
 export const alertDestinationSchema = z
   .object({

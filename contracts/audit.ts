@@ -43,7 +43,7 @@ export const auditEventSchema = z.object({
 }).meta({ id: 'AuditEvent' });
 
 export const auditQuerySchema = z.object({
-  connectionId: databaseText().min(1).max(200).optional(),
+  connectionId: databaseText().min(1).max(200).optional().describe('Only events on this connection (its id).'),
   action: databaseText()
     .min(1)
     .max(100)

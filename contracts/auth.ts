@@ -5,12 +5,16 @@ export const minPasswordLength = 10;
 
 const email = z.email().max(320).describe('Email address; compared case-insensitively.');
 
-const newPassword = z.string().min(minPasswordLength, `must be at least ${minPasswordLength} characters`).max(1000);
+const newPassword = z
+  .string()
+  .min(minPasswordLength, `must be at least ${minPasswordLength} characters`)
+  .max(1000)
+  .describe(`The new password: ${minPasswordLength} to 1,000 characters.`);
 
 export const signUpInputSchema = z.object({
   email,
   password: newPassword,
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(200).describe('Display name, trimmed.'),
   invitationToken: z.string().min(1).max(200).optional().describe('From an invitation: joins its organization with its role (needed when SERVICE_SIGNUP=invite).'),
   setupToken: z
     .string()
@@ -20,7 +24,10 @@ export const signUpInputSchema = z.object({
     .describe('First account on an instance listening beyond loopback: the one-time token printed in the log at first start.'),
 });
 
-export const changePasswordInputSchema = z.object({ currentPassword: z.string().min(1).max(1000), newPassword });
+export const changePasswordInputSchema = z.object({
+  currentPassword: z.string().min(1).max(1000).describe('The password in use now.'),
+  newPassword,
+});
 
 export const resetPasswordInputSchema = z.object({ token: z.string().min(1).max(200).describe('From the reset link.'), newPassword });
 
@@ -30,7 +37,7 @@ export const passwordResetLinkSchema = z.object({
   expiresAt: z.string().describe('ISO 8601; one hour after creation.'),
 });
 
-export const signInInputSchema = z.object({ email, password: z.string().min(1).max(1000) });
+export const signInInputSchema = z.object({ email, password: z.string().min(1).max(1000).describe("The account's password.") });
 
 export const userSchema = z.object({
   id: z.string(),
@@ -53,7 +60,9 @@ export const currentSessionSchema = signedInSchema.nullable().describe('`null` w
 
 export const successSchema = z.object({ success: z.literal(true) });
 
-export const setActiveOrganizationInputSchema = z.object({ organizationId: z.string().min(1).max(36) });
+export const setActiveOrganizationInputSchema = z.object({
+  organizationId: z.string().min(1).max(36).describe('An organization you are a member of; the session acts in it from now on.'),
+});
 
 export const tokenSchema = z.object({
   id: z.string(),
@@ -67,7 +76,7 @@ export const tokenSchema = z.object({
 }).meta({ id: 'ApiToken' });
 
 export const createTokenInputSchema = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(200).describe('A label to recognize the token by, trimmed.'),
   role: roleSchema.optional().describe('Defaults to your role; cannot exceed it.'),
   expiresAt: z.iso.datetime({ offset: true }).optional().describe('ISO 8601, in the future; omit for no expiry.'),
 });

@@ -15,9 +15,11 @@ export const organizationParams = z.object({ organizationId: z.string().min(1).m
 
 export const memberParams = organizationParams.extend({ userId: z.string().min(1).max(36).describe('User id of the member.') });
 
-export const createOrganizationInputSchema = z.object({ name: z.string().trim().min(1).max(200) });
+const organizationName = z.string().trim().min(1).max(200).describe('Organization name, trimmed.');
 
-export const updateOrganizationInputSchema = organizationParams.extend({ name: z.string().trim().min(1).max(200) });
+export const createOrganizationInputSchema = z.object({ name: organizationName });
+
+export const updateOrganizationInputSchema = organizationParams.extend({ name: organizationName });
 
 export const memberSchema = z.object({
   userId: z.string(),
@@ -31,10 +33,10 @@ export const memberListSchema = z.object({ members: z.array(memberSchema) }).met
 
 export const addMemberInputSchema = organizationParams.extend({
   email: z.email().max(320).describe('Email of an existing user.'),
-  role: roleSchema,
+  role: roleSchema.describe('The role the member gets; no higher than yours.'),
 });
 
-export const changeMemberRoleInputSchema = memberParams.extend({ role: roleSchema });
+export const changeMemberRoleInputSchema = memberParams.extend({ role: roleSchema.describe('The new role; no higher than yours.') });
 
 export const removedMemberSchema = z.object({ success: z.literal(true), removed: z.number().int() });
 

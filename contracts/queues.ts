@@ -105,10 +105,12 @@ export const queueLimitsSchema = z
   })
   .meta({ id: 'QueueLimits' });
 export type QueueLimits = z.infer<typeof queueLimitsSchema>;
-export const globalConcurrencyInput = queueTarget.extend({ concurrency: strictNumber(z.number().int().min(1).max(100_000)) });
+export const globalConcurrencyInput = queueTarget.extend({
+  concurrency: strictNumber(z.number().int().min(1).max(100_000)).describe('Jobs processed at once across every worker of the queue.'),
+});
 export const globalRateLimitInput = queueTarget.extend({
-  max: strictNumber(z.number().int().min(1).max(1_000_000)),
-  durationMs: strictNumber(z.number().int().min(1).max(86_400_000)),
+  max: strictNumber(z.number().int().min(1).max(1_000_000)).describe('At most this many jobs per `durationMs`, across every worker.'),
+  durationMs: strictNumber(z.number().int().min(1).max(86_400_000)).describe('The rate limit window in milliseconds (at most a day).'),
 });
 export type QueueDetail = z.infer<typeof queueDetailSchema>;
 

@@ -75,7 +75,7 @@ export const scheduleSchema = z
 const schedulerBody = z.object({
   name: z.string().min(1).max(1000).describe('Name of the jobs the scheduler produces.'),
   data: z.unknown().optional().describe('Data of every produced job (JSON).'),
-  schedule: scheduleSchema,
+  schedule: scheduleSchema.describe('When the scheduler produces a job: a cron pattern or a fixed interval.'),
   options: schedulerJobOptionsSchema.optional(),
 });
 

@@ -24,7 +24,7 @@ export const taskSchema = z
   .meta({ id: 'Task' });
 
 export const taskListSchema = z.object({ tasks: z.array(taskSchema).describe('Newest first, at most 100.') });
-export const taskParams = connectionParams.extend({ taskId: databaseText().min(1).max(36) });
+export const taskParams = connectionParams.extend({ taskId: databaseText().min(1).max(36).describe('Background task id (the `taskId` an action answered).') });
 export const taskAcceptedSchema = z.object({ taskId: z.string().describe('Follow it at `GET /api/c/{connectionId}/tasks/{taskId}`.') });
 
 /**

@@ -2,6 +2,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { appRouter } from '../../routers/_app.js';
 import { errorResponsesOf, sharedErrorComponents } from './openapi/error-responses.js';
 import { operationsOf, type OperationFacts } from './openapi/operations.js';
+import { describeParameters } from './openapi/parameter-descriptions.js';
 import { plainRoutePaths } from './openapi/plain-routes.js';
 import { describeRequestBody } from './openapi/request-bodies.js';
 import { csrfRule, securityOf, securitySchemes } from './openapi/security.js';
@@ -51,6 +52,7 @@ function completeOperation(facts: OperationFacts): void {
   operation.security = securityOf(facts);
   for (const status of Object.keys(operation.responses)) if (Number(status) >= 400 || status === 'default') delete operation.responses[status];
   Object.assign(operation.responses, errorResponsesOf(facts));
+  describeParameters(facts);
   describeRequestBody(facts);
   if (meta.runsAsTask) addTaskAccepted(operation.responses);
 }

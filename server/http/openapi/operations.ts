@@ -14,6 +14,8 @@ export interface OperationFacts {
   hasInput: boolean;
   errors: RouteErrors;
   meta: ProcedureMeta;
+  /** The procedure's input parsers (zod schemas), in the order the chain adds them; none for hand-written routes. */
+  inputs?: readonly unknown[];
   /** The generated operation object, changed in place by the document builder. */
   operation: OperationObject;
 }
@@ -38,6 +40,7 @@ export function operationsOf(router: AnyRouter, document: OpenAPIObject): Operat
       hasInput: Boolean(operation.parameters?.length || operation.requestBody),
       errors: meta.errors ?? {},
       meta,
+      inputs: _def.inputs,
       operation,
     }];
   });

@@ -1,6 +1,7 @@
 import { queuePrefixField } from '../../../contracts/params.js';
 import { errorResponsesOf } from './error-responses.js';
 import type { OperationFacts } from './operations.js';
+import { descriptionOf } from './parameter-descriptions.js';
 import { securityOf } from './security.js';
 
 /**
@@ -34,7 +35,7 @@ const queueEventsOperation = {
   parameters: [
     pathParam('connectionId', 'Connection id.', 'local'),
     pathParam('queueName', 'Queue name, percent-encoded.', 'emails'),
-    { name: 'prefix', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 200 }, description: queuePrefixField.description },
+    { name: 'prefix', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 200 }, description: descriptionOf(queuePrefixField) },
     { name: 'includeData', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] }, description: 'Include return values of completed jobs.' },
   ],
   responses: {
