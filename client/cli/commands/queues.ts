@@ -1,17 +1,31 @@
+import type { inferRouterInputs } from '@trpc/server';
+import type { AppRouter } from '../../api-types.js';
 import { defineCommand, integerFlag } from '../command.js';
 import { formatTable, writeJson } from '../output.js';
 import { pageFooter } from './page-footer.js';
+import { totalsLine } from './queue-totals.js';
+
+type QueueState = NonNullable<inferRouterInputs<AppRouter>['queues']['list']['state']>;
 
 export const queuesCommand = defineCommand({
   name: 'queues',
-  usage: '[--search TEXT] [--page N] [--page-size N]',
-  summary: 'List the queues of a connection with their job counts',
-  options: { search: { type: 'string' }, page: { type: 'string' }, 'page-size': { type: 'string' } },
+  usage: '[--search TEXT] [--state paused|running|failing|idle] [--totals] [--page N] [--page-size N]',
+  summary: 'List the queues of a connection with their job counts (--state keeps one state; --totals sums every queue)',
+  options: {
+    search: { type: 'string' },
+    state: { type: 'string' },
+    totals: { type: 'boolean', default: false },
+    page: { type: 'string' },
+    'page-size': { type: 'string' },
+  },
   arity: [0, 0],
   async run({ client, config, io, connectionId }, { values }) {
     const result = await client.queues.list.query({
       connectionId: await connectionId(),
       search: values.search ?? '',
+      // The server checks the state and names the valid ones when it refuses.
+      ...(values.state !== undefined ? { state: values.state as QueueState } : {}),
+      ...(values.totals ? { totals: 'true' } : {}),
       page: integerFlag('page', values.page, 1),
       pageSize: integerFlag('page-size', values['page-size'], 50),
     });
@@ -20,6 +34,7 @@ export const queuesCommand = defineCommand({
       name, prefix, isPaused ? 'paused' : '', n.waiting, n.active, n.delayed, n.prioritized, n.completed, n.failed,
     ]);
     io.stdout.write(formatTable(['queue', 'prefix', 'paused', 'waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'], rows));
-    io.stdout.write(pageFooter(result, 'queues'));
+    io.stdout.write(pageFooter(result, values.state ? `${values.state} queues` : 'queues'));
+    if (result.totals) io.stdout.write(totalsLine(result.totals));
   },
 });
