@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/jobs.js';
-import { repoRoot } from '../helpers/process.js';
+import { networkEnv, repoRoot } from '../helpers/process.js';
 import { descendantPids, waitUntilGone } from '../helpers/process-tree.js';
 import { storeFixture } from '../helpers/stores.js';
 
@@ -36,7 +36,7 @@ async function failOneJob(): Promise<string> {
 
 /** npm with a clean environment: the project's Node 22 first on PATH, as for any npm script. */
 function npm(args: string[], cwd: string) {
-  const env = { PATH: `${path.join(repoRoot, 'node_modules/.bin')}:${process.env.PATH}`, HOME: process.env.HOME ?? tmpdir() };
+  const env = { PATH: `${path.join(repoRoot, 'node_modules/.bin')}:${process.env.PATH}`, HOME: process.env.HOME ?? tmpdir(), ...networkEnv() };
   return run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, env, maxBuffer: 16 * 1024 * 1024 });
 }
 
@@ -146,7 +146,7 @@ describe('the packed @bullpen/client installed outside the repository', () => {
   });
 
   it('runs `npx bullpen` from the install on the machine\'s Node, and a kill of its PID leaves no process', async () => {
-    const env = { PATH: '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), BULLPEN_URL: app.url };
+    const env = { PATH: '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), BULLPEN_URL: app.url, ...networkEnv() };
     const listed = await run('npx', ['--no-install', 'bullpen', 'queues', '--json'], { cwd: project, env });
     expect(JSON.parse(listed.stdout).queues.map((listedQueue: { name: string }) => listedQueue.name)).toContain('packed');
 

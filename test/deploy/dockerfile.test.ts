@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../helpers/process.js';
+import { networkEnv, repoRoot } from '../helpers/process.js';
 import { isListening } from '../helpers/process-tree.js';
 import { redisUrl, uniquePrefix } from '../helpers/stores.js';
 
@@ -90,7 +90,7 @@ let scratch: string;
 let runtimeDir: string;
 let parsed: ReturnType<typeof parseDockerfile>;
 /** The project's Node 22 first, as the image's Node 22 would be. */
-const env = { PATH: `${path.join(repoRoot, 'node_modules/node/bin')}:${process.env.PATH}`, HOME: process.env.HOME ?? tmpdir() };
+const env = { PATH: `${path.join(repoRoot, 'node_modules/node/bin')}:${process.env.PATH}`, HOME: process.env.HOME ?? tmpdir(), ...networkEnv() };
 
 beforeAll(async () => {
   parsed = parseDockerfile(await readFile(path.join(repoRoot, 'Dockerfile'), 'utf8'));

@@ -56,3 +56,13 @@ export function startServiceProcess(env: Record<string, string>, options: { node
     },
   };
 }
+
+/**
+ * The machine's network trust and proxy settings, for child processes started with an otherwise clean
+ * environment that reach the npm registry. npm run by the project's own Node reads its global npmrc
+ * from that Node's prefix, so the machine's `cafile` is not seen; Node honours NODE_EXTRA_CA_CERTS.
+ */
+export function networkEnv(): Record<string, string> {
+  const names = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy'];
+  return Object.fromEntries(names.filter((name) => process.env[name]).map((name) => [name, process.env[name]!]));
+}
