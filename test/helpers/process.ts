@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -60,9 +60,25 @@ export function startServiceProcess(env: Record<string, string>, options: { node
 /**
  * The machine's network trust and proxy settings, for child processes started with an otherwise clean
  * environment that reach the npm registry. npm run by the project's own Node reads its global npmrc
- * from that Node's prefix, so the machine's `cafile` is not seen; Node honours NODE_EXTRA_CA_CERTS.
+ * from that Node's prefix, so the machine's `cafile` is not seen: it is passed on as npm_config_cafile
+ * (read once through the machine's own Node), beside the CA and proxy variables Node itself honours.
  */
 export function networkEnv(): Record<string, string> {
   const names = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy'];
-  return Object.fromEntries(names.filter((name) => process.env[name]).map((name) => [name, process.env[name]!]));
+  const passed = Object.fromEntries(names.filter((name) => process.env[name]).map((name) => [name, process.env[name]!]));
+  const cafile = machineNpmCafile();
+  return cafile ? { ...passed, npm_config_cafile: cafile } : passed;
+}
+
+let machineCafile: string | null | undefined;
+function machineNpmCafile(): string | null {
+  if (machineCafile === undefined) {
+    try {
+      const value = execFileSync('npm', ['config', 'get', 'cafile'], { env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: process.env.HOME ?? '/' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      machineCafile = value && value !== 'null' && value !== 'undefined' ? value : null;
+    } catch {
+      machineCafile = null;
+    }
+  }
+  return machineCafile;
 }
