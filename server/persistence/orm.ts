@@ -3,10 +3,12 @@ import path from 'node:path';
 import { MikroORM, type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { AbstractSqlDriver, SqlEntityManager } from '@mikro-orm/sql';
+import type { Pool } from 'pg';
 import type { Config, DatabaseLimits } from '../config.js';
 import { entities } from './entities/index.js';
 import { migrations } from './migrations/index.js';
 import { oneAtATime, type LockPool } from './migration-lock.js';
+import { dropTerminatedConnections } from './drop-terminated-connections.js';
 import { retryWhileBusy, shedLoad, splitBudget, sqliteBusyTimeoutMs } from './database-limits.js';
 
 export type Orm = MikroORM<AbstractSqlDriver>;
@@ -46,7 +48,10 @@ async function driverOptions(persistence: Config['persistence'], limits: Limits)
       statement_timeout: budget.statementMs,
       lock_timeout: budget.statementMs,
       query_timeout: budget.readMs,
-      onPoolCreated: (pool: Parameters<typeof shedLoad>[0]) => shedLoad(pool, limits.maxWaiting),
+      onPoolCreated: (pool: Pool) => {
+        dropTerminatedConnections(pool, limits.poolSize);
+        shedLoad(pool, limits.maxWaiting);
+      },
     },
   } as Partial<Options<AbstractSqlDriver>>;
 }

@@ -1,0 +1,73 @@
+import type { DatabaseError, Pool, PoolClient } from 'pg';
+import { isConnectionTerminated } from './database-unavailable.js';
+
+/**
+ * Keeps connections the server has terminated (`pg_terminate_backend`, a
+ * restart, a failover) from being handed out again, so that the retry of a
+ * read (retry-terminated-read.ts) runs on a live connection.
+ *
+ * Two gaps in pg-pool let a dead client out, both seen under
+ * `pg_terminate_backend` with every pooled connection busy:
+ * - The statement in flight fails with 57P01 at once, but the client marks
+ *   itself broken only when the socket's end is processed, up to ~150 ms
+ *   later on a busy machine; kysely releases it meanwhile without an error,
+ *   and the pool gives it to the next waiter — often a retry.
+ * - An idle client killed in the same sweep is dropped only once its own
+ *   message is read; a retry that asks first gets it.
+ *
+ * So a client that reports a FATAL error is never reused, and a termination
+ * of one connection marks every connection opened before it as suspect: the
+ * server usually ended them all. Suspect clients are closed on release and
+ * skipped on acquire, so a request that asks after a termination is seen gets
+ * a connection opened after it.
+ */
+export function dropTerminatedConnections(pool: Pool, poolSize: number): void {
+  // Bumped when a connection of the current generation is terminated: every older one is suspect.
+  let generation = 0;
+  const openedIn = new WeakMap<PoolClient, number>();
+  const dead = new WeakSet<PoolClient>();
+  const isSuspect = (client: PoolClient) => dead.has(client) || (openedIn.get(client) ?? -1) < generation;
+
+  const sawDeath = (client: PoolClient, error: unknown) => {
+    if (dead.has(client)) return;
+    dead.add(client);
+    // The deaths of older clients are the known termination's own echoes: no new generation for them.
+    if (openedIn.get(client) === generation && isConnectionTerminated(error)) generation++;
+  };
+
+  pool.on('connect', (client) => {
+    openedIn.set(client, generation);
+    client.on('error', (error) => sawDeath(client, error));
+    // A FATAL error ends the session; pg reports it to the statement in flight before the socket closes.
+    client.connection?.on('errorMessage', (message: DatabaseError) => {
+      if (message.severity === 'FATAL' || message.severity === 'PANIC') sawDeath(client, message);
+    });
+  });
+
+  const connect = pool.connect.bind(pool) as () => Promise<PoolClient>;
+  const acquire = async (): Promise<PoolClient> => {
+    // Each pass drops one suspect idle client: at most the pool's size of them exist.
+    for (let dropped = 0; ; dropped++) {
+      const client = await connect();
+      if (!isSuspect(client) || dropped >= poolSize) return closeWhenSuspect(client, isSuspect);
+      client.release(suspectError());
+    }
+  };
+  pool.connect = ((callback?: (error: Error | undefined, client?: PoolClient, release?: (error?: Error | boolean) => void) => void) => {
+    if (typeof callback !== 'function') return acquire();
+    // pg-pool's own pool.query() uses the callback form.
+    acquire().then(
+      (client) => callback(undefined, client, client.release),
+      (error: Error) => callback(error, undefined, () => {}),
+    );
+  }) as Pool['connect'];
+}
+
+/** The client goes back to the pool only if it is still trusted when released. */
+function closeWhenSuspect(client: PoolClient, isSuspect: (client: PoolClient) => boolean): PoolClient {
+  const release = client.release.bind(client);
+  client.release = (error?: Error | boolean) => release(error || (isSuspect(client) ? suspectError() : undefined));
+  return client;
+}
+
+const suspectError = () => new Error('connection opened before a termination by the server: closed, not reused');
