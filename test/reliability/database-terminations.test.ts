@@ -1,0 +1,133 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from '../helpers/app.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { browser, freePort, signUpOn, startReplica, type Replica, type ReplicaUser } from './support/replicas.js';
+
+interface Answer {
+  status: number;
+  code?: string;
+  retryAfter: string | null;
+  read: boolean;
+}
+
+const isUnavailableAnswer = (answer: Answer) => answer.status === 503 && answer.code === 'DATABASE_UNAVAILABLE' && answer.retryAfter !== null;
+
+type Kind = 'read' | 'write';
+
+/** What each kind of request runs when it reaches the tables the test locks. */
+const waitingStatement: Record<Kind, string> = { read: '%from "connection"%', write: 'insert into "organization"%' };
+
+/** Every backend of the database but the caller's: the pooled connections, busy and idle alike. */
+const terminateAll = 'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
+
+describe('PostgreSQL backends terminated under the service (pg_terminate_backend, service child process)', () => {
+  let database: TestDatabase;
+  let service: Replica;
+  let user: ReplicaUser;
+  let killer: pg.Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    service = await startReplica(database.url, { LOG_LEVEL: 'error', PORT: String(await freePort()) }, { compiled: true });
+    user = await signUpOn(service.api, 'terminated');
+    const created = await request(`${service.api}/connections`, { method: 'POST', headers: browser(user), body: { name: 'main', url: 'redis://127.0.0.1:6379/0' } });
+    expect(created.status).toBe(201);
+    killer = new pg.Client({ connectionString: database.url });
+    await killer.connect();
+  }, 60_000);
+
+  afterAll(async () => {
+    await killer?.end();
+    await service?.stop();
+    await database?.drop();
+  });
+
+  async function call(read: boolean, index = 0): Promise<Answer> {
+    const response = read
+      ? await request(`${service.api}/connections`, { headers: browser(user) })
+      : await request(`${service.api}/organizations`, { method: 'POST', headers: browser(user), body: { name: `org-${index}-${Date.now()}` } });
+    return { status: response.status, code: response.body?.code, retryAfter: response.headers.get('retry-after'), read };
+  }
+
+  it('under pg_terminate_backend every second: no 500, failures are 503 + Retry-After, reads retried', async () => {
+    const until = Date.now() + 6000;
+    const answers: Answer[] = [];
+    let terminated = 0;
+    const kill = async () => {
+      while (Date.now() < until) {
+        terminated += (await killer.query(terminateAll)).rowCount ?? 0;
+        await sleep(1000);
+      }
+    };
+    const client = async (index: number) => {
+      while (Date.now() < until) answers.push(await call(index % 4 !== 0, index));
+    };
+    await Promise.all([kill(), ...Array.from({ length: 16 }, (_, index) => client(index))]);
+    const failures = answers.filter((answer) => answer.status !== 200);
+    const readFailures = failures.filter((answer) => answer.read).length;
+    console.info(`terminations: ${terminated} backends, ${answers.length} answers, ${failures.length} not 200 (${readFailures} reads)`);
+    expect(terminated).toBeGreaterThan(0);
+    expect(answers.length).toBeGreaterThan(100);
+    expect(failures.filter((answer) => !isUnavailableAnswer(answer))).toEqual([]);
+    // Random timings: whether a sweep catches a statement in flight is luck (the test below makes sure of it).
+    // A retry that gets a connection the same sweep killed would fail here (see terminated-connections.test.ts).
+    expect(readFailures).toBeLessThanOrEqual(answers.filter((answer) => answer.read).length * 0.02);
+  }, 30_000);
+
+  /**
+   * Statements in flight when their backends are terminated, made certain: the requests wait on a lock
+   * the test holds, every backend is terminated (idle pooled ones too), then the lock goes.
+   */
+  async function terminateWhileWaiting(kind: Kind, requests: number) {
+    await killer.query('begin');
+    await killer.query('lock table connection, organization in access exclusive mode');
+    const pending = Array.from({ length: requests }, (_, index) => call(kind === 'read', index));
+    const waiting = await waitUntilWaiting(kind, requests);
+    await killer.query(terminateAll);
+    await killer.query('commit');
+    return { waiting, answers: await Promise.all(pending) };
+  }
+
+  /**
+   * How many of the kind's statements wait on the lock: once all do, or a grace period after the first
+   * did. Reads get a short one: their retry is only made within a second of the request (retry-terminated-read.ts).
+   * Writes get longer, still well inside lock_timeout (1.5 s by default).
+   */
+  async function waitUntilWaiting(kind: Kind, expected: number): Promise<number> {
+    const graceMs = kind === 'read' ? 300 : 800;
+    let firstSeen: number | null = null;
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(10)) {
+      // The killer is inside its transaction: without this, pg_stat_activity answers from the snapshot taken first in it.
+      await killer.query('select pg_stat_clear_snapshot()');
+      const { rows } = await killer.query<{ waiting: number }>(
+        `select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike $1`,
+        [waitingStatement[kind]],
+      );
+      const { waiting } = rows[0]!;
+      if (waiting >= expected) return waiting;
+      if (waiting > 0) firstSeen ??= Date.now();
+      if (firstSeen !== null && Date.now() - firstSeen > graceMs) return waiting;
+    }
+    return 0;
+  }
+
+  it('a read whose statement is terminated is answered on a fresh connection; a write is 503 + Retry-After, not repeated', async () => {
+    const reads: Array<Awaited<ReturnType<typeof terminateWhileWaiting>>> = [];
+    for (let round = 0; round < 5; round++) reads.push(await terminateWhileWaiting('read', 5));
+    const writes: typeof reads = [];
+    for (let round = 0; round < 2; round++) writes.push(await terminateWhileWaiting('write', 2));
+    const waiting = (rounds: typeof reads) => rounds.map((round) => round.waiting);
+    console.info(`statements terminated while waiting: reads ${waiting(reads).join(' ')}, writes ${waiting(writes).join(' ')}`);
+    // The scenario happened: every round caught statements in flight.
+    expect([...waiting(reads), ...waiting(writes)].every((count) => count > 0)).toBe(true);
+
+    expect(reads.flatMap((round) => round.answers).filter((answer) => answer.status !== 200)).toEqual([]);
+    const writeAnswers = writes.flatMap((round) => round.answers);
+    expect(writeAnswers.filter((answer) => answer.status !== 200 && !isUnavailableAnswer(answer))).toEqual([]);
+    // A write caught mid-statement may have committed nothing or everything: it is never run again.
+    const waitingWrites = waiting(writes).reduce((sum, count) => sum + count, 0);
+    expect(writeAnswers.filter(isUnavailableAnswer).length).toBeGreaterThanOrEqual(waitingWrites);
+  }, 60_000);
+});
