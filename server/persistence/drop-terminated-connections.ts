@@ -26,7 +26,7 @@ export function dropTerminatedConnections(pool: Pool, poolSize: number): void {
   let generation = 0;
   const openedIn = new WeakMap<PoolClient, number>();
   const dead = new WeakSet<PoolClient>();
-  const isSuspect = (client: PoolClient) => dead.has(client) || (openedIn.get(client) ?? -1) < generation;
+  const isSuspect = (client: PoolClient) => dead.has(client) || (openedIn.get(client) ?? generation) < generation;
 
   const sawDeath = (client: PoolClient, error: unknown) => {
     if (dead.has(client)) return;
