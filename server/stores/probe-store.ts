@@ -29,6 +29,8 @@ async function measure(client: StoreClient, requestedMode: StoreProbe['mode']): 
   const started = performance.now();
   await client.ping();
   const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+  // A cluster's PING lands on one node; every master must answer (and pass the target policy), not just that one.
+  if (client instanceof Cluster) await Promise.all(client.nodes('master').map((node) => node.ping()));
   // A cluster answers INFO per node; any master tells the version and mode.
   const info = await (client instanceof Cluster ? client.nodes('master')[0]!.info('server') : client.info('server'));
   const reported = infoField(info, 'redis_mode');
@@ -76,7 +78,10 @@ export async function probeStore(target: StoreEndpoint, policy?: TargetPolicy): 
     timer = setTimeout(() => reject(new Error('Command timed out')), probeDeadlineMs - 100);
   });
   try {
-    return await Promise.race([measure(client, requestedMode), deadline]);
+    const probe = await Promise.race([measure(client, requestedMode), deadline]);
+    const refusal = targetRefusal(reason);
+    if (refusal) throw refusal;
+    return probe;
   } catch (error) {
     const refusal = targetRefusal(reason) ?? targetRefusal(error);
     if (refusal) throw refusal;
