@@ -1,8 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { pinoHttp } from 'pino-http';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
 import packageJson from '../../package.json' with { type: 'json' };
 import {
   appRouter,
@@ -21,26 +18,18 @@ import { createOAuthProviders, type OAuthTestEndpoints } from '../auth/oauth/cre
 import type { Services } from '../services.js';
 import { createHttpContextFactory } from '../trpc/context.js';
 import { describeError } from '../trpc/errors.js';
-import { rewriteErrorBodies, sendClientError, sendError } from './error-body.js';
-import { jsonBodyErrors, maxBodyBytes, normalizeRestBody, parseJsonBody } from './json-body.js';
+import { sendClientError, sendError } from './error-body.js';
+import { jsonBodyErrors, maxBodyBytes } from './json-body.js';
 import { apiDocs } from './api-docs.js';
 import { ingestPath, ingestProxy } from './ingest-proxy.js';
 import { apiIndex } from './api-index.js';
-import { rejectOtherMethods } from './method-not-allowed.js';
-import { readTrpcBody, rejectDeepBody, rejectDeepTrpcInput } from './json-depth.js';
+import { readTrpcBody, rejectDeepTrpcInput } from './json-depth.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
-import { successStatusResponseMeta } from './success-status.js';
-import { httpMetricsMiddleware } from '../observability/http-metrics-middleware.js';
+import { successStatusOf } from './success-status.js';
+import { restApi } from './rest/rest-api.js';
+import type { ProcedureMeta } from '../trpc/init.js';
+import { observeRequests } from './request-observation.js';
 import { createRouteLabeler, restOperations } from '../observability/route-labels.js';
-
-const requestIdPattern = /^[\w.-]{1,100}$/;
-
-function requestId(req: Request, res: Response): string {
-  const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID();
-  res.setHeader('x-request-id', id);
-  return id;
-}
 
 function causeMessage(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause ?? error;
@@ -85,28 +74,20 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   });
   app.disable('x-powered-by');
   app.set('trust proxy', services.config.http.trustProxyHops);
+  app.use(observeRequests(app, { logger: services.logger, metrics: services.httpMetrics, routeLabel, basePath: apiBasePath }));
+
+  const onError = logProcedureError(services);
+  // REST first: its routes answer without passing the layers below (see rest-api.ts).
   app.use(
-    pinoHttp({
-      logger: services.logger,
-      genReqId: requestId,
-      // A line per successful request costs every request its serialization and a synchronous
-      // write (a tenth of the job route's CPU): those are debug lines; refusals and failures stay visible.
-      customLogLevel: (_req: unknown, res: { statusCode: number }, err: unknown) =>
-        res.statusCode === 503 ? 'warn' : err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
-      // Method and route template only: headers carry cookies and tokens, query strings can carry
-      // anything, and a raw path can hold a secret (`/api/invitations/{token}`).
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, route: routeLabel(req.method, req.url.split('?')[0]!) }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
+    apiBasePath,
+    restApi(appRouter, {
+      plainGetRoutes: ['/openapi.json', '/docs', '/prometheus', queueEventsPath, oauthSignInPath, oauthCallbackPath, auditExportPath],
+      createContext: createHttpContextFactory(services, 'rest'),
+      onError,
+      successStatus: (route, data) => successStatusOf(route.meta as ProcedureMeta, data),
     }),
   );
 
-  app.use(httpMetricsMiddleware(services.httpMetrics, routeLabel));
-
-  const onError = logProcedureError(services);
-
-  // The tRPC endpoint and the docs come first: the REST adapter never calls next().
   app.use(
     `${apiBasePath}/trpc`,
     readTrpcBody,
@@ -116,12 +97,11 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   );
 
   app.get(['/', apiBasePath, `${apiBasePath}/`], apiIndex(apiBasePath, packageJson.version));
-  app.use(apiBasePath, rejectOtherMethods(restRoutes, ['/openapi.json', '/prometheus', queueEventsPath]));
   app.get(`${apiBasePath}/openapi.json`, (_req, res) => void res.json(document()));
   app.use(`${apiBasePath}/docs`, apiDocs(document));
 
   app.get(`${apiBasePath}${queueEventsPath}`, queueEventsRoute(services, { heartbeatMs: options.sseHeartbeatMs ?? 15_000 }));
-  // Text, not JSON: a plain route before the REST adapter (which never calls next()).
+  // Text, not JSON: a plain route.
   app.get(`${apiBasePath}/prometheus`, prometheusRoute(services));
   // Redirects, not JSON: the browser navigates to these.
   const oauthProviders = createOAuthProviders(services.config.auth.oauthProviders, options.oauth);
@@ -129,18 +109,6 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.get(`${apiBasePath}${oauthCallbackPath}`, oauthCallbackRoute(services, oauthProviders));
   // NDJSON, streamed: also a plain route.
   app.get(`${apiBasePath}${auditExportPath}`, auditExportRoute(services));
-
-  const restHandler = createOpenApiExpressMiddleware({
-    router: appRouter,
-    createContext: createHttpContextFactory(services, 'rest'),
-    responseMeta: successStatusResponseMeta(appRouter),
-    onError,
-    maxBodySize: maxBodyBytes,
-  });
-  app.use(apiBasePath, parseJsonBody, jsonBodyErrors, rejectDeepBody, normalizeRestBody, (req: Request, res: Response) => {
-    rewriteErrorBodies(res, `${req.method} ${req.originalUrl.split('?')[0]}`);
-    return restHandler(req, res);
-  });
 
   const { analytics } = services.config;
   if (analytics.key) {

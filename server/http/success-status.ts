@@ -4,7 +4,7 @@ import type { ProcedureMeta } from '../trpc/init.js';
 
 /**
  * Procedures declare a non-200 success (`meta.successStatus`, e.g. 201 on
- * create) once; these two functions make the REST adapter answer with it and
+ * create) once; these two functions make the REST handler answer with it and
  * the OpenAPI document describe it. tRPC transport answers stay 200.
  */
 
@@ -13,13 +13,10 @@ function metaOf(router: AnyRouter, path: string): ProcedureMeta | undefined {
   return procedure?._def.meta;
 }
 
-/** A `responseMeta` hook for trpc-to-openapi. It is also called on errors: those keep their own status. */
-export function successStatusResponseMeta(router: AnyRouter) {
-  return ({ paths, errors, data }: { paths?: readonly string[]; errors: readonly unknown[]; data?: readonly unknown[] }) => {
-    const meta = errors.length === 0 && paths?.length === 1 ? metaOf(router, paths[0]!) : undefined;
-    if (meta?.runsAsTask && isTaskAccepted(data?.[0])) return { status: 202 };
-    return meta?.successStatus ? { status: meta.successStatus } : {};
-  };
+/** The REST status of a procedure's success: 202 for a route run as a task that answered `{ taskId }`, else its declared status or 200. */
+export function successStatusOf(meta: ProcedureMeta | undefined, data: unknown): number {
+  if (meta?.runsAsTask && isTaskAccepted(data)) return 202;
+  return meta?.successStatus ?? 200;
 }
 
 const isTaskAccepted = (value: unknown): boolean => typeof (value as { taskId?: unknown } | null)?.taskId === 'string';

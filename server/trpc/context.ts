@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-// req.id and req.log come from pino-http's augmentation of express's Request: load it wherever this file is.
-import type {} from 'pino-http';
+// req.id and req.log: server/http/request-observation.ts gives every request both.
+import type {} from '../http/request-observation.js';
 import { identifyRequest, type Identity } from '../auth/identity.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services.js';
@@ -44,7 +44,7 @@ export function createInnerContext(services: Services, transport: Transport = 'i
   return { services, transport, requestId, logger: services.logger.child({ requestId }), identify: identify ? once(identify) : identifier(services) };
 }
 
-/** Context factory for an HTTP transport; pino-http has already given the request its id and logger. */
+/** Context factory for an HTTP transport; the request observation has given the request its id and logger. */
 export function createHttpContextFactory(services: Services, transport: Exclude<Transport, 'internal'>) {
   return ({ req, res }: { req: Request; res: Response }): Context => ({
     services,

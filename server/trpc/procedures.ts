@@ -1,7 +1,13 @@
+import type { EntityManager } from '../persistence/orm.js';
+import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/authorize.js';
+import type { QueueLookup, ResolvedQueue } from '../bullmq/resolve-queue.js';
+import type { StoreHandle } from '../stores/store-handle.js';
+import type { Context } from './context.js';
 import { openConnection } from '../stores/open-connection.js';
 import { isStoreUnavailable, storeUnavailable } from '../stores/store-errors.js';
-import { baseProcedure } from './init.js';
+import { baseProcedure, type ProcedureMeta } from './init.js';
+import { chainSteps, type Step, type StepCall } from './middleware-chain.js';
 import { auditMutations, type AuditTarget } from './middleware/audit-mutations.js';
 import { authenticate } from './middleware/authenticate.js';
 import { decodePathParams } from './middleware/decode-path-params.js';
@@ -15,46 +21,31 @@ import { requireSameOrigin } from './middleware/require-same-origin.js';
 import { withRouteQueue } from './middleware/resolve-route-queue.js';
 import { retryTerminatedRead } from './middleware/retry-terminated-read.js';
 
-/**
- * Every procedure starts here: errors mapped, REST path params decoded, CSRF checked, rate limited,
- * and a read retried once when its database connection was terminated.
- */
-export const publicProcedure = baseProcedure.use(mapErrors).use(decodePathParams).use(requireSameOrigin).use(rateLimit).use(retryTerminatedRead);
+type AuthedContext = Context & { actor: Actor; auditTarget: AuditTarget };
+type Persisted = { em: EntityManager };
+type Authed = { actor: Actor; auditTarget: AuditTarget };
+type OnConnection = Authed & { store: StoreHandle };
+type OnQueue = OnConnection & { queue: ResolvedQueue; queueLookup: QueueLookup };
 
-/** For procedures that touch the database: a fresh EntityManager per call. */
-export const persistedProcedure = publicProcedure.use(forkEntityManager);
+/** Mutations are audited, refused ones included; later steps name the queue in `auditTarget`. */
+const auditCall: Step<AuthedContext> = ({ ctx, type, path, meta, getRawInput, next }) => {
+  const auditTarget: AuditTarget = {};
+  return auditMutations({ ctx, type, path, meta, getRawInput, target: auditTarget, next: () => next({ ctx: { auditTarget } }) });
+};
 
-/**
- * Signed in (401 otherwise) and allowed the procedure's `meta.permission`
- * (403 otherwise). Mutations are audited, refused ones included.
- */
-export const authedProcedure = publicProcedure
-  .use(authenticate)
-  .use(({ ctx, type, path, meta, getRawInput, next }) => {
-    const auditTarget: AuditTarget = {};
-    return auditMutations({ ctx, type, path, meta, getRawInput, target: auditTarget, next: () => next({ ctx: { auditTarget } }) });
-  })
-  .use(({ ctx, meta, path, next }) => {
-    authorize(ctx.actor, meta?.permission, path);
-    return next();
-  });
-
-/** Signed in and allowed, with a fresh EntityManager. */
-export const authedPersistedProcedure = authedProcedure.use(forkEntityManager);
-
-/** Tokens, members, set-active...: answered 400 AUTHLESS_MODE in authless mode, where nobody signs in. */
-export const accountProcedure = authedPersistedProcedure.use(rejectInAuthless);
-
-/** Creating, changing or deleting saved connections: 403 when the environment owns the connections. */
-export const savedConnectionWriteProcedure = authedPersistedProcedure.use(rejectEnvConnectionWrites);
+/** 403 unless the actor's role allows the procedure's `meta.permission`. */
+const authorizeCall: Step<AuthedContext> = ({ ctx, meta, path, next }) => {
+  authorize(ctx.actor, meta?.permission, path);
+  return next();
+};
 
 /**
- * For every `/c/:connectionId/...` route: resolves the connection (404/403),
- * applies its protection (403 CONNECTION_PROTECTED) and puts its live store in
+ * Resolves `:connectionId` (404/403; an id or the connection's name), applies
+ * its protection (403 CONNECTION_PROTECTED) and puts its live store in
  * `ctx.store`. A store that is down, stalled or refuses auth turns into 503
  * STORE_UNAVAILABLE naming the connection.
  */
-export const connectionProcedure = authedProcedure.use(async ({ ctx, meta, getRawInput, next }) => {
+const openRouteConnection: Step<AuthedContext> = async ({ ctx, meta, getRawInput, next }) => {
   const raw = (await getRawInput()) as { connectionId?: unknown } | undefined;
   const store = await openConnection(ctx.services, ctx.actor, raw?.connectionId);
   // A connection may be named by its name: from here on (the procedure, the
@@ -65,29 +56,64 @@ export const connectionProcedure = authedProcedure.use(async ({ ctx, meta, getRa
   const cause = result.ok ? undefined : (result.error.cause ?? result.error);
   if (cause && isStoreUnavailable(cause)) throw storeUnavailable(store.connection, cause);
   return result;
-});
+};
 
 /**
- * For every route under `/c/:connectionId/queues/:queueName/...` and
- * `scheduled-jobs/queue/:queueName...`: resolves the queue once, before
- * anything else (404 when missing, unless `meta.queue` is `create`), and puts
- * it in `ctx.queue` (name, prefix, BullMQ handle); queue creations and
- * removals keep the queue-name directory fresh. `ctx.queueLookup` holds the
- * candidate prefixes and the 404: routes with `meta.queueCheck: 'in-script'`
- * (one read script that checks the queue itself) use only that, and skip
- * the EXISTS round trip.
+ * Resolves `:queueName` once, before anything else (404 when missing, unless
+ * `meta.queue` is `create`), into `ctx.queue` (name, prefix, BullMQ handle);
+ * queue creations and removals keep the queue-name directory fresh.
+ * `ctx.queueLookup` holds the candidate prefixes and the 404: routes with
+ * `meta.queueCheck: 'in-script'` (one read script that checks the queue
+ * itself) use only that, and skip the EXISTS round trip.
  */
-export const queueProcedure = connectionProcedure.use(({ ctx, meta, getRawInput, next }) =>
+const resolveRouteQueue: Step<AuthedContext & { store: StoreHandle }> = ({ ctx, meta, getRawInput, next }: StepCall<AuthedContext & { store: StoreHandle }>) =>
   withRouteQueue({
     store: ctx.store,
     query: ctx.transport === 'rest' ? ctx.req?.query : undefined,
     directory: ctx.services.queueDirectory,
-    use: meta?.queue ?? 'read',
+    use: (meta as ProcedureMeta | undefined)?.queue ?? 'read',
     check: meta?.queueCheck,
     getRawInput,
     next: (queue, queueLookup) => {
       if (meta?.queueCheck !== 'in-script') ctx.auditTarget.queue = queue.ref;
       return next({ ctx: { queue, queueLookup } });
     },
-  }),
+  });
+
+/**
+ * Every procedure starts with these: errors mapped, REST path params decoded,
+ * CSRF checked, rate limited, and a read retried once when its database
+ * connection was terminated. Each kind of procedure runs its steps as one
+ * middleware layer (see middleware-chain.ts).
+ */
+const publicSteps = [mapErrors, decodePathParams, requireSameOrigin, rateLimit, retryTerminatedRead];
+/** Signed in (401 otherwise) and allowed the procedure's `meta.permission` (403 otherwise); mutations audited. */
+const authedSteps = [...publicSteps, authenticate, auditCall, authorizeCall];
+
+export const publicProcedure = baseProcedure.use(chainSteps<object>(publicSteps));
+
+/** For procedures that touch the database: a fresh EntityManager per call. */
+export const persistedProcedure = baseProcedure.use(chainSteps<Persisted>([...publicSteps, forkEntityManager]));
+
+export const authedProcedure = baseProcedure.use(chainSteps<Authed>(authedSteps));
+
+/** Signed in and allowed, with a fresh EntityManager. */
+export const authedPersistedProcedure = baseProcedure.use(chainSteps<Authed & Persisted>([...authedSteps, forkEntityManager]));
+
+/** Tokens, members, set-active...: answered 400 AUTHLESS_MODE in authless mode, where nobody signs in. */
+export const accountProcedure = baseProcedure.use(chainSteps<Authed & Persisted>([...authedSteps, forkEntityManager, rejectInAuthless]));
+
+/** Creating, changing or deleting saved connections: 403 when the environment owns the connections. */
+export const savedConnectionWriteProcedure = baseProcedure.use(
+  chainSteps<Authed & Persisted>([...authedSteps, forkEntityManager, rejectEnvConnectionWrites]),
 );
+
+/** For every `/c/:connectionId/...` route: the connection resolved into `ctx.store` (see openRouteConnection). */
+export const connectionProcedure = baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection]));
+
+/**
+ * For every route under `/c/:connectionId/queues/:queueName/...` and
+ * `scheduled-jobs/queue/:queueName...`: the connection, then the queue
+ * (see resolveRouteQueue).
+ */
+export const queueProcedure = baseProcedure.use(chainSteps<OnQueue>([...authedSteps, openRouteConnection, resolveRouteQueue]));

@@ -1,11 +1,10 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createOpenApiExpressMiddleware } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../server/config.js';
-import { rewriteErrorBodies } from '../../server/http/error-body.js';
+import { restApi } from '../../server/http/rest/rest-api.js';
 import { createLogger } from '../../server/logger.js';
 import { createRateLimits } from '../../server/rate-limit/rate-limits.js';
 import type { Services } from '../../server/services.js';
@@ -30,14 +29,15 @@ describe('path parameters', () => {
 
   beforeAll(async () => {
     const app = express();
-    const handler = createOpenApiExpressMiddleware({
-      router: echoRouter,
-      createContext: (): Context => createInnerContext(services, 'rest'),
-    });
-    app.use('/api', (req, res) => {
-      rewriteErrorBodies(res, req.url);
-      return handler(req, res);
-    });
+    app.use(
+      '/api',
+      restApi(echoRouter, {
+        plainGetRoutes: [],
+        createContext: (): Context => createInnerContext(services, 'rest'),
+        onError: () => {},
+        successStatus: () => 200,
+      }),
+    );
     server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;

@@ -1,0 +1,46 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { AnyRouter } from '@trpc/server';
+import { sendError } from '../error-body.js';
+import { jsonBodyErrors, normalizeRestBody, parseJsonBody } from '../json-body.js';
+import { rejectDeepBody } from '../json-depth.js';
+import { createRestHandler, type RestHandlerOptions, type RestMatch } from './rest-handler.js';
+import { compileRestRoutes } from './rest-routes.js';
+
+export interface RestApiOptions extends RestHandlerOptions {
+  /**
+   * The plain express GET routes under the API (`/prometheus`, the event
+   * stream, OAuth redirects…): their paths are left to them, and another
+   * method there is a 405 like on any known path.
+   */
+  plainGetRoutes: readonly string[];
+}
+
+const readsBody = (method: string) => method !== 'GET' && method !== 'HEAD';
+
+/**
+ * The REST API of a router, mounted under the API base path before anything
+ * else: a request for one of its routes is matched in one walk of the route
+ * tree and answered without passing the app's other layers; a body is read
+ * (1 MB, JSON, depth-checked, absent = `{}`) only for the methods that carry
+ * one. A known path asked with another method is 405 with `Allow`, before
+ * its body is read. Anything else goes on to the plain routes.
+ */
+export function restApi(router: AnyRouter, options: RestApiOptions) {
+  const tree = compileRestRoutes(router, options.plainGetRoutes);
+  const handle = createRestHandler(options);
+  const body = express.Router();
+  body.use(parseJsonBody, jsonBodyErrors, rejectDeepBody, normalizeRestBody, (req: Request, res: Response) => void handle(req, res, res.locals.restMatch as RestMatch));
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const match = tree.match(req.method, req.path);
+    if (match.kind === 'method') {
+      const allow = match.allowed.join(', ');
+      res.setHeader('Allow', allow);
+      return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${match.template}; allowed: ${allow}`);
+    }
+    if (match.kind === 'none' || !match.value) return next();
+    const restMatch: RestMatch = { route: match.value, template: match.template, params: match.params };
+    res.locals.restMatch = restMatch;
+    if (readsBody(req.method)) return void body(req, res, next);
+    void handle(req, res, restMatch);
+  };
+}
