@@ -12,12 +12,12 @@ export interface ServerProcess {
 }
 
 /** Runs an entry point in its own Node process (no tsx wrapper, so the pid is the server's). */
-export async function startServer(script: string, args: string[], env: Record<string, string>, port: number): Promise<ServerProcess> {
+export async function startServer(script: string, args: string[], env: Record<string, string>, port: number, nodeFlags: readonly string[] = []): Promise<ServerProcess> {
   // A leftover server on the port would answer in place of the new one and skew every figure.
   if (await answers(`http://127.0.0.1:${port}/`)) throw new Error(`port ${port} is already serving; stop the old process first`);
   // Compiled JavaScript runs as it is; TypeScript through the tsx loader.
   const loader = /\.m?js$/.test(script) ? [] : ['--import', 'tsx'];
-  const child: ChildProcess = spawn(process.execPath, [...loader, script, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...loader, script, ...args], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

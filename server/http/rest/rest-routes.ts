@@ -12,6 +12,7 @@ import {
   type OpenApiProcedureRecord,
 } from 'trpc-to-openapi';
 import { ZodArray } from 'zod/v4';
+import { invokeProcedure, type ProcedureDefinition } from './invoke-procedure.js';
 import { RouteTree } from './route-tree.js';
 
 /** What a REST request needs of its procedure, worked out once at startup instead of per request. */
@@ -20,7 +21,7 @@ export interface RestRoute {
   path: string;
   type: TRPCProcedureType;
   meta: OpenApiMeta;
-  call(options: { ctx: unknown; getRawInput: () => Promise<unknown>; path: string; type: TRPCProcedureType; signal: undefined; batchIndex: number }): Promise<unknown>;
+  call(options: { ctx: object; getRawInput: () => Promise<unknown>; path: string; type: TRPCProcedureType; signal: undefined; batchIndex: number }): Promise<unknown>;
   /** The input is void: the procedure takes none. */
   takesNoInput: boolean;
   /** Query parameters whose schema is an array: a single `?status=failed` becomes `['failed']`. */
@@ -59,7 +60,7 @@ export function compileRestRoutes(router: AnyRouter, plainGetRoutes: readonly st
       path,
       type,
       meta: meta as OpenApiMeta,
-      call: procedure as unknown as RestRoute['call'],
+      call: (options) => invokeProcedure((procedure as unknown as { _def: ProcedureDefinition })._def, options),
       takesNoInput: instanceofZodTypeLikeVoid(inputSchema),
       arrayQueryKeys: arrayKeysOf(inputSchema),
     });
