@@ -26,4 +26,4 @@ VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + process.env.PORT + '/api/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-CMD ["node", "--experimental-async-context-frame", "dist/server/main.js"]
+CMD ["node", "--experimental-async-context-frame", "--max-semi-space-size=4", "dist/server/main.js"]

@@ -8,7 +8,7 @@ import { repoRoot } from '../helpers/process.js';
 describe('the service Node.js flags', () => {
   it('are a non-empty list of flags', () => {
     expect(serviceNodeFlags.length).toBeGreaterThan(0);
-    for (const flag of serviceNodeFlags) expect(flag).toMatch(/^--[a-z-]+$/);
+    for (const flag of serviceNodeFlags) expect(flag).toMatch(/^--[a-z-]+(=\d+)?$/);
   });
 
   it('are passed by `npm start`, before the start script', async () => {
