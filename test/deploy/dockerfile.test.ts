@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceNodeFlags } from '../../server/build/node-flags.mjs';
 import { networkEnv, repoRoot } from '../helpers/process.js';
 import { isListening } from '../helpers/process-tree.js';
 import { redisUrl, uniquePrefix } from '../helpers/stores.js';
@@ -120,7 +121,7 @@ describe('the Dockerfile, run without a container engine', () => {
     expect(text).toMatch(/^USER node$/m);
     expect(text).toMatch(/^RUN npm ci --omit=dev/m);
     expect(text).toMatch(/^VOLUME \/data$/m);
-    expect(parsed.cmd).toEqual(['node', 'dist/server/main.js']);
+    expect(parsed.cmd).toEqual(['node', ...serviceNodeFlags, 'dist/server/main.js']);
     const modules = path.join(runtimeDir, 'node_modules');
     const entries = await readdir(modules);
     const scoped = await Promise.all(entries.filter((entry) => entry.startsWith('@')).map(async (scope) => (await readdir(path.join(modules, scope))).map((name) => `${scope}/${name}`)));
