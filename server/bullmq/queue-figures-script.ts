@@ -6,8 +6,11 @@ import { LuaScript } from './lua-script.js';
  * history sampler). KEYS are the queues' meta keys (a queue's other keys are
  * the meta key without `meta`). ARGV lists the figures, each as
  * `operation, keep ('each' | 'sum' | 'both'), argument, n, type1..typeN`.
- * The reply is, queue by queue, the value of every figure kept `each` (or
- * `both`), then one sum per figure over all the queues (0 for an `each` one).
+ * The reply is one string of little-endian doubles (struct.pack): queue by
+ * queue, the value of every figure kept `each` (or `both`), then one sum per
+ * figure over all the queues (0 for an `each` one). Packed, because an array
+ * reply of 100,000 integers (10,000 queues × 10 figures) cost ~40 ms to
+ * encode, send and decode, and garbage for every value; the packed string ~15 ms.
  *
  * Operations, on `<queue>:<type>`: llen, zcard; hexists (field = argument);
  * hnumber (HGET of the field, a number, 0 when missing); any (1 when one of
@@ -26,12 +29,20 @@ while at <= #ARGV do
   n = n + 1
   ops[n], args[n], firsts[n], types[n] = ARGV[at], ARGV[at + 2], ARGV[at + 4], { unpack(ARGV, at + 4, at + 3 + count) }
   each[n], sum[n] = ARGV[at + 1] ~= 'sum', ARGV[at + 1] ~= 'each'
+  -- Arguments prepared once, as strings: a number handed to redis.call is formatted again on every call.
+  if ops[n] == 'lsum' then args[n] = tostring(tonumber(args[n]) - 1)
+  elseif ops[n] == 'zcount-after' then args[n] = '(' .. args[n] end
   at = at + 4 + count
 end
-local out, sums, o = {}, {}, 0
-for f = 1, n do sums[f] = 0 end
+local sums, parts, row, kept = {}, {}, {}, 0
+for f = 1, n do
+  sums[f] = 0
+  if each[f] then kept = kept + 1 end
+end
+local rowFormat = '<' .. string.rep('d', kept)
 for k = 1, #KEYS do
   local q = string.sub(KEYS[k], 1, -5)
+  local r = 0
   for f = 1, n do
     local op, arg = ops[f], args[f]
     local key = q .. firsts[f]
@@ -40,20 +51,21 @@ for k = 1, #KEYS do
     elseif op == 'llen' then value = redis.call('LLEN', key)
     elseif op == 'hexists' then value = redis.call('HEXISTS', key, arg)
     elseif op == 'hnumber' then value = tonumber(redis.call('HGET', key, arg) or '0') or 0
-    elseif op == 'zcount-after' then value = redis.call('ZCOUNT', key, '(' .. arg, '+inf')
+    elseif op == 'zcount-after' then value = redis.call('ZCOUNT', key, arg, '+inf')
     elseif op == 'any' then
       for t = 1, #types[f] do
         if redis.call('EXISTS', q .. types[f][t]) == 1 then value = 1 break end
       end
     elseif op == 'lsum' then
-      for _, point in ipairs(redis.call('LRANGE', key, 0, tonumber(arg) - 1)) do value = value + (tonumber(point) or 0) end
+      for _, point in ipairs(redis.call('LRANGE', key, '0', arg)) do value = value + (tonumber(point) or 0) end
     elseif op == 'oldest' then
       local tail = redis.call('LINDEX', key, -1)
       if tail then value = tonumber(redis.call('HGET', q .. tail, arg) or '0') or 0 end
     end
-    if each[f] then o = o + 1 out[o] = value end
+    if each[f] then r = r + 1 row[r] = value end
     if sum[f] then sums[f] = sums[f] + value end
   end
+  if kept > 0 then parts[k] = struct.pack(rowFormat, unpack(row, 1, kept)) end
 end
-for f = 1, n do out[o + f] = sums[f] end
-return out`);
+parts[#parts + 1] = struct.pack('<' .. string.rep('d', n), unpack(sums, 1, n))
+return table.concat(parts)`);

@@ -87,14 +87,16 @@ export async function readQueueFigures(client: StoreClient, refs: readonly Queue
   const args = scriptArguments(read);
   await Promise.all(
     callGroups(client, refs, perCall).map(async (indexes) => {
-      const reply = (await queueFiguresScript.run(client, indexes.map((index) => queueKey(refs[index]!, 'meta')), args)) as number[];
-      indexes.forEach((refIndex, position) => {
-        const own = read.map(() => Number.NaN);
-        kept.forEach((figureIndex, k) => (own[figureIndex] = reply[position * kept.length + k]!));
+      const reply = await queueFiguresScript.runForBuffer(client, indexes.map((index) => queueKey(refs[index]!, 'meta')), args);
+      if (reply.length !== (indexes.length * kept.length + read.length) * 8) throw new Error(`figures script: ${reply.length} bytes for ${indexes.length} queues`);
+      // Plain loops: at 10,000 queues × 10 figures, closures per value showed in profiles.
+      let at = 0;
+      for (const refIndex of indexes) {
+        const own = new Array<number>(read.length).fill(Number.NaN);
+        for (const figureIndex of kept) own[figureIndex] = reply.readDoubleLE(8 * at++);
         values[refIndex] = own;
-      });
-      const tail = indexes.length * kept.length;
-      read.forEach((_, figureIndex) => (sums[figureIndex]! += reply[tail + figureIndex]!));
+      }
+      for (let figureIndex = 0; figureIndex < read.length; figureIndex++) sums[figureIndex]! += reply.readDoubleLE(8 * (at + figureIndex));
     }),
   );
   return { values, sums };
