@@ -61,9 +61,10 @@ for k = 1, #KEYS do
   end
   for f = 1, n do
     local op, arg = ops[f], args[f]
-    local key = q .. firsts[f]
+    -- A key name costs a string of its own: none is made for a figure already known to be 0.
+    local key = (none and rare[f]) and '' or q .. firsts[f]
     local value = 0
-    if none and rare[f] then value = 0
+    if key == '' then value = 0
     elseif op == 'zcard' then value = redis.call('ZCARD', key)
     elseif op == 'llen' then value = redis.call('LLEN', key)
     elseif op == 'hexists' then value = redis.call('HEXISTS', key, arg)
