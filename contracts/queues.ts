@@ -57,7 +57,7 @@ export const listQueuesInput = connectionParams.extend(pageQuery.shape).extend({
       'Only queues in this state: `paused` (`isPaused`), `running` (not paused, whether or not it has jobs or workers), `failing` (`failed` ≥ 1), `idle` (`waiting`, `prioritized`, `paused`, `active` and `delayed` all 0: nothing left to run; finished jobs and jobs waiting for children may remain; a paused queue can be idle). Combines with `search`; `total` counts the matching queues.',
     )
     .optional(),
-  totals: z.stringbool().describe('`true`: add `totals`, the job counts of every queue of the connection summed by status.').optional(),
+  totals: z.stringbool().describe('`true`: add `totals`, the job counts of every queue of the connection summed by status, and `totalsAt`.').optional(),
 });
 export type ListQueuesQuery = Omit<z.infer<typeof listQueuesInput>, 'connectionId'>;
 
@@ -66,7 +66,10 @@ export const queueListSchema = pageInfo
     queues: z.array(queueSummarySchema),
     totals: jobCountsSchema
       .optional()
-      .describe('With `totals=true`: job counts summed over every queue of the connection (all its prefixes), whatever `search`, `state` and the page.'),
+      .describe(
+        'With `totals=true`: job counts summed over every queue of the connection (all its prefixes), whatever `search`, `state` and the page. Counted at `totalsAt`: totals are kept for SERVICE_QUEUE_LIST_CACHE_MS (5 s) after a count, so they may be that much older than the page.',
+      ),
+    totalsAt: z.iso.datetime().optional().describe('With `totals`: when they were counted (ISO 8601); at most SERVICE_QUEUE_LIST_CACHE_MS ago.'),
   })
   .meta({ id: 'QueuePage' });
 export type QueueList = z.infer<typeof queueListSchema>;

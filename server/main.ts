@@ -5,6 +5,9 @@ import { listen } from './http/listen.js';
 import { createLogger } from './logger.js';
 import { closeServices, createServices } from './services.js';
 import { preloadQueueIndex } from './discovery/preload-index.js';
+import { warmUpQueueLists } from './discovery/warm-up.js';
+import { createCaller } from '../routers/_app.js';
+import { createInnerContext } from './trpc/context.js';
 
 function readConfig(): Config {
   try {
@@ -22,8 +25,14 @@ capHeapGrowth();
 const config = readConfig();
 const logger = createLogger({ level: config.logLevel });
 const services = await createServices(config, logger);
-// Not awaited: it runs while the server starts listening, and a list arriving first joins it.
-void preloadQueueIndex(services);
+// The first list after a restart answers from the index: read it, then list once in-process (warm code, loaded script).
+const system = createCaller(() => createInnerContext(services, 'internal', async () => ({ kind: 'system' })));
+await warmUpQueueLists({
+  connections: services.connections,
+  logger,
+  preload: () => preloadQueueIndex(services),
+  listFirstPage: (connectionId) => system.queues.list({ connectionId, pageSize: 100 }),
+});
 const running = await listen(createApp(services), config.http.port, config.http.host).catch(async (error: Error) => {
   logger.fatal({ err: error }, `cannot listen on ${config.http.host}:${config.http.port}: ${error.message}`);
   await closeServices(services);

@@ -3,6 +3,7 @@ import { scheduleAuditRetention } from './audit/audit-retention.js';
 import type { Config } from './config.js';
 import { QueueEventHub } from './events/queue-event-hub.js';
 import type { QueueDirectory } from './bullmq/queue-directory.js';
+import { ConnectionTotals } from './bullmq/connection-totals.js';
 import type { Logger } from './logger.js';
 import { HistorySampler } from './history/history-sampler.js';
 import { HttpMetrics } from './observability/http-metrics.js';
@@ -40,6 +41,8 @@ export interface Services {
   rateLimits: RateLimits;
   /** Queue names per connection: the persisted queue index, reconciled by background scans. */
   queueDirectory: QueueDirectory;
+  /** Connection-wide queue totals of the list, kept for SERVICE_QUEUE_LIST_CACHE_MS after a count. */
+  queueTotals: ConnectionTotals;
   /** Which store addresses may be contacted (SERVICE_CONNECTION_ALLOW; link-local never unless listed). */
   targetPolicy: TargetPolicy;
   /** Which hosts alert webhooks may reach (SERVICE_WEBHOOK_ALLOW). */
@@ -77,13 +80,14 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   }
   const rateLimits = createRateLimits(config.rateLimit, logger);
   const queueDirectory = new QueueIndex({ ttlMs: config.queueListCacheMs, store: databaseIndexStore(persistence), logger });
+  const queueTotals = new ConnectionTotals({ ttlMs: config.queueListCacheMs, logger });
   const history = new HistorySampler(
     { persistence, stores, connections, queueDirectory, logger, secretCipher, webhookPolicy },
     { intervalMs: config.history.sampleIntervalMs, retentionDays: config.history.retentionDays },
   );
   const tasks = new TaskRunner({ persistence, connections, stores, logger }, { leaseTtlMs: config.tasks.leaseTtlMs });
   const stopMaintenance = scheduleAuditRetention({ persistence, logger }, config.auditRetentionDays);
-  return { config, logger, persistence, connections, stores, events, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
+  return { config, logger, persistence, connections, stores, events, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, queueTotals, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
 }
 
 export async function closeServices(services: Services): Promise<void> {

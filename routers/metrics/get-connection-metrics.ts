@@ -38,7 +38,8 @@ export async function getConnectionMetrics({
     readStoreFacts(store, warnings),
     options.detailed ? detailedMetrics(store, queues, options, warnings) : undefined,
   ]);
-  const totals = Object.fromEntries(jobStates.map((state) => [state, summaries.reduce((sum, queue) => sum + (queue.counts[state] ?? 0), 0)]));
+  const totals = { active: 0, completed: 0, delayed: 0, failed: 0, prioritized: 0, waiting: 0, 'waiting-children': 0 };
+  for (const { counts } of summaries) for (const state of jobStates) totals[state] += counts[state];
   return {
     connectionId: store.connection.id,
     windowMinutes,

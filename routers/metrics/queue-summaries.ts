@@ -19,7 +19,7 @@ export const jobStates = Object.keys(countOfState) as Array<keyof typeof countOf
 /** Queues per script call: keeps each call short so the store is never blocked for long. */
 const queuesPerCall = 500;
 
-/** Per queue: the state sizes, the pause flag and the completed/failed sums of the newest one-minute points. */
+/** Per queue, in the order the summary reads them: the state sizes (as `jobStates`), the pause flag, the completed/failed sums of the newest one-minute points. */
 const summaryFigures = (windowMinutes: number) => [
   ...jobStates.map((state) => figures.count(countOfState[state])),
   figures.paused(),
@@ -34,17 +34,21 @@ const summaryFigures = (windowMinutes: number) => [
  */
 export async function summarizeQueues(store: StoreHandle, queues: QueueRef[], windowMinutes: number): Promise<QueueSummary[]> {
   const { values } = await readQueueFigures(store.client, queues, summaryFigures(windowMinutes), queuesPerCall);
-  return queues.map((ref, index) => {
+  // Plain loops and object literals: at 10,000 queues this mapping was a tenth of the route's time (Object.fromEntries per queue).
+  const summaries = new Array<QueueSummary>(queues.length);
+  for (let index = 0; index < queues.length; index++) {
+    const ref = queues[index]!;
     const own = values[index]!;
-    const [paused, completed, failed] = own.slice(jobStates.length);
-    return {
+    summaries[index] = {
       queueName: ref.name,
       prefix: ref.prefix,
-      isPaused: paused === 1,
-      counts: Object.fromEntries(jobStates.map((state, at) => [state, own[at]!])),
-      rates: { completed: rate(completed!, windowMinutes), failed: rate(failed!, windowMinutes) },
+      isPaused: own[7] === 1,
+      // jobStates' order: active, completed, delayed, failed, prioritized, waiting, waiting-children.
+      counts: { active: own[0]!, completed: own[1]!, delayed: own[2]!, failed: own[3]!, prioritized: own[4]!, waiting: own[5]!, 'waiting-children': own[6]! },
+      rates: { completed: rate(own[8]!, windowMinutes), failed: rate(own[9]!, windowMinutes) },
     };
-  });
+  }
+  return summaries;
 }
 
 const rate = (total: number, windowMinutes: number) => ({ total, perMinute: total / windowMinutes });

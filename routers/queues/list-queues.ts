@@ -1,10 +1,11 @@
 import type { ListQueuesQuery, QueueList } from '../../contracts/queues.js';
 import { pageInfoFor, pageRange } from '../../contracts/pagination.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
+import type { ConnectionTotals, CountedTotals } from '../../server/bullmq/connection-totals.js';
 import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
 import { compareRefs, type QueueRef } from '../../server/bullmq/queue-key.js';
 import { fetchQueueSummaries } from '../../server/bullmq/queue-states.js';
-import { selectQueues, type SelectedQueue } from '../../server/bullmq/queue-selection.js';
+import { countTotals, selectQueues, type SelectedQueue } from '../../server/bullmq/queue-selection.js';
 
 /** Names arrive sorted by name; a count sort orders by the count the selection read for every matching queue. */
 function orderQueues(queues: SelectedQueue[], query: ListQueuesQuery): QueueRef[] {
@@ -16,32 +17,54 @@ function orderQueues(queues: SelectedQueue[], query: ListQueuesQuery): QueueRef[
   return [...queues].sort((a, b) => (a.count - b.count) * direction || compareRefs(a.ref, b.ref)).map(({ ref }) => ref);
 }
 
+/** The page's refs when nothing is read of every queue (no state, a name sort): a slice of the directory's sorted list. */
+function namePage(all: QueueRef[], named: (ref: QueueRef) => boolean, query: ListQueuesQuery) {
+  const matching = query.search === '' ? all : all.filter(named);
+  const { start, end } = pageRange(query);
+  const ordered = query.order === 'desc' ? matching.slice(Math.max(0, matching.length - end - 1), Math.max(0, matching.length - start)).reverse() : matching.slice(start, end + 1);
+  return { total: matching.length, refs: ordered };
+}
+
 /**
  * One page of the store's queues. Names come from the directory (already
- * sorted by name); a state, a count sort and the totals are read together
- * for every queue concerned; the full counts only for the page.
+ * sorted by name); a state and a count sort are read together for every
+ * queue concerned; the full counts only for the page. Connection-wide
+ * totals are counted in the same script calls, or served from `totals`
+ * when counted within SERVICE_QUEUE_LIST_CACHE_MS (`totalsAt` says when).
  */
 export async function listQueues({
   store,
   directory,
+  totals: totalsCache,
   query,
 }: {
   store: StoreHandle;
   directory: QueueDirectory;
+  totals: ConnectionTotals;
   query: ListQueuesQuery;
 }): Promise<QueueList> {
   const needle = query.search.toLowerCase();
   const named = (ref: QueueRef) => needle === '' || ref.name.toLowerCase().includes(needle);
   const all = await directory.list(store);
-  const totals = query.totals === true;
-  // Totals are the whole connection's: then every queue is read, and the name search applies after.
-  const { selected, totals: summed } = await selectQueues(store.client, totals ? all : all.filter(named), {
-    state: query.state,
-    sortBy: query.sort === 'name' ? undefined : query.sort,
-    totals,
-  });
-  const matching = totals && needle !== '' ? selected.filter(({ ref }) => named(ref)) : selected;
-  const { start, end } = pageRange(query);
-  const queues = await fetchQueueSummaries(store.client, orderQueues(matching, query).slice(start, end + 1));
-  return { ...pageInfoFor(matching.length, query), queues, ...(summed ? { totals: summed } : {}) };
+  const cached = query.totals === true ? totalsCache.fresh(store, () => countTotals(store.client, all)) : undefined;
+  const counting = query.totals === true && !cached;
+  const countedAt = counting ? totalsCache.startCount() : 0;
+  let page: { total: number; refs: QueueRef[] };
+  let counted: CountedTotals | undefined;
+  if (!counting && !query.state && query.sort === 'name') page = namePage(all, named, query);
+  else {
+    // Counted totals are the whole connection's: then every queue is read, and the name search applies after.
+    const { selected, totals } = await selectQueues(store.client, counting ? all : all.filter(named), {
+      state: query.state,
+      sortBy: query.sort === 'name' ? undefined : query.sort,
+      totals: counting,
+    });
+    const matching = counting && needle !== '' ? selected.filter(({ ref }) => named(ref)) : selected;
+    const { start, end } = pageRange(query);
+    page = { total: matching.length, refs: orderQueues(matching, query).slice(start, end + 1) };
+    if (totals) totalsCache.counted(store, (counted = { totals, countedAt }));
+  }
+  const queues = await fetchQueueSummaries(store.client, page.refs);
+  const answered = cached ?? counted;
+  return { ...pageInfoFor(page.total, query), queues, ...(answered ? { totals: answered.totals, totalsAt: new Date(answered.countedAt).toISOString() } : {}) };
 }

@@ -21,4 +21,14 @@ export class LuaScript {
       return client.eval(this.body, keys.length, ...keys, ...args);
     }
   }
+
+  /** As `run`, for a script whose reply is one binary string: answered as a Buffer, never decoded as text. */
+  async runForBuffer(client: StoreClient, keys: string[], args: Array<string | number>): Promise<Buffer> {
+    try {
+      return (await client.callBuffer('EVALSHA', [this.sha, keys.length, ...keys, ...args])) as Buffer;
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return (await client.callBuffer('EVAL', [this.body, keys.length, ...keys, ...args])) as Buffer;
+    }
+  }
 }

@@ -76,3 +76,8 @@ export async function selectQueues(client: StoreClient, refs: QueueRef[], query:
   if (!query.totals) return { selected };
   return { selected, totals: Object.fromEntries(jobCountKinds.map((kind, k) => [kind, sums[totalAt[k]!]!])) as JobCounts };
 }
+
+/** The eight counts summed over every queue of `refs` (a background recount of the list's totals). */
+export async function countTotals(client: StoreClient, refs: QueueRef[]): Promise<JobCounts> {
+  return (await selectQueues(client, refs, { totals: true })).totals!;
+}

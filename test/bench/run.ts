@@ -1,8 +1,11 @@
 /**
- * npm run bench [-- --quick]: seeds its own workload into a redis-server it
- * starts on :6410, runs Bullpen, bull-board and a bare express floor as
- * separate processes, and prints ONE table of every figure of issue 16 next
- * to its target (✓/✗); writes test/bench/results/latest.json.
+ * npm run bench [-- --quick] [-- --only many-queues] [-- --ports BASE]:
+ * seeds its own workload into a redis-server it starts on :6410 (or BASE,
+ * the servers on the next ports), runs Bullpen, bull-board and a bare
+ * express floor as separate processes, and prints ONE table of every figure
+ * of issue 16 next to its target (✓/✗); writes test/bench/results/latest.json.
+ * `--only many-queues` runs the 10,000-queue store alone (index, list
+ * filters and totals, metrics, Prometheus) and writes no results file.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -24,7 +27,14 @@ const quick = process.argv.includes('--quick');
 const scale = quick
   ? { queues: 200, pageJobs: 1_000, purgeJobs: 20_000, seconds: 2, listRounds: 5, listSpacingMs: 5_000, many: { queues: 2_000, noiseKeys: 200_000 } }
   : { queues: 1_000, pageJobs: 1_000, purgeJobs: 100_000, seconds: 5, listRounds: 5, listSpacingMs: 60_000, many: { queues: 10_000, noiseKeys: 2_000_000 } };
-const ports = { redis: 6410, bullpen: 6411, bullBoard: 6412, bare: 6413 };
+const option = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : process.argv[at + 1];
+};
+const only = option('--only');
+if (only !== undefined && only !== 'many-queues') throw new Error(`--only takes many-queues, not ${only}`);
+const portBase = Number(option('--ports') ?? 6410);
+const ports = { redis: portBase, bullpen: portBase + 1, bullBoard: portBase + 2, bare: portBase + 3 };
 const connectionId = 'bench';
 
 async function seed(redis: Redis, connection: { host: string; port: number }): Promise<void> {
@@ -67,43 +77,7 @@ async function main(): Promise<void> {
     return server;
   };
   try {
-    await seed(redis, { host: '127.0.0.1', port: ports.redis });
-    report('—', 'scale', `${quick ? 'quick' : 'full'}: ${scale.queues} queues, ${await redis.dbsize()} keys; Bullpen runs ${entry.runtime}`);
-    const bullpen = await startBullpen();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const rssStart = await bullpen.rssMb();
-    const peak = rssPeakWatcher(bullpen.pid);
-    const serverArgs = (port: number) => [String(ports.redis), String(port), String(scale.queues)];
-    const bullBoard = await startServer('test/bench/servers/bull-board.ts', serverArgs(ports.bullBoard), {}, ports.bullBoard);
-    servers.push(bullBoard);
-    const bare = await startServer('test/bench/servers/bare.ts', serverArgs(ports.bare), {}, ports.bare);
-    servers.push(bare);
-    const subjects = { bullpen, bullBoard, bare };
-    // Job reads are measured with no discovery scan under way (a list round may just have started one).
-    const quietDiscovery = async () => {
-      while (((await (await fetch(`${bullpen.url}/api/c/${connectionId}/discovery`)).json()) as { scanning: boolean }).scanning) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    };
-    const between = [
-      async () => (await quietDiscovery(), jobReadScenario(subjects, redis, connectionId, scale.seconds)),
-      () => jobPageScenario(subjects, connectionId, 'pages', scale.seconds),
-      () => purgeScenario(bullpen, connectionId, ports.redis),
-    ];
-    await queueListScenario(bullpen, connectionId, {
-      rounds: scale.listRounds,
-      spacingMs: scale.listSpacingMs,
-      seconds: scale.seconds,
-      between: async () => void (await between.shift()?.()),
-    });
-    for (const rest of between) await rest();
-    report('6 memory', `RSS after start / peak through the run (${scale.queues} queues)`, `${rssStart} / ${peak.stop()} MiB`, '≤ 110 / ≤ 250 MiB', rssStart <= 110 && peak.peakMb() <= 250);
-    await Promise.all(servers.splice(0).map((server) => server.stop()));
-    // With every service stopped, the store's command counts are the sampler's alone.
-    const sampler = await measureSamplerCost({ host: '127.0.0.1', port: ports.redis }, prefix);
-    const callBudget = Math.ceil(sampler.queues / 200);
-    report('20 history', `one history sample of ${sampler.queues} queues: collect / write, script calls`, `${sampler.collectMs} / ${sampler.writeMs} ms, ${sampler.scriptCalls} calls`, `≤ ${callBudget} script calls (1 per 200 queues)`, sampler.scriptCalls <= callBudget);
-
+    if (only !== 'many-queues') await everyQueueScenario(redis, entry.runtime, startBullpen, servers);
     await redis.flushall();
     await seedManyQueuesStore(redis, scale.many);
     await rm(dataDir, { recursive: true, force: true });
@@ -115,7 +89,48 @@ async function main(): Promise<void> {
     await redisProcess.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
-  await writeResults();
+  if (only === undefined) await writeResults();
+  else console.log(`\n${renderTable()}`);
+}
+
+/** Every figure but the 10,000-queue ones: 1,000 queues, Bullpen beside bull-board and the bare floor. */
+async function everyQueueScenario(redis: Redis, runtime: string, startBullpen: () => Promise<ServerProcess>, servers: ServerProcess[]): Promise<void> {
+  await seed(redis, { host: '127.0.0.1', port: ports.redis });
+  report('—', 'scale', `${quick ? 'quick' : 'full'}: ${scale.queues} queues, ${await redis.dbsize()} keys; Bullpen runs ${runtime}`);
+  const bullpen = await startBullpen();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const rssStart = await bullpen.rssMb();
+  const peak = rssPeakWatcher(bullpen.pid);
+  const serverArgs = (port: number) => [String(ports.redis), String(port), String(scale.queues)];
+  const bullBoard = await startServer('test/bench/servers/bull-board.ts', serverArgs(ports.bullBoard), {}, ports.bullBoard);
+  servers.push(bullBoard);
+  const bare = await startServer('test/bench/servers/bare.ts', serverArgs(ports.bare), {}, ports.bare);
+  servers.push(bare);
+  const subjects = { bullpen, bullBoard, bare };
+  // Job reads are measured with no discovery scan under way (a list round may just have started one).
+  const quietDiscovery = async () => {
+    while (((await (await fetch(`${bullpen.url}/api/c/${connectionId}/discovery`)).json()) as { scanning: boolean }).scanning) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  const between = [
+    async () => (await quietDiscovery(), jobReadScenario(subjects, redis, connectionId, scale.seconds)),
+    () => jobPageScenario(subjects, connectionId, 'pages', scale.seconds),
+    () => purgeScenario(bullpen, connectionId, ports.redis),
+  ];
+  await queueListScenario(bullpen, connectionId, {
+    rounds: scale.listRounds,
+    spacingMs: scale.listSpacingMs,
+    seconds: scale.seconds,
+    between: async () => void (await between.shift()?.()),
+  });
+  for (const rest of between) await rest();
+  report('6 memory', `RSS after start / peak through the run (${scale.queues} queues)`, `${rssStart} / ${peak.stop()} MiB`, '≤ 110 / ≤ 250 MiB', rssStart <= 110 && peak.peakMb() <= 250);
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+  // With every service stopped, the store's command counts are the sampler's alone.
+  const sampler = await measureSamplerCost({ host: '127.0.0.1', port: ports.redis }, prefix);
+  const callBudget = Math.ceil(sampler.queues / 200);
+  report('20 history', `one history sample of ${sampler.queues} queues: collect / write, script calls`, `${sampler.collectMs} / ${sampler.writeMs} ms, ${sampler.scriptCalls} calls`, `≤ ${callBudget} script calls (1 per 200 queues)`, sampler.scriptCalls <= callBudget);
 }
 
 async function writeResults(): Promise<void> {

@@ -119,6 +119,13 @@ describe('search, sort and the name cache', () => {
   it('sorts by name, by a count (largest first by default) and in either order', async () => {
     expect(names(await list(''))).toEqual(['Mailer', 'audit', 'billing', 'mail']);
     expect(names(await list('sort=name&order=desc'))).toEqual(['mail', 'billing', 'audit', 'Mailer']);
+    // Pages by name are slices of the sorted names, from either end.
+    expect(names(await list('order=desc&pageSize=3'))).toEqual(['mail', 'billing', 'audit']);
+    const last = await list('order=desc&pageSize=3&page=2');
+    expect([names(last), last.total, last.hasMore]).toEqual([['Mailer'], 4, false]);
+    expect(names(await list('order=desc&pageSize=3&page=3'))).toEqual([]);
+    expect(names(await list('search=mail&order=desc&pageSize=1&page=2'))).toEqual(['Mailer']);
+    expect(names(await list('search=mail&pageSize=1&page=2'))).toEqual(['mail']);
     expect(names(await list('sort=failed'))).toEqual(['mail', 'billing', 'Mailer', 'audit']);
     expect(names(await list('sort=waiting&order=asc'))).toEqual(['mail', 'billing', 'audit', 'Mailer']);
     const paged = await list('sort=failed&page=2&pageSize=2');

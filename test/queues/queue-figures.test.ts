@@ -63,6 +63,23 @@ describe('readQueueFigures', () => {
     expect(whole.sums).toEqual([4, 2, 0]);
   });
 
+  it('reads figures of usually missing keys right whether one of them, several or none exists', async () => {
+    // Rare figures (statuses most queues have no job in, BullMQ's per-minute metrics) are looked up together first.
+    const points = `${fixture.prefix}:d-empty:metrics:failed:data`;
+    await fixture.redis.rpush(points, '5', '1', '7');
+    const read = [figures.count('delayed'), figures.count('prioritized'), figures.finishedInPoints('failed', 2), figures.count('waiting'), figures.finishedInPoints('completed', 2)];
+    expect(read.filter((one) => one.rare).length).toBe(4);
+    const { values } = await readQueueFigures(fixture.redis, refs, read, 100);
+    expect(values).toEqual([
+      [0, 2, 0, 3, 0],
+      [0, 0, 0, 0, 0],
+      [0, 0, 0, 1, 0],
+      [0, 0, 6, 0, 0],
+      [4, 0, 0, 0, 0],
+    ]);
+    await fixture.redis.del(points);
+  });
+
   it('reads nothing for no queues', async () => {
     const sent = await commandsDuring(fixture.redis, () => readQueueFigures(fixture.redis, [], [figures.count('waiting')], 10));
     expect(sent).toEqual([]);

@@ -140,7 +140,9 @@ describe.each(['embedded', 'server'] as const)('the queue index across a real re
     await rm(directory, { recursive: true, force: true });
   });
 
-  it('answers the first list after a restart from the index, then reconciles in the background', async () => {
+  // That the first list does not wait for the scan is checked in queue-directory.test.ts (a scan that never ends);
+  // here the startup warm-up lists once, so the reconciling scan of this small store may be over before the first request.
+  it('answers the first list after a restart from the index or the reconciled index, then reconciles in the background', async () => {
     await runService(env, async (api) => {
       expect(listedNames((await request(`${api}/c/main/queues`)).body)).toEqual(['gone', 'kept']);
     });
@@ -149,7 +151,7 @@ describe.each(['embedded', 'server'] as const)('the queue index across a real re
     await createQueues(fixture, ['new']);
     await runService(env, async (api) => {
       const first = await request(`${api}/c/main/queues`);
-      expect(listedNames(first.body)).toEqual(['gone', 'kept']);
+      expect(['gone,kept', 'kept,new']).toContain(listedNames(first.body).join());
       await waitFor(async () => listedNames((await request(`${api}/c/main/queues`)).body).join() === 'kept,new', 10_000, 'the reconciling scan');
       expect((await request(`${api}/c/main/discovery`)).body).toMatchObject({ queues: 2, complete: true });
     });

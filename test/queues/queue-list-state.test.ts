@@ -83,8 +83,11 @@ describe('GET /queues?state=…&totals=true against real BullMQ queues', () => {
   it('answers totals equal to the sum of what BullMQ counts per queue, whatever search and state', async () => {
     const expected = await countedByBullmq(queues);
     expect(expected).toMatchObject({ waiting: 6, active: 1, failed: 2, waitingChildren: 1 });
+    const before = Date.now();
     const whole = await list('totals=true');
     expect(whole.body.totals).toEqual(expected);
+    // No window here (SERVICE_QUEUE_LIST_CACHE_MS=0): counted for this request.
+    expect(Date.parse(whole.body.totalsAt)).toBeGreaterThanOrEqual(before - 1);
     const narrowed = await list('totals=true&state=failing&search=fail&pageSize=1');
     expect(narrowed.body).toMatchObject({ total: 1, totals: expected });
     expect((await list('totals=false')).body).not.toHaveProperty('totals');
