@@ -49,3 +49,20 @@ export function createLogger(options: { level: string; destination?: NodeJS.Writ
     options.destination ?? process.stdout,
   );
 }
+
+/**
+ * A logger made on first use: a request's child logger costs its bindings'
+ * serialization and redaction, and most requests never log. The context
+ * holds this stand-in (copying it copies no logger); the first method call
+ * makes the real one.
+ */
+export function lazyLogger(create: () => Logger): Logger {
+  let real: Logger | undefined;
+  return new Proxy({} as Logger, {
+    get(_target, key) {
+      real ??= create();
+      const value = Reflect.get(real, key, real) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(real) : value;
+    },
+  });
+}

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 // req.id and req.log: server/http/request-observation.ts gives every request both.
 import type {} from '../http/request-observation.js';
 import { identifyRequest, type Identity } from '../auth/identity.js';
-import type { Logger } from '../logger.js';
+import { lazyLogger, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
 
 /** How a call reached the procedures: REST path params arrive percent-encoded, tRPC input does not. */
@@ -50,7 +50,7 @@ export function createHttpContextFactory(services: Services, transport: Exclude<
     services,
     transport,
     requestId: String(req.id),
-    logger: req.log,
+    logger: lazyLogger(() => req.log),
     req,
     res,
     identify: identifier(services, req, res),
