@@ -1,5 +1,7 @@
 import { purgeableStatuses, type PurgeableStatus, type PurgeSelector } from '../../contracts/queues.js';
 import { AppError } from '../../contracts/app-error.js';
+import { cleanCallPlan } from '../../server/bullmq/clean-calls.js';
+import { cleanUpTo } from './clean-up-to.js';
 
 /** Removes jobs of one status; the real one wraps BullMQ's clean, tests use a fake. */
 export interface StatusCleaner {
@@ -27,11 +29,13 @@ export interface PurgeProgress {
 }
 
 /**
- * Empties each status in batches until a batch removes nothing (BullMQ's
- * clean skips jobs it must keep, e.g. active jobs a worker holds the lock of,
- * so "removed fewer than a batch" does not yet mean empty). After
- * `maxBatchesPerStatus` batches a status that still holds jobs stops the
- * purge with 409 PURGE_CAP_REACHED, naming it and what was removed so far.
+ * Empties each status until a clean call removes nothing (BullMQ's clean
+ * skips jobs it must keep, e.g. active jobs a worker holds the lock of, so
+ * "removed fewer than asked" does not yet mean empty). A status gets at most
+ * `maxBatchesPerStatus` batches' worth of jobs (sent as `cleanCallPlan` says:
+ * finished sets in calls of 250, two in flight); one that still holds jobs
+ * after that stops the purge with 409 PURGE_CAP_REACHED, naming it and what
+ * was removed so far.
  */
 export async function purgeStatuses({
   cleaner,
@@ -45,15 +49,14 @@ export async function purgeStatuses({
   const progress: PurgeProgress = { statusesPurged: [], totalRemoved: 0, removedByStatus: {}, removedJobIdsSample: [] };
   for (const status of statuses) {
     progress.removedByStatus[status] = 0;
-    let emptied = false;
-    for (let batch = 0; batch < limits.maxBatchesPerStatus && !emptied; batch += 1) {
-      const ids = await cleaner.clean(status, limits.batchSize);
+    const record = (ids: string[]) => {
       progress.removedByStatus[status]! += ids.length;
       progress.totalRemoved += ids.length;
       const room = limits.sampleSize - progress.removedJobIdsSample.length;
       if (room > 0) progress.removedJobIdsSample.push(...ids.slice(0, room).map(String));
-      emptied = ids.length === 0;
-    }
+    };
+    const budget = limits.maxBatchesPerStatus * limits.batchSize;
+    const emptied = await cleanUpTo(cleaner, status, budget, cleanCallPlan(status, limits.batchSize), record);
     if (!emptied && (await cleaner.count(status)) > 0) throw capReached(status, limits, progress);
     progress.statusesPurged.push(status);
   }

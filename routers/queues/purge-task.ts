@@ -1,28 +1,34 @@
 import type { PurgeSelector } from '../../contracts/queues.js';
+import { cleanCallPlan } from '../../server/bullmq/clean-calls.js';
 import type { TaskHandler } from '../../server/tasks/task-handler.js';
-import { bullmqCleanType } from './clean-queue.js';
+import { cleanUpTo } from './clean-up-to.js';
+import { bullmqCleaner } from './purge-queue.js';
 import { expandSelectors } from './purge-statuses.js';
 
 /**
- * Purge as a background task: each status emptied in batches until a batch removes nothing, with
+ * Purge as a background task: each status emptied in batches until a clean call removes nothing, with
  * no batch cap (the synchronous route keeps the spec's cap and its 409), resumable status by status.
+ * A batch goes to Redis as the synchronous purge sends it (`cleanCallPlan`); progress is recorded,
+ * and a cancel seen, between batches.
  */
 export const purgeTask: TaskHandler = {
   kind: 'queues.purge',
   async run(context) {
     const statuses = expandSelectors(context.params.statuses as PurgeSelector[]);
-    const queue = context.store.queue(context.queueName!, String(context.params.prefix));
+    const ref = { prefix: String(context.params.prefix), name: context.queueName! };
+    const cleaner = bullmqCleaner(context.store.queue(ref.name, ref.prefix), context.store.client, ref);
     const removedByStatus = { ...((context.cursor?.removedByStatus as Record<string, number> | undefined) ?? {}) };
     for (let index = Number(context.cursor?.statusIndex ?? 0); index < statuses.length; index++) {
       const status = statuses[index]!;
       removedByStatus[status] ??= 0;
-      for (;;) {
-        const ids = await queue.clean(0, context.batchSize, bullmqCleanType(status));
-        removedByStatus[status] += ids.length;
-        const next = ids.length === 0 ? index + 1 : index;
-        if (!(await context.progress(ids.length, { statusIndex: next, removedByStatus }))) return { removedByStatus };
-        if (ids.length === 0) break;
-        await context.throttle();
+      const plan = cleanCallPlan(status, context.batchSize);
+      for (let emptied = false; !emptied; ) {
+        let removed = 0;
+        emptied = await cleanUpTo(cleaner, status, context.batchSize, plan, (ids) => (removed += ids.length));
+        removedByStatus[status] += removed;
+        const next = emptied ? index + 1 : index;
+        if (!(await context.progress(removed, { statusIndex: next, removedByStatus }))) return { removedByStatus };
+        if (!emptied) await context.throttle();
       }
     }
     const totalRemoved = Object.values(removedByStatus).reduce((sum, count) => sum + count, 0);

@@ -9,12 +9,15 @@ function fakeCleaner(jobs: Partial<Record<PurgeableStatus, number>>, kept: Parti
   const remaining = new Map<PurgeableStatus, string[]>(
     purgeableStatuses.map((status) => [status, Array.from({ length: jobs[status] ?? 0 }, (_, i) => `${status}-${i}`)]),
   );
-  const calls: Array<{ status: PurgeableStatus; limit: number }> = [];
+  const calls: Array<{ status: PurgeableStatus; limit: number; inFlight: number }> = [];
+  let inFlight = 0;
   const cleaner: StatusCleaner = {
     async clean(status, limit) {
-      calls.push({ status, limit });
-      const ids = remaining.get(status)!;
-      return ids.splice(0, limit);
+      calls.push({ status, limit, inFlight: ++inFlight });
+      const ids = remaining.get(status)!.splice(0, limit);
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight -= 1;
+      return ids;
     },
     async count(status) {
       return remaining.get(status)!.length + (kept[status] ?? 0);
@@ -23,7 +26,7 @@ function fakeCleaner(jobs: Partial<Record<PurgeableStatus, number>>, kept: Parti
   return { cleaner, calls, remaining };
 }
 
-/** A status that never empties: every batch removes a full batch. */
+/** A status that never empties: every call removes all it may. */
 function endlessCleaner(): StatusCleaner & { batches: number } {
   let next = 0;
   const cleaner = {
@@ -59,15 +62,59 @@ describe('expandSelectors', () => {
 });
 
 describe('purgeStatuses', () => {
-  it('runs batches of 1000 until a batch removes nothing and counts each status', async () => {
-    const { cleaner, calls, remaining } = fakeCleaner({ failed: 2500, completed: 10, waiting: 7 });
-    const result = await purgeStatuses({ cleaner, statuses: ['failed', 'completed'] });
-    expect(result.removedByStatus).toEqual({ failed: 2500, completed: 10 });
+  it('runs one call of 1000 at a time until a call removes nothing, counting each status', async () => {
+    const { cleaner, calls, remaining } = fakeCleaner({ waiting: 2500, delayed: 10, completed: 7 });
+    const result = await purgeStatuses({ cleaner, statuses: ['waiting', 'delayed'] });
+    expect(result.removedByStatus).toEqual({ waiting: 2500, delayed: 10 });
     expect(result.totalRemoved).toBe(2510);
-    expect(result.statusesPurged).toEqual(['failed', 'completed']);
-    expect(calls.filter((call) => call.status === 'failed').length).toBe(4);
-    expect(calls.every((call) => call.limit === 1000)).toBe(true);
-    expect(remaining.get('waiting')!.length).toBe(7);
+    expect(result.statusesPurged).toEqual(['waiting', 'delayed']);
+    expect(calls.filter((call) => call.status === 'waiting').length).toBe(4);
+    expect(calls.every((call) => call.limit === 1000 && call.inFlight === 1)).toBe(true);
+    expect(remaining.get('completed')!.length).toBe(7);
+  });
+
+  it('empties completed and failed in calls of 250, two in flight, counting the call sent ahead', async () => {
+    const { cleaner, calls } = fakeCleaner({ failed: 2600, completed: 10 });
+    const result = await purgeStatuses({ cleaner, statuses: ['completed', 'failed'] });
+    expect(result.removedByStatus).toEqual({ completed: 10, failed: 2600 });
+    expect(result.totalRemoved).toBe(2610);
+    const failedCalls = calls.filter((call) => call.status === 'failed');
+    expect(failedCalls.every((call) => call.limit === 250)).toBe(true);
+    expect(Math.max(...failedCalls.map((call) => call.inFlight))).toBe(2);
+    // 10 full calls, one of 100, then the empty one (and the one sent alongside it).
+    expect(failedCalls.length).toBe(13);
+    expect(result.removedJobIdsSample.slice(9, 11)).toEqual(['completed-9', 'failed-0']);
+  });
+
+  it('counts jobs a call sent ahead removed after an empty call (e.g. jobs finished meanwhile)', async () => {
+    let call = 0;
+    const cleaner: StatusCleaner = {
+      async clean(_status, limit) {
+        call += 1;
+        return call === 1 ? Array.from({ length: limit }, (_, i) => `a${i}`) : call === 2 ? [] : call === 3 ? ['late'] : [];
+      },
+      count: async () => 0,
+    };
+    const result = await purgeStatuses({ cleaner, statuses: ['completed'] });
+    expect(result.removedByStatus).toEqual({ completed: 251 });
+    expect(call).toBe(3);
+  });
+
+  it('fails with the error of the first call once the call sent alongside it is settled, its own failure handled', async () => {
+    let sent = 0;
+    let settled = 0;
+    const cleaner: StatusCleaner = {
+      async clean() {
+        const order = sent++;
+        // The call sent second fails first, while the first is still awaited.
+        await new Promise((resolve) => setTimeout(resolve, order === 0 ? 20 : 0));
+        settled += 1;
+        throw new Error(order === 0 ? 'store went away' : 'second failure');
+      },
+      count: async () => 0,
+    };
+    await expect(purgeStatuses({ cleaner, statuses: ['failed'] })).rejects.toThrow('store went away');
+    expect(settled).toBe(2);
   });
 
   it('caps the id sample at 100 strings across statuses', async () => {
@@ -75,6 +122,13 @@ describe('purgeStatuses', () => {
     const result = await purgeStatuses({ cleaner, statuses: ['failed', 'completed'] });
     expect(result.removedJobIdsSample).toHaveLength(100);
     expect(result.removedJobIdsSample.slice(58, 62)).toEqual(['failed-58', 'failed-59', 'completed-0', 'completed-1']);
+  });
+
+  it('caps completed and failed at the same 500 batches of 1000, sent as 2000 calls of 250', async () => {
+    const cleaner = endlessCleaner();
+    const error = await capError(purgeStatuses({ cleaner, statuses: ['failed'] }));
+    expect(cleaner.batches).toBe(2000);
+    expect(error.details).toMatchObject({ status: 'failed', removedSoFar: 500_000, removedByStatus: { failed: 500_000 } });
   });
 
   it('stops with 409 PURGE_CAP_REACHED naming the status after 500 full batches', async () => {
