@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { StoreClient } from '../stores/redis-client.js';
 
 /**
- * A read script sent by its SHA1 (EVALSHA): the body crosses the wire only
+ * A script sent by its SHA1 (EVALSHA): the body crosses the wire only
  * the first time a node sees it, or after a SCRIPT FLUSH (NOSCRIPT → EVAL,
  * which also caches it again).
  */
