@@ -1,11 +1,12 @@
 /**
- * npm run bench [-- --quick] [-- --only many-queues] [-- --ports BASE]:
+ * npm run bench [-- --quick] [-- --only many-queues|purge] [-- --ports BASE]:
  * seeds its own workload into a redis-server it starts on :6410 (or BASE,
  * the servers on the next ports), runs Bullpen, bull-board and a bare
  * express floor as separate processes, and prints ONE table of every figure
  * of issue 16 next to its target (✓/✗); writes test/bench/results/latest.json.
  * `--only many-queues` runs the 10,000-queue store alone (index, list
- * filters and totals, metrics, Prometheus) and writes no results file.
+ * filters and totals, metrics, Prometheus) and writes no results file;
+ * `--only purge [--rounds N]` the purge figures alone (N rounds, default 3).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -15,10 +16,10 @@ import { bullpenEntry } from './bullpen-runtime.js';
 import { rssPeakWatcher } from './cpu.js';
 import { repoRoot, startServer, type ServerProcess } from './processes.js';
 import { startRedis } from './redis-server.js';
-import { cloneFinishedJobs, prefix, seedLiveJobs, seedManyQueues, seedTemplates } from './seed.js';
+import { cloneFinishedJobs, prefix, seedLiveJobs, seedManyQueues, seedTemplates, type BenchConnection } from './seed.js';
 import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenarios/job-reads.js';
 import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues.js';
-import { purgeQueues, purgeScenario } from './scenarios/purge.js';
+import { purgeScenario, seedPurgeQueues } from './scenarios/purge.js';
 import { queueListScenario } from './scenarios/queue-list.js';
 import { measureSamplerCost } from './sampler-cost.js';
 import { renderTable, report, rows } from './targets.js';
@@ -32,9 +33,11 @@ const option = (name: string) => {
   return at < 0 ? undefined : process.argv[at + 1];
 };
 const only = option('--only');
-if (only !== undefined && only !== 'many-queues') throw new Error(`--only takes many-queues, not ${only}`);
+if (only !== undefined && only !== 'many-queues' && only !== 'purge') throw new Error(`--only takes many-queues or purge, not ${only}`);
 const portBase = Number(option('--ports') ?? 6410);
 const ports = { redis: portBase, bullpen: portBase + 1, bullBoard: portBase + 2, bare: portBase + 3 };
+/** Purge rounds (re-seeded in between): the figures are medians, one round moving by ±20% on a shared machine. */
+const purgeRounds = Number(option('--rounds') ?? 3);
 const connectionId = 'bench';
 
 async function seed(redis: Redis, connection: { host: string; port: number }): Promise<void> {
@@ -44,11 +47,11 @@ async function seed(redis: Redis, connection: { host: string; port: number }): P
   await redis.rpush(`${prefix}:${readQueue}:${readJobId}:logs`, ...Array.from({ length: 20 }, (_, i) => `step ${i} done`));
   await seedLiveJobs(connection, 'pages');
   await cloneFinishedJobs(redis, 'pages', 'completed', scale.pageJobs, 1);
-  for (const name of purgeQueues) {
-    await seedLiveJobs(connection, name);
-    await cloneFinishedJobs(redis, name, 'completed', scale.purgeJobs, 1);
-  }
+  await seedPurgeQueues(redis, connection, scale.purgeJobs);
 }
+
+const runPurge = (bullpen: ServerProcess, redis: Redis, connection: BenchConnection) =>
+  purgeScenario(bullpen, connectionId, ports.redis, { rounds: purgeRounds, reseed: () => seedPurgeQueues(redis, connection, scale.purgeJobs) });
 
 function bullpenEnv(redisUrl: string, dataDir: string): Record<string, string> {
   return {
@@ -77,12 +80,15 @@ async function main(): Promise<void> {
     return server;
   };
   try {
-    if (only !== 'many-queues') await everyQueueScenario(redis, entry.runtime, startBullpen, servers);
-    await redis.flushall();
-    await seedManyQueuesStore(redis, scale.many);
-    await rm(dataDir, { recursive: true, force: true });
-    await mkdir(dataDir);
-    await manyQueuesScenario(startBullpen, connectionId, scale.many, await redis.dbsize());
+    if (only === 'purge') await purgeAlone(redis, startBullpen);
+    else {
+      if (only !== 'many-queues') await everyQueueScenario(redis, entry.runtime, startBullpen, servers);
+      await redis.flushall();
+      await seedManyQueuesStore(redis, scale.many);
+      await rm(dataDir, { recursive: true, force: true });
+      await mkdir(dataDir);
+      await manyQueuesScenario(startBullpen, connectionId, scale.many, await redis.dbsize());
+    }
   } finally {
     await Promise.allSettled(servers.map((server) => server.stop()));
     redis.disconnect();
@@ -116,7 +122,7 @@ async function everyQueueScenario(redis: Redis, runtime: string, startBullpen: (
   const between = [
     async () => (await quietDiscovery(), jobReadScenario(subjects, redis, connectionId, scale.seconds)),
     () => jobPageScenario(subjects, connectionId, 'pages', scale.seconds),
-    () => purgeScenario(bullpen, connectionId, ports.redis),
+    () => runPurge(bullpen, redis, { host: '127.0.0.1', port: ports.redis }),
   ];
   await queueListScenario(bullpen, connectionId, {
     rounds: scale.listRounds,
@@ -131,6 +137,15 @@ async function everyQueueScenario(redis: Redis, runtime: string, startBullpen: (
   const sampler = await measureSamplerCost({ host: '127.0.0.1', port: ports.redis }, prefix);
   const callBudget = Math.ceil(sampler.queues / 200);
   report('20 history', `one history sample of ${sampler.queues} queues: collect / write, script calls`, `${sampler.collectMs} / ${sampler.writeMs} ms, ${sampler.scriptCalls} calls`, `≤ ${callBudget} script calls (1 per 200 queues)`, sampler.scriptCalls <= callBudget);
+}
+
+/** `--only purge`: the purge queues alone, then the purge figures. */
+async function purgeAlone(redis: Redis, startBullpen: () => Promise<ServerProcess>): Promise<void> {
+  const connection = { host: '127.0.0.1', port: ports.redis };
+  console.log(`seeding the purge queues (${quick ? 'quick' : 'full'} scale)…`);
+  await seedTemplates(connection);
+  await seedPurgeQueues(redis, connection, scale.purgeJobs);
+  await runPurge(await startBullpen(), redis, connection);
 }
 
 async function writeResults(): Promise<void> {
