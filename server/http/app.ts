@@ -79,8 +79,8 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   const onError = logProcedureError(services);
   // REST first: its routes answer without passing the layers below (see rest-api.ts).
   app.use(
-    apiBasePath,
     restApi(appRouter, {
+      basePath: apiBasePath,
       plainGetRoutes: ['/openapi.json', '/docs', '/prometheus', queueEventsPath, oauthSignInPath, oauthCallbackPath, auditExportPath],
       createContext: createHttpContextFactory(services, 'rest'),
       onError,
