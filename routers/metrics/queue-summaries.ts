@@ -1,27 +1,18 @@
 import type { QueueSummary } from '../../contracts/metrics.js';
-import type { JobCountKind } from '../../contracts/queues.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
+import { countKindOfState, exportedStates } from '../../server/bullmq/export-counts.js';
 import { figures, readQueueFigures } from '../../server/bullmq/queue-figures.js';
 
-/** BullMQ states as the summaries name them, and the count each is. */
-const countOfState = {
-  active: 'active',
-  completed: 'completed',
-  delayed: 'delayed',
-  failed: 'failed',
-  prioritized: 'prioritized',
-  waiting: 'waiting',
-  'waiting-children': 'waitingChildren',
-} as const satisfies Record<string, JobCountKind>;
-export const jobStates = Object.keys(countOfState) as Array<keyof typeof countOfState>;
+/** BullMQ's states as the summaries name them: those its Prometheus export counts, in that order. */
+export const jobStates = exportedStates;
 
 /** Queues per script call: keeps each call short so the store is never blocked for long. */
 const queuesPerCall = 500;
 
 /** Per queue, in the order the summary reads them: the state sizes (as `jobStates`), the pause flag, the completed/failed sums of the newest one-minute points. */
 const summaryFigures = (windowMinutes: number) => [
-  ...jobStates.map((state) => figures.count(countOfState[state])),
+  ...jobStates.map((state) => figures.count(countKindOfState[state])),
   figures.paused(),
   figures.finishedInPoints('completed', windowMinutes),
   figures.finishedInPoints('failed', windowMinutes),

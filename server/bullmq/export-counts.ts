@@ -6,7 +6,8 @@ import type { QueueRef } from './queue-key.js';
 /** The states BullMQ's exportPrometheusMetrics counts, in its order (getJobCounts() with no types). */
 export const exportedStates = ['active', 'completed', 'delayed', 'failed', 'prioritized', 'waiting', 'waiting-children'] as const;
 
-const kindOfState: Record<(typeof exportedStates)[number], JobCountKind> = {
+/** The count each of those states is (`waiting-children` is the `waitingChildren` count). */
+export const countKindOfState: Record<(typeof exportedStates)[number], JobCountKind> = {
   active: 'active',
   completed: 'completed',
   delayed: 'delayed',
@@ -18,7 +19,7 @@ const kindOfState: Record<(typeof exportedStates)[number], JobCountKind> = {
 
 /** The sizes of the exported states, the finished totals BullMQ keeps in its metrics hashes, the oldest waiting job. */
 const exportFigures = [
-  ...exportedStates.map((state) => figures.count(kindOfState[state])),
+  ...exportedStates.map((state) => figures.count(countKindOfState[state])),
   figures.finishedTotal('completed'),
   figures.finishedTotal('failed'),
   figures.oldestWaitingAt(),
