@@ -65,6 +65,21 @@ describe('methods and literal paths (rule 6)', () => {
     expect(queue.headers.get('allow')).toBe('DELETE, GET');
   });
 
+  it('refuses another method 405 before reading its body (a non-JSON body is not a 415 there)', async () => {
+    const response = await raw(`${url('any')}/jobs/retry`, 'PUT', { 'content-type': 'text/plain' }, 'not json');
+    expect({ status: response.status, allow: response.headers.get('allow') }).toEqual({ status: 405, allow: 'POST' });
+  });
+
+  it('answers HEAD on a GET route as the GET: its status and headers, no body', async () => {
+    await bed.seeded('nobody-head', { waiting: 1 });
+    const target = `${url('nobody-head')}/jobs?status=waiting`;
+    const [get, head] = await Promise.all([fetch(target), fetch(target, { method: 'HEAD' })]);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(await head.text()).toBe('');
+    expect(((await get.json()) as { jobs: unknown[] }).jobs).toHaveLength(1);
+  });
+
   it('still answers unknown paths 404', async () => {
     expect((await raw(`${bed.app.api}/no-such-route`, 'GET')).status).toBe(404);
   });
