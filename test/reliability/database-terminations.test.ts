@@ -30,7 +30,9 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    service = await startReplica(database.url, { LOG_LEVEL: 'error', PORT: String(await freePort()) }, { compiled: true });
+    // The general rate limit (300 a minute per user) out of the way: the load test alone can spend it
+    // on a quiet machine, and a 429 answered before any statement would leave nothing to terminate.
+    service = await startReplica(database.url, { LOG_LEVEL: 'error', PORT: String(await freePort()), RATE_LIMIT_MAX: '1000000' }, { compiled: true });
     user = await signUpOn(service.api, 'terminated');
     const created = await request(`${service.api}/connections`, { method: 'POST', headers: browser(user), body: { name: 'main', url: 'redis://127.0.0.1:6379/0' } });
     expect(created.status).toBe(201);
@@ -116,15 +118,24 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
     return 0;
   }
 
+  /**
+   * Rounds until `wanted` of them caught statements in flight (a round on a loaded machine can see none
+   * reach the lock in time, or the service still shedding after the round before): at most three tries each.
+   */
+  async function roundsThatCaught(kind: Kind, requests: number, wanted: number) {
+    const all: Array<Awaited<ReturnType<typeof terminateWhileWaiting>>> = [];
+    while (all.filter((round) => round.waiting > 0).length < wanted && all.length < wanted * 3) all.push(await terminateWhileWaiting(kind, requests));
+    return all;
+  }
+
   it('a read whose statement is terminated is answered on a fresh connection; a write is 503 + Retry-After, not repeated', async () => {
-    const reads: Array<Awaited<ReturnType<typeof terminateWhileWaiting>>> = [];
-    for (let round = 0; round < 5; round++) reads.push(await terminateWhileWaiting('read', 5));
-    const writes: typeof reads = [];
-    for (let round = 0; round < 2; round++) writes.push(await terminateWhileWaiting('write', 2));
+    const reads = await roundsThatCaught('read', 5, 5);
+    const writes = await roundsThatCaught('write', 2, 2);
     const waiting = (rounds: typeof reads) => rounds.map((round) => round.waiting);
     console.info(`statements terminated while waiting: reads ${waiting(reads).join(' ')}, writes ${waiting(writes).join(' ')}`);
-    // The scenario happened: every round caught statements in flight.
-    expect([...waiting(reads), ...waiting(writes)].every((count) => count > 0)).toBe(true);
+    // The scenario happened: five read rounds and two write rounds caught statements in flight.
+    expect(waiting(reads).filter((count) => count > 0)).toHaveLength(5);
+    expect(waiting(writes).filter((count) => count > 0)).toHaveLength(2);
 
     expect(reads.flatMap((round) => round.answers).filter((answer) => answer.status !== 200)).toEqual([]);
     const writeAnswers = writes.flatMap((round) => round.answers);
