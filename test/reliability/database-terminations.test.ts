@@ -88,11 +88,17 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
   async function terminateWhileWaiting(kind: Kind, requests: number) {
     await killer.query('begin');
     await killer.query('lock table connection, organization in access exclusive mode');
-    const pending = Array.from({ length: requests }, (_, index) => call(kind === 'read', index));
-    const waiting = await waitUntilWaiting(kind, requests);
+    const answered = { all: false };
+    const pending = Promise.all(Array.from({ length: requests }, (_, index) => call(kind === 'read', index))).finally(() => (answered.all = true));
+    const waiting = await waitUntilWaiting(kind, requests, answered);
     await killer.query(terminateAll);
     await killer.query('commit');
-    return { waiting, answers: await Promise.all(pending) };
+    return { waiting, answers: await pending };
+  }
+
+  /** The service back to answering reads before the next round: one that starts while it still sheds catches nothing. */
+  async function settled() {
+    for (const deadline = Date.now() + 5000; Date.now() < deadline; await sleep(50)) if ((await call(true)).status === 200) return;
   }
 
   /**
@@ -100,10 +106,11 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
    * did. Reads get a short one: their retry is only made within a second of the request (retry-terminated-read.ts).
    * Writes get longer, still well inside lock_timeout (1.5 s by default).
    */
-  async function waitUntilWaiting(kind: Kind, expected: number): Promise<number> {
+  async function waitUntilWaiting(kind: Kind, expected: number, answered: { all: boolean }): Promise<number> {
     const graceMs = kind === 'read' ? 300 : 800;
     let firstSeen: number | null = null;
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(10)) {
+    // A round whose requests were all answered without reaching the lock has nothing left to wait for.
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && !answered.all; await sleep(10)) {
       // The killer is inside its transaction: without this, pg_stat_activity answers from the snapshot taken first in it.
       await killer.query('select pg_stat_clear_snapshot()');
       const { rows } = await killer.query<{ waiting: number }>(
@@ -120,11 +127,17 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
 
   /**
    * Rounds until `wanted` of them caught statements in flight (a round on a loaded machine can see none
-   * reach the lock in time, or the service still shedding after the round before): at most three tries each.
+   * reach the lock in time, or the service still shedding after the round before): at most five tries each.
+   * A round that caught nothing prints what its requests were answered, so a shortfall says why.
    */
   async function roundsThatCaught(kind: Kind, requests: number, wanted: number) {
     const all: Array<Awaited<ReturnType<typeof terminateWhileWaiting>>> = [];
-    while (all.filter((round) => round.waiting > 0).length < wanted && all.length < wanted * 3) all.push(await terminateWhileWaiting(kind, requests));
+    while (all.filter((round) => round.waiting > 0).length < wanted && all.length < wanted * 5) {
+      await settled();
+      const round = await terminateWhileWaiting(kind, requests);
+      if (round.waiting === 0) console.info(`a ${kind} round caught nothing: ${round.answers.map((answer) => answer.code ?? answer.status).join(' ')}`);
+      all.push(round);
+    }
     return all;
   }
 
@@ -143,5 +156,5 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
     // A write caught mid-statement may have committed nothing or everything: it is never run again.
     const waitingWrites = waiting(writes).reduce((sum, count) => sum + count, 0);
     expect(writeAnswers.filter(isUnavailableAnswer).length).toBeGreaterThanOrEqual(waitingWrites);
-  }, 60_000);
+  }, 120_000);
 });
