@@ -12,7 +12,8 @@ RUN npm run build
 FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
-    SERVICE_EMBEDDED_DIR=/data
+    SERVICE_EMBEDDED_DIR=/data \
+    MALLOC_ARENA_MAX=1
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY client/package.json client/

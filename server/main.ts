@@ -5,6 +5,7 @@ import { listen } from './http/listen.js';
 import { createLogger } from './logger.js';
 import { closeServices, createServices } from './services.js';
 import { preloadQueueIndex } from './discovery/preload-index.js';
+import { collectStartupGarbage } from './startup-garbage.js';
 import { warmUpQueueLists } from './discovery/warm-up.js';
 import { createCaller } from '../routers/_app.js';
 import { createInnerContext } from './trpc/context.js';
@@ -33,6 +34,7 @@ await warmUpQueueLists({
   preload: () => preloadQueueIndex(services),
   listFirstPage: (connectionId) => system.queues.list({ connectionId, pageSize: 100 }),
 });
+logger.debug({ ms: collectStartupGarbage() }, 'collected startup garbage');
 const running = await listen(createApp(services), config.http.port, config.http.host).catch(async (error: Error) => {
   logger.fatal({ err: error }, `cannot listen on ${config.http.host}:${config.http.port}: ${error.message}`);
   await closeServices(services);

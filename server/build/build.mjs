@@ -18,6 +18,33 @@ export async function loadCompiler() {
   }
 }
 
+/**
+ * Packages bundled into dist/ rather than loaded from node_modules, as side-effect-free code so
+ * only what the service calls is kept. trpc-to-openapi's index loads its every adapter (h3,
+ * co-body, mime-db) and its generator (openapi3-ts, yaml) at import; the running service calls
+ * four of its utilities at startup and its generator only when /api/openapi.json is first asked
+ * for. Bundled, the rest is never loaded: ~1.5 MB less heap after start.
+ */
+const inlinedPackages = ['trpc-to-openapi'];
+
+const packageOf = (specifier) => /^(@[^/]+\/[^/]+|[^/]+)/.exec(specifier)?.[1];
+
+/** Every package external (loaded from node_modules at run time) except `inlinedPackages` and their own files. */
+const externalsExceptInlined = {
+  name: 'externals-except-inlined',
+  setup(build) {
+    const insideInlined = (file) => inlinedPackages.some((name) => file.includes(`/node_modules/${name}/`));
+    build.onResolve({ filter: /^[^./]|^\.\.?\// }, async (args) => {
+      if (args.pluginData?.resolving) return undefined;
+      const bare = !args.path.startsWith('.') && !path.isAbsolute(args.path);
+      if (bare && !inlinedPackages.includes(packageOf(args.path))) return { external: true };
+      if (!bare && !insideInlined(args.importer)) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } });
+      return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, sideEffects: false };
+    });
+  },
+};
+
 /** Bundles server/main.ts and what it imports from routers/ and contracts/ into dist/server/. */
 export async function buildService(esbuild) {
   const started = Date.now();
@@ -27,8 +54,8 @@ export async function buildService(esbuild) {
     outdir: path.dirname(distEntry),
     absWorkingDir: root,
     bundle: true,
-    // Packages load from node_modules at run time, as under tsx; only our own source is bundled.
-    packages: 'external',
+    // Packages load from node_modules at run time, as under tsx; only our own source (and inlinedPackages) is bundled.
+    plugins: [externalsExceptInlined],
     platform: 'node',
     format: 'esm',
     target: 'node22',

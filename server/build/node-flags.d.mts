@@ -1,1 +1,2 @@
 export declare const serviceNodeFlags: string[];
+export declare const serviceEnvironment: Record<string, string>;

@@ -1,5 +1,4 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import packageJson from '../../package.json' with { type: 'json' };
 import {
   appRouter,
@@ -27,6 +26,7 @@ import { readTrpcBody, rejectDeepTrpcInput } from './json-depth.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
 import { successStatusOf } from './success-status.js';
 import { restApi } from './rest/rest-api.js';
+import { lazyTrpcEndpoint } from './trpc-endpoint.js';
 import type { ProcedureMeta } from '../trpc/init.js';
 import { observeRequests } from './request-observation.js';
 import { createRouteLabeler, restOperations } from '../observability/route-labels.js';
@@ -93,7 +93,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     readTrpcBody,
     jsonBodyErrors,
     rejectDeepTrpcInput,
-    createExpressMiddleware({ router: appRouter, createContext: createHttpContextFactory(services, 'trpc'), onError, maxBodySize: maxBodyBytes }),
+    lazyTrpcEndpoint({ router: appRouter, createContext: createHttpContextFactory(services, 'trpc'), onError, maxBodySize: maxBodyBytes }),
   );
 
   app.get(['/', apiBasePath, `${apiBasePath}/`], apiIndex(apiBasePath, packageJson.version));

@@ -90,6 +90,18 @@ describe('the service process', () => {
     }
   });
 
+  it("collects startup's garbage before it opens its port, so no request waits for that pause", async () => {
+    const service = startServiceProcess({ PORT: '0', HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: dataDir, LOG_LEVEL: 'debug' });
+    await service.waitForOutput(/bullpen listening/);
+    const lines = service.output().split('\n');
+    const collected = lines.findIndex((line) => line.includes('collected startup garbage'));
+    expect(collected).toBeGreaterThanOrEqual(0);
+    expect(JSON.parse(lines[collected]!).ms).toBeGreaterThan(0);
+    expect(collected).toBeLessThan(lines.findIndex((line) => line.includes('bullpen listening')));
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+  });
+
   it('serves health on the embedded default, then shuts down cleanly on SIGTERM', async () => {
     const service = startServiceProcess({ PORT: '0', HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: dataDir });
     const url = (await service.waitForOutput(/http:\/\/127\.0\.0\.1:\d+/)).trim();

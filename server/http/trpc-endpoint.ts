@@ -1,0 +1,19 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AnyTRPCRouter } from '@trpc/server';
+import type { createExpressMiddleware } from '@trpc/server/adapters/express';
+
+type EndpointOptions<TRouter extends AnyTRPCRouter> = Parameters<typeof createExpressMiddleware<TRouter>>[0];
+
+/**
+ * tRPC's own protocol (`/api/trpc`, the typed client's batch link), with its express adapter
+ * loaded on the first call: the adapter and its response machinery are ~1.5 MB of heap that a
+ * service answering REST only never needs (REST has its own handler, server/http/rest/).
+ */
+export function lazyTrpcEndpoint<TRouter extends AnyTRPCRouter>(options: EndpointOptions<TRouter>): RequestHandler {
+  let handler: Promise<RequestHandler> | undefined;
+  const load = async () => (await import('@trpc/server/adapters/express')).createExpressMiddleware(options) as RequestHandler;
+  return (req: Request, res: Response, next: NextFunction) => {
+    handler ??= load();
+    handler.then((serve) => serve(req, res, next), next);
+  };
+}
