@@ -28,7 +28,23 @@ export async function fetchQueueSummaries(client: StoreClient, refs: QueueRef[])
   const { values } = await readQueueFigures(client, refs, summaryFigures, listQueuesPerCall);
   return refs.map((ref, index) => {
     const own = values[index]!;
-    const jobCounts = Object.fromEntries(jobCountKinds.map((kind, k) => [kind, own[k + 1]!])) as JobCounts;
-    return { name: ref.name, prefix: ref.prefix, isPaused: own[0] === 1, jobCounts };
+    return { name: ref.name, prefix: ref.prefix, isPaused: own[0] === 1, jobCounts: jobCountsAt(own, 1) };
   });
+}
+
+/**
+ * The counts stored from `offset` on in `values`, in jobCountKinds order, as one object literal: built
+ * through Object.fromEntries the counts of a page of 100 queues were its second-largest garbage.
+ */
+export function jobCountsAt(values: readonly number[], offset: number): JobCounts {
+  return {
+    waiting: values[offset]!,
+    active: values[offset + 1]!,
+    delayed: values[offset + 2]!,
+    completed: values[offset + 3]!,
+    failed: values[offset + 4]!,
+    paused: values[offset + 5]!,
+    prioritized: values[offset + 6]!,
+    waitingChildren: values[offset + 7]!,
+  };
 }

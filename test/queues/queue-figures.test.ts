@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobCountKinds } from '../../contracts/queues.js';
 import { figures, keeping, readQueueFigures } from '../../server/bullmq/queue-figures.js';
+import { jobCountsAt } from '../../server/bullmq/queue-states.js';
 import { commandsDuring } from '../helpers/command-count.js';
 import { seedQueue } from '../helpers/queues.js';
 import { storeFixture } from '../helpers/stores.js';
@@ -80,8 +81,25 @@ describe('readQueueFigures', () => {
     await fixture.redis.del(points);
   });
 
+  it('sums counts kept as sums only (the list totals, its own loop in the script) to what the seeds hold', async () => {
+    const summed = await readQueueFigures(fixture.redis, refs, jobCountKinds.map((kind) => keeping('sum', figures.count(kind))), 2);
+    const seeded = { waiting: 4, active: 0, delayed: 4, completed: 3, failed: 2, paused: 0, prioritized: 2, waitingChildren: 0 };
+    expect(summed.sums).toEqual(jobCountKinds.map((kind) => seeded[kind]));
+    expect(summed.values.every((own) => own.every(Number.isNaN))).toBe(true);
+    const perQueue = await readQueueFigures(fixture.redis, refs, jobCountKinds.map(figures.count), 100);
+    expect(summed.sums).toEqual(jobCountKinds.map((_, k) => perQueue.values.reduce((total, own) => total + own[k]!, 0)));
+  });
+
   it('reads nothing for no queues', async () => {
     const sent = await commandsDuring(fixture.redis, () => readQueueFigures(fixture.redis, [], [figures.count('waiting')], 10));
     expect(sent).toEqual([]);
+  });
+});
+
+describe('jobCountsAt', () => {
+  it('names each count by its place in jobCountKinds order, from the offset on, in that key order', () => {
+    const counts = jobCountsAt([-1, 10, 11, 12, 13, 14, 15, 16, 17], 1);
+    expect(Object.keys(counts)).toEqual([...jobCountKinds]);
+    expect(jobCountKinds.map((kind) => counts[kind])).toEqual([10, 11, 12, 13, 14, 15, 16, 17]);
   });
 });
