@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const servers: ServerProcess[] = [];
   const entry = await bullpenEntry();
   const startBullpen = async () => {
-    const server = await startServer(entry.script, [], bullpenEnv(redisProcess.url, dataDir), ports.bullpen, entry.nodeFlags);
+    const server = await startServer(entry.script, [], { ...entry.env, ...bullpenEnv(redisProcess.url, dataDir) }, ports.bullpen, entry.nodeFlags);
     servers.push(server);
     return server;
   };
