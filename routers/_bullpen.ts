@@ -1,12 +1,12 @@
-import { createCaller } from '../routers/_app.js';
-import { loadConfig, loadConfigFromProcessEnv } from './config.js';
-import { identifyToken, type Identity } from './auth/identity.js';
-import { createLogger } from './logger.js';
-import { closeServices, createServices, type Services } from './services.js';
-import { createInnerContext } from './trpc/context.js';
+import { createCaller } from './_app.js';
+import { loadConfig, loadConfigFromProcessEnv } from '../server/config.js';
+import { identifyToken, type Identity } from '../server/auth/identity.js';
+import { createLogger } from '../server/logger.js';
+import { closeServices, createServices, type Services } from '../server/services.js';
+import { createInnerContext } from '../server/trpc/context.js';
 
-export type { AppRouter } from '../routers/_app.js';
-export { ConfigError } from './config.js';
+export type { AppRouter } from './_app.js';
+export { ConfigError } from '../server/config.js';
 
 /**
  * Who an in-process call acts as. The same permissions and audit trail as
