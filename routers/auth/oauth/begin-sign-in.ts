@@ -1,5 +1,5 @@
-import * as client from 'openid-client';
 import type { OAuthProvider } from '../../../server/auth/oauth/oauth-provider.js';
+import { openIdClient } from '../../../server/auth/oauth/openid-client-module.js';
 import { sealAttempt, stateCookie, stateLifetimeSeconds } from '../../../server/auth/oauth/state-cookie.js';
 import type { SecretHasher } from '../../../server/auth/secret-hash.js';
 import { callbackUrl } from './callback-url.js';
@@ -11,6 +11,7 @@ import { callbackUrl } from './callback-url.js';
  */
 export async function beginSignIn(input: { provider: OAuthProvider; hash: SecretHasher; appBaseUrl: string; redirectTo: string }): Promise<{ location: string; cookie: string }> {
   const { provider, appBaseUrl } = input;
+  const client = await openIdClient();
   const state = client.randomState();
   const codeVerifier = client.randomPKCECodeVerifier();
   const nonce = provider.type === 'oidc' ? client.randomNonce() : null;

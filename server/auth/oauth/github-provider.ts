@@ -1,6 +1,7 @@
-import * as client from 'openid-client';
+import type * as OpenId from 'openid-client';
 import type { AuthorizationChecks, ExternalProfile, OAuthProvider } from './oauth-provider.js';
 import { OAuthFailure } from './oauth-provider.js';
+import { openIdClient, type OpenIdClient } from './openid-client-module.js';
 import { oauthFailureOf } from './openid-errors.js';
 import type { OAuthProviderSettings } from './provider-settings.js';
 
@@ -53,18 +54,26 @@ async function gitHubProfile(endpoints: GitHubEndpoints, accessToken: string): P
 
 /** GitHub through openid-client's authorization code grant (state and PKCE S256), then GitHub's user API. */
 export function gitHubProvider(settings: OAuthProviderSettings, endpoints: GitHubEndpoints, allowInsecureRequests: boolean): OAuthProvider {
-  const configuration = new client.Configuration(
-    { issuer: 'https://github.com', authorization_endpoint: endpoints.authorizationEndpoint, token_endpoint: endpoints.tokenEndpoint },
-    settings.clientId,
-    settings.clientSecret,
-  );
-  if (allowInsecureRequests) client.allowInsecureRequests(configuration);
-  configuration.timeout = apiTimeoutMs / 1000;
+  // Built on first use, with the module (openid-client-module.ts).
+  let configured: { client: OpenIdClient; configuration: OpenId.Configuration } | null = null;
+  const ready = async () => {
+    if (configured) return configured;
+    const client = await openIdClient();
+    const configuration = new client.Configuration(
+      { issuer: 'https://github.com', authorization_endpoint: endpoints.authorizationEndpoint, token_endpoint: endpoints.tokenEndpoint },
+      settings.clientId,
+      settings.clientSecret,
+    );
+    if (allowInsecureRequests) client.allowInsecureRequests(configuration);
+    configuration.timeout = apiTimeoutMs / 1000;
+    return (configured = { client, configuration });
+  };
   return {
     id: settings.id,
     name: settings.name,
     type: 'oauth2',
     async authorizationUrl({ redirectUri, state, codeChallenge }) {
+      const { client, configuration } = await ready();
       return client.buildAuthorizationUrl(configuration, {
         redirect_uri: redirectUri,
         scope: settings.scopes.join(' '),
@@ -74,11 +83,12 @@ export function gitHubProvider(settings: OAuthProviderSettings, endpoints: GitHu
       });
     },
     async complete(callbackUrl: URL, checks: AuthorizationChecks) {
+      const { client, configuration } = await ready();
       try {
         const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, { expectedState: checks.state, pkceCodeVerifier: checks.codeVerifier });
         return await gitHubProfile(endpoints, tokens.access_token);
       } catch (error) {
-        throw oauthFailureOf(error);
+        throw oauthFailureOf(error, client);
       }
     },
   };

@@ -1,6 +1,7 @@
-import * as client from 'openid-client';
+import type * as OpenId from 'openid-client';
 import type { AuthorizationChecks, ExternalProfile, OAuthProvider } from './oauth-provider.js';
 import { OAuthFailure } from './oauth-provider.js';
+import { openIdClient, type OpenIdClient } from './openid-client-module.js';
 import { describeOpenIdError, oauthFailureOf } from './openid-errors.js';
 import type { OAuthProviderSettings } from './provider-settings.js';
 
@@ -8,7 +9,7 @@ export interface OpenIdConnectSource {
   /** Discovered from `{issuer}/.well-known/openid-configuration` on first use (the generic provider). */
   issuerUrl?: string;
   /** Known endpoints (Google): no discovery round trip. */
-  metadata?: client.ServerMetadata;
+  metadata?: OpenId.ServerMetadata;
   /** Plain-http endpoints: loopback stand-ins in tests only. */
   allowInsecureRequests: boolean;
 }
@@ -16,9 +17,10 @@ export interface OpenIdConnectSource {
 const requestTimeoutSeconds = 10;
 
 /** Lazily: an issuer that is down at startup must not stop the service, only this provider's sign-ins. */
-function configurationLoader(settings: OAuthProviderSettings, source: OpenIdConnectSource): () => Promise<client.Configuration> {
-  let pending: Promise<client.Configuration> | null = null;
+function configurationLoader(settings: OAuthProviderSettings, source: OpenIdConnectSource): () => Promise<OpenId.Configuration> {
+  let pending: Promise<OpenId.Configuration> | null = null;
   const build = async () => {
+    const client = await openIdClient();
     const execute = [
       ...(source.allowInsecureRequests ? [client.allowInsecureRequests] : []),
       // The ID token's signature is checked against the issuer's keys, not only its claims.
@@ -40,7 +42,7 @@ function configurationLoader(settings: OAuthProviderSettings, source: OpenIdConn
   };
 }
 
-async function profileOf(configuration: client.Configuration, tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>): Promise<ExternalProfile> {
+async function profileOf(client: OpenIdClient, configuration: OpenId.Configuration, tokens: Awaited<ReturnType<OpenIdClient['authorizationCodeGrant']>>): Promise<ExternalProfile> {
   const claims = tokens.claims();
   if (!claims) throw new OAuthFailure('id_token_invalid', 'the provider returned no ID token');
   // Providers that follow the spec to the letter put scope claims in UserInfo only.
@@ -60,6 +62,7 @@ export function openIdConnectProvider(settings: OAuthProviderSettings, source: O
     name: settings.name,
     type: 'oidc',
     async authorizationUrl({ redirectUri, state, codeChallenge, nonce }) {
+      const client = await openIdClient();
       return client.buildAuthorizationUrl(await configuration(), {
         redirect_uri: redirectUri,
         scope: settings.scopes.join(' '),
@@ -71,6 +74,7 @@ export function openIdConnectProvider(settings: OAuthProviderSettings, source: O
     },
     async complete(callbackUrl: URL, checks: AuthorizationChecks) {
       const config = await configuration();
+      const client = await openIdClient();
       try {
         const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
           expectedState: checks.state,
@@ -78,9 +82,9 @@ export function openIdConnectProvider(settings: OAuthProviderSettings, source: O
           pkceCodeVerifier: checks.codeVerifier,
           idTokenExpected: true,
         });
-        return await profileOf(config, tokens);
+        return await profileOf(client, config, tokens);
       } catch (error) {
-        throw oauthFailureOf(error);
+        throw oauthFailureOf(error, client);
       }
     },
   };

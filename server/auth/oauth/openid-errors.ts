@@ -1,4 +1,4 @@
-import * as client from 'openid-client';
+import type { OpenIdClient } from './openid-client-module.js';
 import { OAuthFailure } from './oauth-provider.js';
 
 /** oauth4webapi codes for a response whose content failed a check (iss, aud, nonce, state, signature...). */
@@ -17,8 +17,9 @@ export function describeOpenIdError(error: unknown): { code?: string; message: s
  * named as such. Checks on the authorization response (state) come first, then the
  * token endpoint's refusal (a replayed code, a wrong PKCE verifier), then the
  * ID token's checks (nonce, issuer, audience, signature).
+ * `client` is the loaded openid-client module (its error classes).
  */
-export function oauthFailureOf(error: unknown): OAuthFailure {
+export function oauthFailureOf(error: unknown, client: OpenIdClient): OAuthFailure {
   if (error instanceof OAuthFailure) return error;
   if (error instanceof client.AuthorizationResponseError) return new OAuthFailure('provider_denied', `the provider answered ${error.error}`);
   if (error instanceof client.ResponseBodyError) return new OAuthFailure('token_rejected', `the token endpoint answered ${error.error}`);

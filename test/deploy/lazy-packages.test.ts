@@ -1,0 +1,21 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { compiledServiceEntry } from '../helpers/compiled-service.js';
+
+/**
+ * Packages only some installs or some requests need, loaded on first use (memory after start is a
+ * target, issue 16): one database driver of the two, OAuth (openid-client with oauth4webapi and jose,
+ * ~1.3 MB resident) when a provider signs someone in, the tRPC HTTP adapter on the first /api/trpc call,
+ * the docs page's assets when it is opened. A static import anywhere in the service would load them at startup.
+ */
+const loadedOnFirstUse = ['openid-client', '@mikro-orm/postgresql', '@mikro-orm/sqlite', '@trpc/server/adapters/express', 'swagger-ui-express'];
+
+const escaped = (name: string) => name.replace(/[/.-]/g, (character) => `\\${character}`);
+
+describe('the compiled service', () => {
+  it.each(loadedOnFirstUse)('imports %s only dynamically', async (name) => {
+    const code = await readFile(await compiledServiceEntry(), 'utf8');
+    expect(code).toContain(`import("${name}")`);
+    expect(code).not.toMatch(new RegExp(`(from|import)\\s*"${escaped(name)}"`));
+  });
+});
