@@ -20,6 +20,12 @@ import { isConnectionTerminated } from './database-unavailable.js';
  * server usually ended them all. Suspect clients are closed on release and
  * skipped on acquire, so a request that asks after a termination is seen gets
  * a connection opened after it.
+ *
+ * A client whose connection ends while it is checked out is released at
+ * once, closed: kysely's controlled transactions (MikroORM's flush) release
+ * their connection only after a BEGIN, COMMIT or ROLLBACK that succeeded, so
+ * a write whose connection was terminated kept its pool slot forever, and a
+ * few such writes left no connection for any request (all 503 until restart).
  */
 export function dropTerminatedConnections(pool: Pool, poolSize: number): void {
   // Bumped when a connection of the current generation is terminated: every older one is suspect.
@@ -35,9 +41,14 @@ export function dropTerminatedConnections(pool: Pool, poolSize: number): void {
     if (openedIn.get(client) === generation && isConnectionTerminated(error)) generation++;
   };
 
+  // The release of each checked-out client's current checkout, idempotent (see holdUntilReleased).
+  const held = new WeakMap<PoolClient, (error?: Error | boolean) => void>();
+
   pool.on('connect', (client) => {
     openedIn.set(client, generation);
     client.on('error', (error) => sawDeath(client, error));
+    // Its in-flight statement has already failed; nobody may ever release it (see above).
+    client.on('end', () => held.get(client)?.(endedError()));
     // A FATAL error ends the session; pg reports it to the statement in flight before the socket closes.
     client.connection?.on('errorMessage', (message: DatabaseError) => {
       if (message.severity === 'FATAL' || message.severity === 'PANIC') sawDeath(client, message);
@@ -49,7 +60,7 @@ export function dropTerminatedConnections(pool: Pool, poolSize: number): void {
     // Each pass drops one suspect idle client: at most the pool's size of them exist.
     for (let dropped = 0; ; dropped++) {
       const client = await connect();
-      if (!isSuspect(client) || dropped >= poolSize) return closeWhenSuspect(client, isSuspect);
+      if (!isSuspect(client) || dropped >= poolSize) return holdUntilReleased(client, isSuspect, held);
       client.release(suspectError());
     }
   };
@@ -63,11 +74,24 @@ export function dropTerminatedConnections(pool: Pool, poolSize: number): void {
   }) as Pool['connect'];
 }
 
-/** The client goes back to the pool only if it is still trusted when released. */
-function closeWhenSuspect(client: PoolClient, isSuspect: (client: PoolClient) => boolean): PoolClient {
+/**
+ * The client goes back to the pool only if it is still trusted when released.
+ * Its release is made idempotent: the one on connection end and the holder's
+ * own (kysely's, after the failed statement) may both come, in either order,
+ * and pg-pool throws on a second release.
+ */
+function holdUntilReleased(client: PoolClient, isSuspect: (client: PoolClient) => boolean, held: WeakMap<PoolClient, (error?: Error | boolean) => void>): PoolClient {
   const release = client.release.bind(client);
-  client.release = (error?: Error | boolean) => release(error || (isSuspect(client) ? suspectError() : undefined));
+  let released = false;
+  client.release = (error?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    held.delete(client);
+    release(error || (isSuspect(client) ? suspectError() : undefined));
+  };
+  held.set(client, client.release);
   return client;
 }
 
 const suspectError = () => new Error('connection opened before a termination by the server: closed, not reused');
+const endedError = () => new Error('connection ended while checked out: released closed, its holder may never release it');

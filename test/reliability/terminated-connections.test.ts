@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { dropTerminatedConnections } from '../../server/persistence/drop-terminated-connections.js';
@@ -82,6 +83,24 @@ describe('a pooled PostgreSQL connection terminated by the server', () => {
     const again = await pool.connect();
     expect(again).toBe(next);
     again.release();
+  });
+
+  it('gives back the slot of a client that ended while checked out, even if its holder never releases it', async () => {
+    // kysely's transactions release only after a ROLLBACK that succeeded: on a terminated connection, never.
+    openPool(1);
+    const client = await pool.connect();
+    expect((await terminatedWhileRunning(client)).code).toBe('57P01');
+    const waiting = pool.connect();
+    const next = await Promise.race([waiting, sleep(2000).then(() => null)]);
+    // Otherwise the late client would keep pool.end() in afterEach waiting.
+    if (!next) void waiting.then((late) => late.release());
+    expect(next, 'the only slot is still held by the dead client').not.toBeNull();
+    expect(next).not.toBe(client);
+    // A holder that does release later (kysely after a failed statement) changes nothing, and does not throw.
+    expect(() => client.release()).not.toThrow();
+    expect((await next!.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    next!.release();
+    expect(pool.totalCount - pool.idleCount).toBe(0);
   });
 
   it('keeps connections when a statement fails for another reason', async () => {
