@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from './limiter-classes.js';
 import type { RateLimitConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 

@@ -18,4 +18,10 @@ describe('the compiled service', () => {
     expect(code).toContain(`import("${name}")`);
     expect(code).not.toMatch(new RegExp(`(from|import)\\s*"${escaped(name)}"`));
   });
+
+  it('loads the rate limiter classes it uses from their files, never the package index and its ~25 store adapters', async () => {
+    const code = await readFile(await compiledServiceEntry(), 'utf8');
+    expect(code).toContain('"rate-limiter-flexible/lib/RateLimiterMemory.js"');
+    expect(code).not.toMatch(/(from|import|\()\s*"rate-limiter-flexible"/);
+  });
 });
