@@ -1,6 +1,11 @@
-import http from 'node:http';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { cpuMs } from './cpu.js';
+
+const run = promisify(execFile);
+const sequentialClient = fileURLToPath(new URL('./sequential-client.mjs', import.meta.url));
 
 export interface LoadFigures {
   requestsPerSecond: number;
@@ -40,35 +45,21 @@ export async function measure(
 /**
  * One connection, one request at a time (keep-alive), for `seconds`: the same figures as `measure`
  * with each latency timed in microseconds. autocannon keeps latencies in whole milliseconds, which
- * at a 1.4 ms p50 turns a p99/p50 ratio into noise (1.4 ms reads as 1, 4.2 ms as 4: "4×").
+ * at a 1.4 ms p50 turns a p99/p50 ratio into noise (1.4 ms reads as 1, 4.2 ms as 4: "4×"). The
+ * requests are sent by a small process of their own (sequential-client.mjs), not this one.
  */
 export async function measureSequential(url: string, options: { seconds: number; pid?: number }): Promise<LoadFigures> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const get = () =>
-    new Promise<number>((resolve, reject) => {
-      http.get(url, { agent }, (response) => response.resume().on('end', () => resolve(response.statusCode ?? 0))).on('error', reject);
-    });
   const cpuBefore = options.pid ? await cpuMs(options.pid) : 0;
-  const latencies: number[] = [];
-  let errors = 0;
-  let non2xx = 0;
-  const started = performance.now();
-  while (performance.now() - started < options.seconds * 1000) {
-    const sent = performance.now();
-    const status = await get().catch(() => (errors++, 0));
-    if (status >= 300 || (status > 0 && status < 200)) non2xx++;
-    latencies.push(performance.now() - sent);
-  }
-  const elapsedSeconds = (performance.now() - started) / 1000;
-  agent.destroy();
+  const { stdout } = await run(process.execPath, [sequentialClient, url, String(options.seconds)], { maxBuffer: 64 * 1024 * 1024 });
   const cpu = options.pid ? (await cpuMs(options.pid)) - cpuBefore : undefined;
-  latencies.sort((a, b) => a - b);
+  const { latenciesUs, non2xx, elapsedSeconds } = JSON.parse(stdout) as { latenciesUs: number[]; non2xx: number; elapsedSeconds: number };
+  const latencies = latenciesUs.map((us) => us / 1000).sort((a, b) => a - b);
   const percentile = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 100) / 100;
   return {
     requestsPerSecond: Math.round(latencies.length / elapsedSeconds),
     p50Ms: percentile(0.5),
     p99Ms: percentile(0.99),
-    errors,
+    errors: 0,
     non2xx,
     ...(cpu === undefined ? {} : { cpuMsPerRequest: Math.round((cpu / Math.max(1, latencies.length)) * 1000) / 1000 }),
   };

@@ -129,6 +129,7 @@ async function everyQueueScenario(redis: Redis, runtime: string, startBullpen: (
     spacingMs: scale.listSpacingMs,
     seconds: scale.seconds,
     between: async () => void (await between.shift()?.()),
+    floorUrl: `${bare.url}/queues/${readQueue}/jobs/${readJobId}`,
   });
   for (const rest of between) await rest();
   report('6 memory', `RSS after start / peak through the run (${scale.queues} queues)`, `${rssStart} / ${peak.stop()} MiB`, '≤ 110 / ≤ 250 MiB', rssStart <= 110 && peak.peakMb() <= 250);
