@@ -9,6 +9,7 @@ import { entities } from './entities/index.js';
 import { migrations } from './migrations/index.js';
 import { oneAtATime, type LockPool } from './migration-lock.js';
 import { dropTerminatedConnections } from './drop-terminated-connections.js';
+import { endOnReadTimeout } from './end-on-read-timeout.js';
 import { retryWhileBusy, shedLoad, splitBudget, sqliteBusyTimeoutMs } from './database-limits.js';
 
 export type Orm = MikroORM<AbstractSqlDriver>;
@@ -50,6 +51,7 @@ async function driverOptions(persistence: Config['persistence'], limits: Limits)
       query_timeout: budget.readMs,
       onPoolCreated: (pool: Pool) => {
         dropTerminatedConnections(pool, limits.poolSize);
+        pool.on('connect', endOnReadTimeout);
         shedLoad(pool, limits.maxWaiting);
       },
     },

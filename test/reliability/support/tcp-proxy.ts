@@ -1,17 +1,25 @@
 import net from 'node:net';
 
-/** A loopback TCP proxy a test can cut (connections refused, open ones reset) and restore on the same port. */
+/**
+ * A loopback TCP proxy a test can cut (connections refused, open ones reset) and restore on the same
+ * port, or silence (nothing forwarded either way, nothing closed: a network that stops answering) and resume.
+ */
 export interface TcpProxy {
   readonly port: number;
   cut(): Promise<void>;
   restore(): Promise<void>;
+  silence(): void;
+  /** Forwards again, what was held included. */
+  resume(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  let silent = false;
   const track = (socket: net.Socket) => {
     sockets.add(socket);
+    if (silent) socket.pause();
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
@@ -39,5 +47,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     });
   await listen(0);
   const port = (server.address() as net.AddressInfo).port;
-  return { port, cut: stop, restore: () => listen(port), close: stop };
+  const holdAll = (hold: boolean) => {
+    silent = hold;
+    for (const socket of sockets) if (hold) socket.pause();
+    else socket.resume();
+  };
+  return { port, cut: stop, restore: () => listen(port), silence: () => holdAll(true), resume: () => holdAll(false), close: stop };
 }
