@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnreachable } from '../../server/persistence/database-unavailable.js';
-import { Organization } from '../../server/persistence/entities/organization.js';
-import { ensureLocalOrganization } from '../../server/persistence/local-organization.js';
-import { openOrm, type Orm } from '../../server/persistence/orm.js';
+import type { Orm } from '../../server/persistence/orm.js';
+import { openServiceOrm, writeOrganization } from './support/service-orm.js';
 import { createTestDatabase, queryDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 
@@ -29,13 +27,7 @@ describe('writes while the network to PostgreSQL is silent', () => {
     proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
     const viaProxy = new URL(database.url);
     viaProxy.port = String(proxy.port);
-    const opened = await openOrm({ mode: 'server', databaseUrl: viaProxy.href }, { timeoutMs: 2000, poolSize, maxWaiting: 8 }, {
-      log: () => {},
-      onWait: () => {},
-      prepare: ensureLocalOrganization,
-    });
-    orm = opened.orm;
-    pool = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> }).getNativeClient();
+    ({ orm, pool } = await openServiceOrm(viaProxy.href, { timeoutMs: 2000, poolSize }));
   }, 60_000);
 
   afterAll(async () => {
@@ -46,11 +38,7 @@ describe('writes while the network to PostgreSQL is silent', () => {
     await database?.drop();
   });
 
-  const write = async () => {
-    const em = orm.em.fork();
-    em.create(Organization, { id: randomUUID(), name: 'silent', slug: randomUUID(), isLocal: false, createdAt: new Date() });
-    await em.flush();
-  };
+  const write = () => writeOrganization(orm, 'silent');
 
   it('answers each write unavailable within the budget, then gives every slot back and leaves no transaction open', async () => {
     // Both pooled connections open first, so the silent writes start on live ones.

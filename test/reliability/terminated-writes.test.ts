@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnreachable } from '../../server/persistence/database-unavailable.js';
-import { Organization } from '../../server/persistence/entities/organization.js';
-import { ensureLocalOrganization } from '../../server/persistence/local-organization.js';
-import { openOrm, type Orm } from '../../server/persistence/orm.js';
+import type { Orm } from '../../server/persistence/orm.js';
+import { openServiceOrm, writeOrganization } from './support/service-orm.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 const poolSize = 2;
@@ -28,13 +26,7 @@ describe('writes whose connections are terminated mid-transaction', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const opened = await openOrm({ mode: 'server', databaseUrl: database.url }, { timeoutMs: 4000, poolSize, maxWaiting: 8 }, {
-      log: () => {},
-      onWait: () => {},
-      prepare: ensureLocalOrganization,
-    });
-    orm = opened.orm;
-    pool = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> }).getNativeClient();
+    ({ orm, pool } = await openServiceOrm(database.url, { timeoutMs: 4000, poolSize }));
     admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
   }, 60_000);
@@ -46,11 +38,7 @@ describe('writes whose connections are terminated mid-transaction', () => {
     await database?.drop();
   });
 
-  const write = async () => {
-    const em = orm.em.fork();
-    em.create(Organization, { id: randomUUID(), name: 'terminated', slug: randomUUID(), isLocal: false, createdAt: new Date() });
-    await em.flush();
-  };
+  const write = () => writeOrganization(orm, 'terminated');
 
   /** One write waiting on a lock the test holds when its backend is terminated; resolves with its error. */
   async function terminatedWrite(): Promise<unknown> {
