@@ -13,7 +13,11 @@ export function lazyTrpcEndpoint<TRouter extends AnyTRPCRouter>(options: Endpoin
   let handler: Promise<RequestHandler> | undefined;
   const load = async () => (await import('@trpc/server/adapters/express')).createExpressMiddleware(options) as RequestHandler;
   return (req: Request, res: Response, next: NextFunction) => {
-    handler ??= load();
-    handler.then((serve) => serve(req, res, next), next);
+    // A failed import is not kept: the next call tries again. Either failure reaches express's error handler.
+    handler ??= load().catch((error: unknown) => {
+      handler = undefined;
+      throw error;
+    });
+    handler.then((serve) => serve(req, res, next)).catch(next);
   };
 }
