@@ -38,7 +38,7 @@ export async function actAcross(store: StoreHandle, refs: QueueRef[], action: Ac
   let budget = batchesPerRequest;
   const queues: AcrossOutcome['queues'] = [];
   for (const ref of refs) {
-    const queue = store.queue(ref.name, ref.prefix);
+    const queue = await store.queue(ref.name, ref.prefix);
     const matched = await countJobs(queue, status);
     let succeeded = 0;
     let more = !dryRun && matched > 0;

@@ -16,7 +16,7 @@ function acrossTask(action: AcrossAction): TaskHandler {
       let acted = Number(context.cursor?.acted ?? 0);
       for (; index < params.queues.length; index++) {
         const ref = params.queues[index]!;
-        const queue = context.store.queue(ref.name, ref.prefix);
+        const queue = await context.store.queue(ref.name, ref.prefix);
         for (let more = true; more; ) {
           const batch = await actOnBatch(queue, action, params.status, context.firstStartedAt, context.batchSize);
           acted += batch.acted;

@@ -2,6 +2,7 @@ import type { JobDetail, JobRef } from '../../contracts/jobs.js';
 import { notFound } from '../../contracts/app-error.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { QueueLookup } from '../../server/bullmq/resolve-queue.js';
+import { loadBullmq } from '../../server/bullmq/bullmq-module.js';
 import { decodeJobHash } from '../../server/bullmq/job-hash.js';
 import { toJobState } from '../../server/bullmq/job-state.js';
 import { readJobDetail, type RawJobRef } from '../../server/bullmq/read-job-detail.js';
@@ -24,11 +25,11 @@ function toJobRef(store: StoreHandle, raw: RawJobRef): JobRef {
  * nodes, so their names and states take a second, parallel round trip.
  */
 export async function getJobDetail({ store, queue, jobId }: { store: StoreHandle; queue: QueueLookup; jobId: string }): Promise<JobDetail> {
-  const read = await readJobDetail(store.client, { queueName: queue.name, jobId, prefixes: queue.prefixes, childLimit: detailChildrenLimit });
+  const [read, { Job }] = await Promise.all([readJobDetail(store.client, { queueName: queue.name, jobId, prefixes: queue.prefixes, childLimit: detailChildrenLimit }), loadBullmq()]);
   if (read.found === 'queue-missing') throw queue.notFound();
   if (read.found === 'job-missing') throw notFound(`Job "${jobId}" in queue "${queue.name}"`);
   const { job } = read;
-  const { parentKey, ...fields } = decodeJobHash(job.hash);
+  const { parentKey, ...fields } = decodeJobHash(job.hash, Job.optsFromJSON);
   const [parent, items] = job.refsResolved
     ? [job.parent && toJobRef(store, job.parent), job.childRefs.map((ref) => toJobRef(store, ref))]
     : await Promise.all([parentKey ? jobRefAt(store, parentKey) : undefined, Promise.all(job.childKeys.map((key) => jobRefAt(store, key)))]);

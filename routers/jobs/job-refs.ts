@@ -26,7 +26,7 @@ export function parseJobKey(prefixes: readonly string[], key: string): ParsedJob
 /** Id, queue, name and state of the job stored at `key` (a parent or a child in a flow). */
 export async function jobRefAt(store: StoreHandle, key: string): Promise<JobRef> {
   const parsed = parseJobKey(store.prefixes, key);
-  const queue = parsed.queueName === null ? undefined : store.queue(parsed.queueName, parsed.prefix!);
+  const queue = parsed.queueName === null ? undefined : await store.queue(parsed.queueName, parsed.prefix!);
   const [name, state] = await Promise.all([
     store.client.hget(key, 'name'),
     queue ? queue.getJobState(parsed.id).then(toJobState) : Promise.resolve<JobState>('unknown'),

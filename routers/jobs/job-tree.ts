@@ -27,7 +27,7 @@ export async function getJobTree({ store, queue, jobId, depth, maxChildren, maxN
     const next: JobTreeNode[] = [];
     for (const node of level) {
       if (node.queueName === null || node.prefix === null) continue;
-      const children = await childrenOf(store.queue(node.queueName, node.prefix), node.id, maxChildren);
+      const children = await childrenOf(await store.queue(node.queueName, node.prefix), node.id, maxChildren);
       node.childrenTotal = childrenTotal(children.counts);
       const room = currentDepth < depth ? Math.max(0, maxNodes - nodes) : 0;
       const keys = children.keys.slice(0, room);

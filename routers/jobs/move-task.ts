@@ -19,9 +19,9 @@ export const moveTask: TaskHandler = {
   kind: 'jobs.move',
   async run(context) {
     const params = context.params as unknown as MoveParams;
-    const source = context.store.queue(context.queueName!, params.prefix);
+    const source = await context.store.queue(context.queueName!, params.prefix);
     const targetStore = params.to.connectionId === context.store.connection.id ? context.store : await context.openStore(params.to.connectionId);
-    const target = { queue: targetStore.queue(params.to.queueName, params.to.prefix), keepIds: params.keepIds === true };
+    const target = { queue: await targetStore.queue(params.to.queueName, params.to.prefix), keepIds: params.keepIds === true };
     if (params.query) {
       return runQueryTask(context, { queue: source, query: params.query, statuses: removeStatuses, scope: moveScope(params.to), act: moveEach(source, target), counted: 'moved' });
     }

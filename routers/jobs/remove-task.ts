@@ -15,7 +15,7 @@ export const removeTask: TaskHandler = {
   kind: 'jobs.remove',
   async run(context) {
     const status = context.params.status as Parameters<typeof countJobs>[1];
-    const queue = context.store.queue(context.queueName!, String(context.params.prefix));
+    const queue = await context.store.queue(context.queueName!, String(context.params.prefix));
     if (context.params.query) {
       return runQueryTask(context, { queue, query: context.params.query as JobQuery<JobStatus>, statuses: removeStatuses, scope: 'remove', act: removeEach(queue), counted: 'removed' });
     }

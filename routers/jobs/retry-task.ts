@@ -21,7 +21,7 @@ export const retryTask: TaskHandler = {
   async run(context) {
     const status = context.params.status as 'failed' | 'completed';
     const prefix = String(context.params.prefix);
-    const queue = context.store.queue(context.queueName!, prefix);
+    const queue = await context.store.queue(context.queueName!, prefix);
     if (context.params.query) {
       return runQueryTask(context, { queue, query: context.params.query as JobQuery<JobStatus>, statuses: retryStatuses, scope: 'retry', act: retryEach(queue), counted: 'retried' });
     }

@@ -23,7 +23,7 @@ export async function collectQueueMetrics(
   workerClients: WorkerClient[] | null,
   clientListWarnings: string[] = [],
 ): Promise<QueueMetrics> {
-  const queue = store.queue(ref.name, ref.prefix);
+  const queue = await store.queue(ref.name, ref.prefix);
   const warnings = [...clientListWarnings];
   const { start, end } = options.range;
   const call = <T>(what: string, run: () => Promise<T>) => introspect(warnings, what, run);

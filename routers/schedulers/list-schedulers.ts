@@ -36,6 +36,6 @@ async function countSchedulers(store: StoreHandle, queues: QueueRef[]): Promise<
 }
 
 async function readSchedulers(store: StoreHandle, ref: QueueRef, from: number, to: number) {
-  const schedulers = await store.queue(ref.name, ref.prefix).getJobSchedulers(from, to, true);
+  const schedulers = await (await store.queue(ref.name, ref.prefix)).getJobSchedulers(from, to, true);
   return withHealth(store, ref, schedulers.map((json) => toScheduler(ref, json)));
 }

@@ -25,7 +25,7 @@ export interface SaveSchedulerRequest {
 export async function saveScheduler(request: SaveSchedulerRequest): Promise<Scheduler> {
   const { store, queue, schedulerId, mode } = request;
   const { ref } = queue;
-  const repeat = toRepeatOptions(request.schedule);
+  const repeat = await toRepeatOptions(request.schedule);
   const existing = await readScheduler(queue, schedulerId);
   if (mode === 'create' && existing) {
     throw new AppError('CONFLICT', `Job scheduler ${schedulerId} already exists in queue ${ref.name}; update it with PUT`, { schedulerId });

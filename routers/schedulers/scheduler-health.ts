@@ -1,18 +1,18 @@
-import { CronExpressionParser } from 'cron-parser';
 import type { Scheduler } from '../../contracts/schedulers.js';
 import { queueKey, type QueueRef } from '../../server/bullmq/queue-key.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
+import { loadCronParser, type CronParser } from './cron-parser-module.js';
 
 /** Failed jobs looked at per queue (newest first): the cost of health stays one bounded read. */
 export const failuresScanned = 10_000;
 const recentRuns = 100;
 
 /** When the scheduler's 100th most recent run was due: its jobs since then are its "latest 100". */
-function windowStart(scheduler: Scheduler, now: number): number {
+function windowStart(scheduler: Scheduler, now: number, parser: CronParser | undefined): number {
   const from = scheduler.next ? Date.parse(scheduler.next) : now;
   if (scheduler.every) return from - recentRuns * scheduler.every;
-  if (!scheduler.pattern) return 0;
-  const runs = CronExpressionParser.parse(scheduler.pattern, { currentDate: new Date(from), ...(scheduler.tz ? { tz: scheduler.tz } : {}) });
+  if (!scheduler.pattern || !parser) return 0;
+  const runs = parser.parse(scheduler.pattern, { currentDate: new Date(from), ...(scheduler.tz ? { tz: scheduler.tz } : {}) });
   let earliest = from;
   for (let run = 0; run < recentRuns; run++) {
     try {
@@ -44,9 +44,11 @@ export async function withHealth(store: StoreHandle, ref: QueueRef, schedulers: 
     const produced = producedBy(reply[index]!);
     if (produced) failures.set(produced.schedulerId, [...(failures.get(produced.schedulerId) ?? []), { dueAt: produced.dueAt, failedAt: Number(reply[index + 1]) }]);
   }
+  // Loaded only when a cron scheduler is listed (interval ones need no parser).
+  const parser = schedulers.some((scheduler) => scheduler.pattern) ? await loadCronParser() : undefined;
   return schedulers.map((scheduler) => {
     const own = failures.get(scheduler.id) ?? [];
-    const since = windowStart(scheduler, now);
+    const since = windowStart(scheduler, now, parser);
     const last = own.length > 0 ? Math.max(...own.map((failure) => failure.failedAt)) : null;
     return { ...scheduler, recentFailures: own.filter((failure) => failure.dueAt >= since).length, lastFailedAt: last === null ? null : new Date(last).toISOString() };
   });

@@ -1,7 +1,7 @@
 import type { RepeatOptions } from 'bullmq';
-import { CronExpressionParser } from 'cron-parser';
 import type { Schedule } from '../../contracts/schedulers.js';
 import { AppError } from '../../contracts/app-error.js';
+import { loadCronParser } from './cron-parser-module.js';
 
 function invalid(field: string, message: string): AppError {
   const path = ['schedule', field];
@@ -16,9 +16,10 @@ function checkTimezone(timezone: string): void {
   }
 }
 
-function checkCron(pattern: string, timezone: string | undefined): void {
+async function checkCron(pattern: string, timezone: string | undefined): Promise<void> {
+  const parser = await loadCronParser();
   try {
-    CronExpressionParser.parse(pattern, { tz: timezone, strict: false });
+    parser.parse(pattern, { tz: timezone, strict: false });
   } catch (error) {
     throw invalid('pattern', `"${pattern}" is not a valid cron pattern (${(error as Error).message})`);
   }
@@ -28,12 +29,12 @@ function checkCron(pattern: string, timezone: string | undefined): void {
  * Checks a schedule before anything is written (400 naming the field) and
  * turns it into BullMQ's repeat options.
  */
-export function toRepeatOptions(schedule: Schedule): Omit<RepeatOptions, 'key'> {
+export async function toRepeatOptions(schedule: Schedule): Promise<Omit<RepeatOptions, 'key'>> {
   if (schedule.timezone !== undefined) checkTimezone(schedule.timezone);
   if (schedule.type === 'cron') {
     if (!schedule.pattern) throw invalid('pattern', 'is required when type is cron');
     if (schedule.everyMs !== undefined) throw invalid('everyMs', 'is only for type every');
-    checkCron(schedule.pattern, schedule.timezone);
+    await checkCron(schedule.pattern, schedule.timezone);
   } else {
     if (schedule.everyMs === undefined) throw invalid('everyMs', 'is required when type is every');
     if (schedule.pattern !== undefined) throw invalid('pattern', 'is only for type cron');

@@ -1,4 +1,4 @@
-import { Job } from 'bullmq';
+import type { BullMQ } from './bullmq-module.js';
 
 /** Parses JSON text BullMQ wrote; text that is not JSON (a corrupt field) is kept as it is. */
 export function parseStoredJson(text: string | undefined, fallback: unknown): unknown {
@@ -39,13 +39,17 @@ export function jobScalarsFromHash(hash: JobHash) {
   };
 }
 
-/** Every field of a job hash the detail shows, without building a Job. */
-export function decodeJobHash(hash: JobHash) {
+/**
+ * Every field of a job hash the detail shows, without building a Job; the
+ * options by BullMQ's own decoding (`decodeOpts`: the loaded module's
+ * Job.optsFromJSON), which follows its short names as versions add them.
+ */
+export function decodeJobHash(hash: JobHash, decodeOpts: BullMQ['Job']['optsFromJSON']) {
   const stacktrace = parseStoredJson(hash.stacktrace, []);
   return {
     ...jobScalarsFromHash(hash),
     data: parseStoredJson(hash.data, {}),
-    opts: Job.optsFromJSON(hash.opts) as Record<string, unknown>,
+    opts: decodeOpts(hash.opts) as Record<string, unknown>,
     attemptsStarted: integer(hash.ats, 0),
     stacktrace: Array.isArray(stacktrace) ? (stacktrace as string[]) : [],
     returnvalue: parseStoredJson(hash.returnvalue, null),

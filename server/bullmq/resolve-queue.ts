@@ -92,7 +92,7 @@ export async function resolveQueue(store: StoreHandle, target: QueueTarget, use:
   if (!found && use !== 'create') throw lookup.notFound();
   if (!found && target.queueName.includes(':')) throw unsupportedName(target.queueName);
   const ref = found ?? candidates[0]!;
-  return { ref, queue: store.queue(ref.name, ref.prefix), existed: found !== undefined };
+  return { ref, queue: await store.queue(ref.name, ref.prefix), existed: found !== undefined };
 }
 
 /** Destructive routes repeat the queue name: a mismatch is a 400 before anything is touched. */

@@ -1,4 +1,5 @@
-import { QueueEvents } from 'bullmq';
+import type { QueueEvents } from 'bullmq';
+import { loadBullmq } from '../bullmq/bullmq-module.js';
 import { queueEventTypes, type QueueEvent, type QueueEventType } from '../../contracts/events.js';
 import { toJobState } from '../bullmq/job-state.js';
 import type { Logger } from '../logger.js';
@@ -100,6 +101,7 @@ export class QueueEventHub {
     // Start after the newest event already in the stream, so nothing emitted
     // between subscribing and the first blocking read is lost.
     const newest = await store.client.xrevrange(`${prefix}:${queueName}:events`, '+', '-', 'COUNT', 1);
+    const { QueueEvents } = await loadBullmq();
     const client = duplicateForBlocking(store.client);
     client.on('error', () => undefined);
     const address = bullmqAddress({ prefix, name: queueName });

@@ -1,4 +1,5 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
+import { loadBullmq } from '../bullmq/bullmq-module.js';
 import type { StoreClient } from './redis-client.js';
 import type { StoreConnection } from './store-connection.js';
 import { LruCache } from './lru-cache.js';
@@ -32,8 +33,12 @@ export class StoreHandle {
    * The Queue for a name under a prefix (the connection's first prefix by
    * default). A name holding ':' gets a handle on the same keys (bullmqAddress).
    */
-  queue(name: string, prefix: string = this.defaultPrefix): Queue {
+  async queue(name: string, prefix: string = this.defaultPrefix): Promise<Queue> {
     const key = `${prefix}\u0000${name}`;
+    const known = this.queues.get(key);
+    if (known) return known;
+    const { Queue } = await loadBullmq();
+    // Another call may have made it while BullMQ loaded: one handle per queue.
     let queue = this.queues.get(key);
     if (!queue) {
       const address = bullmqAddress({ prefix, name });
@@ -53,6 +58,7 @@ export class StoreHandle {
    */
   async writeQueueMeta(name: string, prefix: string = this.defaultPrefix): Promise<void> {
     const address = bullmqAddress({ prefix, name });
+    const { Queue } = await loadBullmq();
     const producer = new Queue(address.name, { connection: this.client, prefix: address.prefix });
     producer.on('error', () => undefined);
     try {

@@ -25,7 +25,7 @@ const queueRouter = router({
     .input(queueParams.extend({ prefix: z.string().optional() }))
     .output(z.object({ waiting: z.number(), delayed: z.number(), masters: z.number() }))
     .query(async ({ ctx, input }) => {
-      const counts = await ctx.store.queue(input.queueName, input.prefix).getJobCounts('waiting', 'delayed');
+      const counts = await (await ctx.store.queue(input.queueName, input.prefix)).getJobCounts('waiting', 'delayed');
       const masters = ctx.store.client instanceof Cluster ? ctx.store.client.nodes('master').length : 1;
       return { waiting: counts.waiting ?? 0, delayed: counts.delayed ?? 0, masters };
     }),
@@ -78,7 +78,7 @@ describe('a 3-master Redis Cluster as a saved connection', () => {
   it('adds and counts jobs through ctx.store under a hash-tagged prefix', async () => {
     const connection = (await app.services.connections.find(connectionId))!;
     const store = app.services.stores.handle(connection);
-    const queue = store.queue('emails');
+    const queue = await store.queue('emails');
     await queue.addBulk(Array.from({ length: 5 }, (_, n) => ({ name: 'send', data: { n } })));
     await queue.add('later', {}, { delay: 60_000 });
     const { status, body } = await request(`${routes.api}/c/${connectionId}/queues/emails/counts`);
@@ -100,7 +100,7 @@ describe('a 3-master Redis Cluster as a saved connection', () => {
     }
     expect(byMaster.size).toBe(3);
     for (const [index, name] of [...byMaster.values()].entries()) {
-      await store.queue(name, 'jobs').addBulk(Array.from({ length: index + 1 }, () => ({ name: 'job', data: {} })));
+      await (await store.queue(name, 'jobs')).addBulk(Array.from({ length: index + 1 }, () => ({ name: 'job', data: {} })));
     }
     for (const [index, name] of [...byMaster.values()].entries()) {
       const { body } = await request(`${routes.api}/c/${connectionId}/queues/${encodeURIComponent(name)}/counts?prefix=jobs`);

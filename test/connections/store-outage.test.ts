@@ -21,7 +21,7 @@ const probeRouter = router({
     .meta({ permission: 'queues.read', openapi: { method: 'GET', path: '/c/{connectionId}/waiting' } })
     .input(connectionParams)
     .output(z.object({ waiting: z.number() }))
-    .query(async ({ ctx }) => ({ waiting: await ctx.store.queue('jobs').getWaitingCount() })),
+    .query(async ({ ctx }) => ({ waiting: await (await ctx.store.queue('jobs')).getWaitingCount() })),
 });
 
 describe('a store that goes down and comes back', () => {

@@ -6,9 +6,11 @@ import { compiledServiceEntry } from '../helpers/compiled-service.js';
  * Packages only some installs or some requests need, loaded on first use (memory after start is a
  * target, issue 16): one database driver of the two, OAuth (openid-client with oauth4webapi and jose,
  * ~1.3 MB resident) when a provider signs someone in, the tRPC HTTP adapter on the first /api/trpc call,
- * the docs page's assets when it is opened. A static import anywhere in the service would load them at startup.
+ * the docs page's assets when it is opened, BullMQ (~4-5 MiB resident with msgpackr and its other
+ * backends) on the first request that needs a Queue or a job's options, cron-parser (with luxon) on the
+ * first cron schedule read. A static import anywhere in the service would load them at startup.
  */
-const loadedOnFirstUse = ['openid-client', '@mikro-orm/postgresql', '@mikro-orm/sqlite', '@trpc/server/adapters/express', 'swagger-ui-express'];
+const loadedOnFirstUse = ['openid-client', '@mikro-orm/postgresql', '@mikro-orm/sqlite', '@trpc/server/adapters/express', 'swagger-ui-express', 'bullmq', 'cron-parser'];
 
 const escaped = (name: string) => name.replace(/[/.-]/g, (character) => `\\${character}`);
 

@@ -61,12 +61,21 @@ describe('StoreRegistry', () => {
   it('shares one client per connection and bounds the queue handles', async () => {
     const handle = registry.handle(connection!);
     expect(registry.handle(connection!)).toBe(handle);
-    await handle.queue('q1').add('job', { n: 1 });
-    handle.queue('q2');
-    handle.queue('q3');
-    expect(handle.queue('q1')).not.toBe(undefined);
+    const q1 = await handle.queue('q1');
+    await q1.add('job', { n: 1 });
+    expect(await handle.queue('q1')).toBe(q1);
+    await handle.queue('q2');
+    await handle.queue('q3');
+    // Past the cache size of 2, q1's handle was closed and a new one is made.
+    expect(await handle.queue('q1')).not.toBe(q1);
     const keys = await fixture.redis.keys(`${fixture.prefix}:q1:*`);
     expect(keys.length).toBeGreaterThan(0);
+  });
+
+  it('makes one handle for a queue asked for by concurrent first calls', async () => {
+    const handle = registry.handle(connection!);
+    const [first, second] = await Promise.all([handle.queue('fresh'), handle.queue('fresh')]);
+    expect(second).toBe(first);
   });
 
   it('replaces the client when the connection record changes', () => {
@@ -79,7 +88,7 @@ describe('StoreRegistry', () => {
   it('fails fast, not hangs, when the store is unreachable', async () => {
     const [down] = parseEnvConnections({ SERVICE_REDIS_URL_DOWN: 'redis://127.0.0.1:1' });
     const started = Date.now();
-    await expect(registry.handle(down!).queue('x').getJobCounts()).rejects.toThrow();
+    await expect((await registry.handle(down!).queue('x')).getJobCounts()).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2500);
   });
 });
