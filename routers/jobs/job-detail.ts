@@ -25,10 +25,12 @@ function toJobRef(store: StoreHandle, raw: RawJobRef): JobRef {
  * nodes, so their names and states take a second, parallel round trip.
  */
 export async function getJobDetail({ store, queue, jobId }: { store: StoreHandle; queue: QueueLookup; jobId: string }): Promise<JobDetail> {
-  const [read, { Job }] = await Promise.all([readJobDetail(store.client, { queueName: queue.name, jobId, prefixes: queue.prefixes, childLimit: detailChildrenLimit }), loadBullmq()]);
+  const read = await readJobDetail(store.client, { queueName: queue.name, jobId, prefixes: queue.prefixes, childLimit: detailChildrenLimit });
   if (read.found === 'queue-missing') throw queue.notFound();
   if (read.found === 'job-missing') throw notFound(`Job "${jobId}" in queue "${queue.name}"`);
   const { job } = read;
+  // Loaded by the first detail read after a start; a settled promise afterwards.
+  const { Job } = await loadBullmq();
   const { parentKey, ...fields } = decodeJobHash(job.hash, Job.optsFromJSON);
   const [parent, items] = job.refsResolved
     ? [job.parent && toJobRef(store, job.parent), job.childRefs.map((ref) => toJobRef(store, ref))]
