@@ -5,28 +5,9 @@ import { compareRefs, type QueueRef } from '../bullmq/queue-key.js';
 import type { Logger } from '../logger.js';
 import { LruCache } from '../stores/lru-cache.js';
 import type { StoreHandle } from '../stores/store-handle.js';
-import { volatileIndexStore, type QueueIndexStore, type ScanRecord } from './queue-index-store.js';
+import { volatileIndexStore, type QueueIndexStore } from './queue-index-store.js';
+import { discoveryStatusOf, newEntry, rescanDue, scanRecordsOf, type Entry } from './index-entry.js';
 import { applyScan, withoutRef, withRef } from './index-changes.js';
-
-interface Entry {
-  /** The connection record version (updatedAt) the entry was built for. */
-  version: number;
-  prefixes: string[];
-  refs: QueueRef[];
-  scans: Map<string, ScanRecord>;
-  /** Settles when the persisted index has been read (or found empty). */
-  loaded: Promise<void>;
-  /** Settles when `refs` can be served: loaded from the database, or the first scan finished (set by the first list). */
-  ready: Promise<void> | null;
-  scanning: Promise<void> | null;
-  scansStarted: number;
-  lastError: string | null;
-  /** What the service itself created or removed while a scan ran: the scan's result must not undo it. */
-  createdDuringScan: QueueRef[];
-  removedDuringScan: QueueRef[];
-  /** Database writes of this entry, one after the other. */
-  saving: Promise<void>;
-}
 
 export interface QueueIndexOptions {
   /** Names younger than this are not rescanned; 0 rescans on every list (and waits for it). */
@@ -38,12 +19,6 @@ export interface QueueIndexOptions {
   now?: () => number;
   scan?: (store: StoreHandle, limits: ScanLimits) => Promise<QueueScan>;
 }
-
-/**
- * Background rescans are spaced at least this many times their own duration,
- * so a store with millions of keys spends at most ~10% of its time in SCAN.
- */
-const scanSpacingFactor = 10;
 
 /**
  * The queue names of each connection: kept in the database (per connection
@@ -73,7 +48,7 @@ export class QueueIndex implements QueueDirectory {
     // TTL 0: every list sees a scan that started after it was asked (the first one counts).
     if (this.options.ttlMs === 0) {
       if (entry.scansStarted === scansBefore) await this.scan(store, entry);
-    } else if (!entry.scanning && this.rescanDue(entry)) this.scanInBackground(store, entry);
+    } else if (!entry.scanning && rescanDue(entry, this.now(), this.options.ttlMs)) this.scanInBackground(store, entry);
     return entry.refs;
   }
 
@@ -92,21 +67,7 @@ export class QueueIndex implements QueueDirectory {
   async status(store: StoreHandle): Promise<DiscoveryStatus> {
     const entry = this.entryFor(store);
     await entry.loaded;
-    const records = entry.prefixes.map((prefix) => entry.scans.get(prefix));
-    const scanned = records.every((record) => record !== undefined);
-    const reasons = [
-      ...(entry.lastError ? [`The last scan failed: ${entry.lastError}`] : []),
-      ...(!scanned ? [`No scan has finished yet under ${entry.prefixes.filter((prefix) => !entry.scans.has(prefix)).join(', ')}`] : []),
-      ...records.flatMap((record) => (record && !record.complete ? [`${record.prefix}: ${record.incompleteReason}`] : [])),
-    ];
-    return {
-      lastScanAt: scanned ? new Date(Math.min(...records.map((record) => record!.scannedAt.getTime()))).toISOString() : null,
-      durationMs: scanned ? Math.max(...records.map((record) => record!.durationMs)) : null,
-      queues: entry.refs.length,
-      scanning: entry.scanning !== null,
-      complete: reasons.length === 0,
-      incompleteReason: reasons.length === 0 ? null : reasons.join('; '),
-    };
+    return discoveryStatusOf(entry);
   }
 
   forget(connectionId: string): void {
@@ -134,20 +95,7 @@ export class QueueIndex implements QueueDirectory {
     const version = store.connection.updatedAt.getTime();
     const existing = this.entries.get(id);
     if (existing && existing.version === version) return existing;
-    const entry: Entry = {
-      version,
-      prefixes: [...store.prefixes],
-      refs: [],
-      scans: new Map(),
-      loaded: Promise.resolve(),
-      ready: null,
-      scanning: null,
-      scansStarted: 0,
-      lastError: null,
-      createdDuringScan: [],
-      removedDuringScan: [],
-      saving: Promise.resolve(),
-    };
+    const entry = newEntry(version, store.prefixes);
     entry.loaded = this.load(id, entry);
     this.entries.set(id, entry);
     return entry;
@@ -175,14 +123,6 @@ export class QueueIndex implements QueueDirectory {
     entry.scans = new Map(persisted.scans.map((record) => [record.prefix, record]));
   }
 
-  private rescanDue(entry: Entry): boolean {
-    const records = [...entry.scans.values()];
-    if (records.length < entry.prefixes.length) return true;
-    const oldest = Math.min(...records.map((record) => record.scannedAt.getTime()));
-    const slowest = Math.max(...records.map((record) => record.durationMs));
-    return this.now() - oldest >= Math.max(this.options.ttlMs, slowest * scanSpacingFactor);
-  }
-
   private scanInBackground(store: StoreHandle, entry: Entry): void {
     this.scan(store, entry).catch((error: Error) =>
       this.options.logger?.warn({ connectionId: store.connection.id, reason: error.message }, 'background queue scan failed'),
@@ -208,10 +148,7 @@ export class QueueIndex implements QueueDirectory {
     }
     const durationMs = Math.round(this.now() - startedAt);
     const change = applyScan(entry.refs, result, entry.createdDuringScan, entry.removedDuringScan);
-    const scans = entry.prefixes.map((prefix): ScanRecord => {
-      const cut = result.incomplete.find((incomplete) => incomplete.prefix === prefix);
-      return { prefix, scannedAt: new Date(startedAt), durationMs, complete: !cut, incompleteReason: cut?.reason ?? null };
-    });
+    const scans = scanRecordsOf(entry.prefixes, result, startedAt, durationMs);
     entry.refs = change.refs;
     entry.scans = new Map(scans.map((record) => [record.prefix, record]));
     entry.lastError = null;
