@@ -1,7 +1,7 @@
+import { loadOnce } from '../load-once.js';
+
 /** BullMQ's API, for the code that takes the loaded module. */
 export type BullMQ = typeof import('bullmq');
-
-let loading: Promise<BullMQ> | undefined;
 
 /**
  * BullMQ (with msgpackr and its other backends: ~4-5 MiB resident, 5.5 MB
@@ -10,13 +10,6 @@ let loading: Promise<BullMQ> | undefined;
  * totals, metrics and Prometheus read stores with the service's own
  * scripts, and memory after start is a target (issue 16). The promise is
  * kept because a job's detail asks on every read: a repeated dynamic
- * import costs ~4 µs, awaiting the kept promise well under one. A failed
- * load is not kept, so the next call tries again.
+ * import costs ~4 µs, awaiting the kept promise well under one.
  */
-export function loadBullmq(): Promise<BullMQ> {
-  loading ??= import('bullmq').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+export const loadBullmq: () => Promise<BullMQ> = loadOnce(() => import('bullmq'));

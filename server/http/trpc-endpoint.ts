@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { createExpressMiddleware } from '@trpc/server/adapters/express';
+import { loadOnce } from '../load-once.js';
 
 type EndpointOptions<TRouter extends AnyTRPCRouter> = Parameters<typeof createExpressMiddleware<TRouter>>[0];
 
@@ -10,14 +11,12 @@ type EndpointOptions<TRouter extends AnyTRPCRouter> = Parameters<typeof createEx
  * service answering REST only never needs (REST has its own handler, server/http/rest/).
  */
 export function lazyTrpcEndpoint<TRouter extends AnyTRPCRouter>(options: EndpointOptions<TRouter>): RequestHandler {
-  let handler: Promise<RequestHandler> | undefined;
-  const load = async () => (await import('@trpc/server/adapters/express')).createExpressMiddleware(options) as RequestHandler;
+  // A failed import is not kept (loadOnce): the next call tries again.
+  const handler = loadOnce(async () => (await import('@trpc/server/adapters/express')).createExpressMiddleware(options) as RequestHandler);
   return (req: Request, res: Response, next: NextFunction) => {
-    // A failed import is not kept: the next call tries again. Either failure reaches express's error handler.
-    handler ??= load().catch((error: unknown) => {
-      handler = undefined;
-      throw error;
-    });
-    handler.then((serve) => serve(req, res, next)).catch(next);
+    // A failed import and an error thrown while serving both reach express's error handler.
+    handler()
+      .then((serve) => serve(req, res, next))
+      .catch(next);
   };
 }

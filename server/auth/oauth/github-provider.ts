@@ -4,6 +4,7 @@ import { OAuthFailure } from './oauth-provider.js';
 import { openIdClient, type OpenIdClient } from './openid-client-module.js';
 import { oauthFailureOf } from './openid-errors.js';
 import type { OAuthProviderSettings } from './provider-settings.js';
+import { loadOnce } from '../../load-once.js';
 
 /** GitHub's endpoints; tests point them at loopback stand-ins. */
 export interface GitHubEndpoints {
@@ -55,9 +56,7 @@ async function gitHubProfile(endpoints: GitHubEndpoints, accessToken: string): P
 /** GitHub through openid-client's authorization code grant (state and PKCE S256), then GitHub's user API. */
 export function gitHubProvider(settings: OAuthProviderSettings, endpoints: GitHubEndpoints, allowInsecureRequests: boolean): OAuthProvider {
   // Built on first use, with the module (openid-client-module.ts).
-  let configured: { client: OpenIdClient; configuration: OpenId.Configuration } | null = null;
-  const ready = async () => {
-    if (configured) return configured;
+  const ready = loadOnce(async (): Promise<{ client: OpenIdClient; configuration: OpenId.Configuration }> => {
     const client = await openIdClient();
     const configuration = new client.Configuration(
       { issuer: 'https://github.com', authorization_endpoint: endpoints.authorizationEndpoint, token_endpoint: endpoints.tokenEndpoint },
@@ -66,8 +65,8 @@ export function gitHubProvider(settings: OAuthProviderSettings, endpoints: GitHu
     );
     if (allowInsecureRequests) client.allowInsecureRequests(configuration);
     configuration.timeout = apiTimeoutMs / 1000;
-    return (configured = { client, configuration });
-  };
+    return { client, configuration };
+  });
   return {
     id: settings.id,
     name: settings.name,

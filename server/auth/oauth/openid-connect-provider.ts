@@ -4,6 +4,7 @@ import { OAuthFailure } from './oauth-provider.js';
 import { openIdClient, type OpenIdClient } from './openid-client-module.js';
 import { describeOpenIdError, oauthFailureOf } from './openid-errors.js';
 import type { OAuthProviderSettings } from './provider-settings.js';
+import { loadOnce } from '../../load-once.js';
 
 export interface OpenIdConnectSource {
   /** Discovered from `{issuer}/.well-known/openid-configuration` on first use (the generic provider). */
@@ -18,7 +19,6 @@ const requestTimeoutSeconds = 10;
 
 /** Lazily: an issuer that is down at startup must not stop the service, only this provider's sign-ins. */
 function configurationLoader(settings: OAuthProviderSettings, source: OpenIdConnectSource): () => Promise<OpenId.Configuration> {
-  let pending: Promise<OpenId.Configuration> | null = null;
   const build = async () => {
     const client = await openIdClient();
     const execute = [
@@ -33,13 +33,12 @@ function configurationLoader(settings: OAuthProviderSettings, source: OpenIdConn
     configuration.timeout = requestTimeoutSeconds;
     return configuration;
   };
-  return () => {
-    pending ??= build().catch((error: unknown) => {
-      pending = null;
+  // An issuer down at the first sign-in is asked again at the next (loadOnce keeps no failure).
+  return loadOnce(() =>
+    build().catch((error: unknown) => {
       throw new OAuthFailure('provider_unavailable', `cannot reach the ${settings.id} issuer: ${describeOpenIdError(error).message}`);
-    });
-    return pending;
-  };
+    }),
+  );
 }
 
 async function profileOf(client: OpenIdClient, configuration: OpenId.Configuration, tokens: Awaited<ReturnType<OpenIdClient['authorizationCodeGrant']>>): Promise<ExternalProfile> {
