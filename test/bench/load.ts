@@ -42,23 +42,26 @@ export async function measure(
   };
 }
 
+/** The `q` quantile of latencies sorted ascending, rounded to 0.01 ms. */
+export const percentileOf = (sorted: readonly number[], q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 100) / 100;
+
 /**
  * One connection, one request at a time (keep-alive), for `seconds`: the same figures as `measure`
  * with each latency timed in microseconds. autocannon keeps latencies in whole milliseconds, which
  * at a 1.4 ms p50 turns a p99/p50 ratio into noise (1.4 ms reads as 1, 4.2 ms as 4: "4×"). The
  * requests are sent by a small process of their own (sequential-client.mjs), not this one.
  */
-export async function measureSequential(url: string, options: { seconds: number; pid?: number }): Promise<LoadFigures> {
+export async function measureSequential(url: string, options: { seconds: number; pid?: number }): Promise<LoadFigures & { latenciesMs: number[] }> {
   const cpuBefore = options.pid ? await cpuMs(options.pid) : 0;
   const { stdout } = await run(process.execPath, [sequentialClient, url, String(options.seconds)], { maxBuffer: 64 * 1024 * 1024 });
   const cpu = options.pid ? (await cpuMs(options.pid)) - cpuBefore : undefined;
   const { latenciesUs, non2xx, elapsedSeconds } = JSON.parse(stdout) as { latenciesUs: number[]; non2xx: number; elapsedSeconds: number };
   const latencies = latenciesUs.map((us) => us / 1000).sort((a, b) => a - b);
-  const percentile = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]! * 100) / 100;
   return {
+    latenciesMs: latencies,
     requestsPerSecond: Math.round(latencies.length / elapsedSeconds),
-    p50Ms: percentile(0.5),
-    p99Ms: percentile(0.99),
+    p50Ms: percentileOf(latencies, 0.5),
+    p99Ms: percentileOf(latencies, 0.99),
     errors: 0,
     non2xx,
     ...(cpu === undefined ? {} : { cpuMsPerRequest: Math.round((cpu / Math.max(1, latencies.length)) * 1000) / 1000 }),

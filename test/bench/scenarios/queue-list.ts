@@ -1,4 +1,4 @@
-import { measureSequential, type LoadFigures } from '../load.js';
+import { measureSequential, percentileOf } from '../load.js';
 import type { ServerProcess } from '../processes.js';
 import { report, round } from '../targets.js';
 
@@ -14,7 +14,7 @@ export async function queueListScenario(bullpen: ServerProcess, connectionId: st
   // otherwise starts a second after the process did, and its p99 is the JIT's warm-up (5-6 ms against a
   // 1.5-2 ms p50 in the first 10 s, ~3 ms after), not a request waiting for a rescan.
   await measureSequential(url, { seconds: 2 });
-  const runs: LoadFigures[] = [];
+  const runs: Awaited<ReturnType<typeof measureSequential>>[] = [];
   for (let round_ = 0; round_ < options.rounds; round_++) {
     const started = Date.now();
     runs.push(await measureSequential(url, { seconds: options.seconds, pid: bullpen.pid }));
@@ -24,12 +24,15 @@ export async function queueListScenario(bullpen: ServerProcess, connectionId: st
   }
   const cpu = Math.min(...runs.map((run) => run.cpuMsPerRequest!));
   report('4 queue list', 'server CPU ms per page of 100 (best round)', cpu, '≤ 2 ms', cpu <= 2);
-  const p50 = Math.max(...runs.map((run) => run.p50Ms));
-  const p99 = Math.max(...runs.map((run) => run.p99Ms));
-  // Each round's p99 beside the worst figures: which round was slow (the first, seconds after start, or one after a load scenario).
+  // p50 and p99 of every request of the rounds together: the issue's "p99 over at least 5 rounds". Each
+  // round's p99 and the slowest request follow: a request that waited for a rescan would be the slowest.
+  const all = runs.flatMap((run) => run.latenciesMs).sort((a, b) => a - b);
+  const p50 = percentileOf(all, 0.5);
+  const p99 = percentileOf(all, 0.99);
   const perRound = runs.map((run) => run.p99Ms).join(', ');
+  const slowest = round(all.at(-1)!);
   if (options.floorUrl) await reportJitterFloor(options.floorUrl, options.seconds);
-  report('4 queue list', `c=1 p50 / p99 ms, worst of ${runs.length} rounds ${Math.round(options.spacingMs / 1000)} s apart (each round's p99)`, `${p50} / ${p99} (${round(p99 / Math.max(0.01, p50))}×; ${perRound})`, 'p99 ≤ 3× p50', p99 <= 3 * p50);
+  report('4 queue list', `c=1 p50 / p99 ms over the ${all.length} requests of ${runs.length} rounds ${Math.round(options.spacingMs / 1000)} s apart (each round's p99; slowest request)`, `${p50} / ${p99} (${round(p99 / Math.max(0.01, p50))}×; ${perRound}; ${slowest})`, 'p99 ≤ 3× p50', p99 <= 3 * p50);
 }
 
 /**
