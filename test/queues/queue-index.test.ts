@@ -140,7 +140,7 @@ describe.each(['embedded', 'server'] as const)('the queue index across a real re
     await rm(directory, { recursive: true, force: true });
   });
 
-  // That the first list does not wait for the scan is checked in queue-directory.test.ts (a scan that never ends);
+  // That the first list does not wait for the scan is checked in queue-index-restart.test.ts (a scan that never ends);
   // here the startup warm-up lists once, so the reconciling scan of this small store may be over before the first request.
   it('answers the first list after a restart from the index or the reconciled index, then reconciles in the background', async () => {
     await runService(env, async (api) => {

@@ -1,18 +1,9 @@
-import { stat, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, persistenceKinds, request, type TestApp } from '../helpers/app.js';
-import { asBrowser, sessionCookieOf, sql, sqlTime, testPassword, uniqueEmail, type SignedInUser } from '../helpers/auth.js';
+import { asBrowser, sql, sqlTime, uniqueEmail, type SignedInUser } from '../helpers/auth.js';
+import { signUpWith } from './support/sign-up-attempt.js';
 
-const signUpBody = (email: string, extra: Record<string, string> = {}) => ({ email, password: testPassword, name: email.split('@')[0]!, ...extra });
-
-async function signUpWith(app: TestApp, email: string, extra: Record<string, string> = {}) {
-  const response = await request(`${app.api}/auth/sign-up/email`, { method: 'POST', body: signUpBody(email, extra) });
-  const cookie = response.status === 200 ? sessionCookieOf(response.headers)! : '';
-  const user: SignedInUser = { userId: response.body?.user?.id, email, organizationId: response.body?.session?.activeOrganizationId, cookie, sessionId: cookie.split('=')[1] ?? '' };
-  return { response, user };
-}
-
+/** The default sign-up policy (invite): the first user owns the instance, later ones come by invitation; the whole invitation flow. */
 describe.each(persistenceKinds)('sign-up policy, default SERVICE_SIGNUP=invite (%s persistence)', (persistence) => {
   let app: TestApp;
   let owner: SignedInUser;
@@ -136,84 +127,5 @@ describe.each(persistenceKinds)('sign-up policy, default SERVICE_SIGNUP=invite (
     expect(JSON.stringify(audit.body)).not.toMatch(/bpi_[A-Za-z0-9_-]{20}/);
     const signUps = await request(`${app.api}/audit?action=auth.sign-up&limit=50`, { headers: { cookie: owner.cookie } });
     expect(signUps.body.events).toContainEqual(expect.objectContaining({ actor: expect.objectContaining({ userId: operator.userId }), outcome: 'success', parameters: { via: 'invitation', role: 'operator' } }));
-  });
-});
-
-describe('SERVICE_SIGNUP=closed', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await bootApp({ env: { SERVICE_SIGNUP: 'closed' } });
-  });
-  afterAll(() => app.close());
-
-  it('admits the first user only; an invitation does not open sign-up', async () => {
-    const first = await signUpWith(app, uniqueEmail('first'));
-    expect(first.response.status).toBe(200);
-    const invitation = (await request(`${app.api}/organizations/${first.user.organizationId}/invitations`, { method: 'POST', headers: asBrowser(app, first.user), body: { email: 'later@example.test', role: 'viewer' } })).body;
-    const later = await signUpWith(app, 'later@example.test', { invitationToken: invitation.token });
-    expect(later.response.status).toBe(403);
-    expect(later.response.body).toMatchObject({ code: 'SIGNUP_CLOSED', message: expect.stringContaining('SERVICE_SIGNUP=closed') });
-  });
-});
-
-describe('the setup token on a non-loopback listener', () => {
-  it('embedded: printed at first start, kept 0600 in the data directory; the first sign-up needs it, then it is gone', async () => {
-    const app = await bootApp({ env: { HOST: '0.0.0.0' } });
-    try {
-      const directory = (app.config.persistence as { directory: string }).directory;
-      const file = path.join(directory, 'setup-token');
-      const token = (await readFile(file, 'utf8')).trim();
-      expect((await stat(file)).mode & 0o777).toBe(0o600);
-      expect(app.logs.join('')).toContain(token);
-      const without = await signUpWith(app, uniqueEmail('stranger'));
-      expect(without.response.status).toBe(403);
-      expect(without.response.body.code).toBe('SETUP_TOKEN_REQUIRED');
-      expect((await signUpWith(app, uniqueEmail('guess'), { setupToken: 'not-the-token' })).response.status).toBe(403);
-      const owner = await signUpWith(app, uniqueEmail('owner'), { setupToken: token });
-      expect(owner.response.status).toBe(200);
-      expect(owner.user.organizationId).toBe(app.services.persistence.localOrganizationId());
-      // Claimed: the token opens nothing any more (SERVICE_SIGNUP=open in tests → a personal organization).
-      const next = await signUpWith(app, uniqueEmail('next'), { setupToken: token });
-      expect(next.user.organizationId).not.toBe(app.services.persistence.localOrganizationId());
-    } finally {
-      await app.close();
-    }
-  });
-
-  it('server mode: only its hash is stored', async () => {
-    const app = await bootApp({ persistence: 'server', env: { HOST: '0.0.0.0' } });
-    try {
-      const token = /setup token: (\S+)/.exec(app.logs.join(''))![1]!;
-      const rows = await sql<{ value: string }>(app, `select "value" from "instance_setting" where "key" = 'setup-token-hash'`);
-      expect(rows).toHaveLength(1);
-      expect(rows[0]!.value).not.toContain(token);
-      expect((await signUpWith(app, uniqueEmail('stranger'))).response.body.code).toBe('SETUP_TOKEN_REQUIRED');
-      expect((await signUpWith(app, uniqueEmail('owner'), { setupToken: token })).response.status).toBe(200);
-    } finally {
-      await app.close();
-    }
-  });
-
-  it('is not asked for on a loopback listener', async () => {
-    const app = await bootApp({ env: { HOST: '127.0.0.1', SERVICE_SIGNUP: undefined } });
-    try {
-      expect(app.logs.join('')).not.toContain('setup token');
-      expect((await signUpWith(app, uniqueEmail('owner'))).response.status).toBe(200);
-    } finally {
-      await app.close();
-    }
-  });
-});
-
-describe('invitation routes are rate limited like sign-in', () => {
-  it('answers 429 past RATE_LIMIT_AUTH_MAX, per client', async () => {
-    const app = await bootApp({ env: { NODE_ENV: 'production', APP_BASE_URL: 'https://bullpen.example.test', RATE_LIMIT_AUTH_MAX: '2' } });
-    try {
-      const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await request(`${app.api}/invitations/bpi_guess${i}`)).status);
-      expect(statuses).toEqual([404, 404, 429]);
-    } finally {
-      await app.close();
-    }
   });
 });
