@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The job statuses the spec recognizes ("States and transitions"); purge and
- * clean act on them. contracts/jobs.ts lists these plus `waitingChildren`.
+ * clean act on them. contracts/job-statuses.ts lists these plus `waitingChildren`.
  */
 export const purgeableStatuses = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized'] as const;
 export const purgeableStatusSchema = z.enum(purgeableStatuses).describe('A job status: `waiting` is BullMQ\'s `wait` list.');
