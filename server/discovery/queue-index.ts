@@ -6,8 +6,9 @@ import type { Logger } from '../logger.js';
 import { LruCache } from '../stores/lru-cache.js';
 import type { StoreHandle } from '../stores/store-handle.js';
 import { volatileIndexStore, type QueueIndexStore } from './queue-index-store.js';
-import { discoveryStatusOf, newEntry, rescanDue, scanRecordsOf, type Entry } from './index-entry.js';
-import { applyScan, withoutRef, withRef } from './index-changes.js';
+import { discoveryStatusOf, newEntry, rescanDue, type Entry } from './index-entry.js';
+import { withoutRef, withRef } from './index-changes.js';
+import { foldScan, loadEntry, saveEntry } from './index-sync.js';
 
 export interface QueueIndexOptions {
   /** Names younger than this are not rescanned; 0 rescans on every list (and waits for it). */
@@ -79,7 +80,7 @@ export class QueueIndex implements QueueDirectory {
     if (!entry || entry.refs.some((known) => compareRefs(known, ref) === 0)) return;
     entry.refs = withRef(entry.refs, ref);
     if (entry.scanning) entry.createdDuringScan.push(ref);
-    this.save(connectionId, entry, { added: [ref], removed: [], scans: [] });
+    saveEntry(this.indexStore, connectionId, entry, { added: [ref], removed: [], scans: [] }, this.options.logger);
   }
 
   removed(connectionId: string, ref: QueueRef): void {
@@ -87,7 +88,7 @@ export class QueueIndex implements QueueDirectory {
     if (!entry) return;
     entry.refs = withoutRef(entry.refs, ref);
     if (entry.scanning) entry.removedDuringScan.push(ref);
-    this.save(connectionId, entry, { added: [], removed: [ref], scans: [] });
+    saveEntry(this.indexStore, connectionId, entry, { added: [], removed: [ref], scans: [] }, this.options.logger);
   }
 
   private entryFor(store: StoreHandle): Entry {
@@ -96,7 +97,7 @@ export class QueueIndex implements QueueDirectory {
     const existing = this.entries.get(id);
     if (existing && existing.version === version) return existing;
     const entry = newEntry(version, store.prefixes);
-    entry.loaded = this.load(id, entry);
+    entry.loaded = loadEntry(this.indexStore, id, entry, this.options.logger);
     this.entries.set(id, entry);
     return entry;
   }
@@ -111,16 +112,6 @@ export class QueueIndex implements QueueDirectory {
     // A first scan that failed is not kept: the next request tries again.
     entry.ready.catch(() => this.entries.get(store.connection.id) === entry && this.entries.delete(store.connection.id));
     return entry.ready;
-  }
-
-  private async load(connectionId: string, entry: Entry): Promise<void> {
-    const persisted = await this.indexStore.load(connectionId, entry.prefixes).catch((error: Error) => {
-      this.options.logger?.warn({ connectionId, reason: error.message }, 'queue index unreadable; discovering by scan');
-      return null;
-    });
-    if (!persisted) return;
-    entry.refs = persisted.refs.sort(compareRefs);
-    entry.scans = new Map(persisted.scans.map((record) => [record.prefix, record]));
   }
 
   private scanInBackground(store: StoreHandle, entry: Entry): void {
@@ -146,19 +137,8 @@ export class QueueIndex implements QueueDirectory {
       entry.lastError = (error as Error).message;
       throw error;
     }
-    const durationMs = Math.round(this.now() - startedAt);
-    const change = applyScan(entry.refs, result, entry.createdDuringScan, entry.removedDuringScan);
-    const scans = scanRecordsOf(entry.prefixes, result, startedAt, durationMs);
-    entry.refs = change.refs;
-    entry.scans = new Map(scans.map((record) => [record.prefix, record]));
-    entry.lastError = null;
-    this.save(store.connection.id, entry, { added: change.added, removed: change.removed, scans });
-  }
-
-  private save(connectionId: string, entry: Entry, change: Parameters<QueueIndexStore['save']>[1]): void {
-    entry.saving = entry.saving
-      .then(() => this.indexStore.save(connectionId, change))
-      .catch((error: Error) => this.options.logger?.warn({ connectionId, reason: error.message }, 'queue index not saved'));
+    const change = foldScan(entry, result, startedAt, Math.round(this.now() - startedAt));
+    saveEntry(this.indexStore, store.connection.id, entry, change, this.options.logger);
   }
 
   /** Waits for the database writes queued so far (tests, shutdown). */

@@ -6,6 +6,7 @@ import type { Persistence } from '../persistence/persistence.js';
 import type { ConnectionCatalog } from '../stores/connection-catalog.js';
 import { isStoreUnavailable } from '../stores/store-errors.js';
 import type { StoreRegistry } from '../stores/store-registry.js';
+import { claimTask } from './task-claim.js';
 import { publishTaskEvent } from './task-events.js';
 import type { TaskContext, TaskHandler } from './task-handler.js';
 import { Throttle } from './throttle.js';
@@ -24,7 +25,6 @@ export interface TaskRunnerOptions {
 }
 
 const storeRetryMs = 10_000;
-const claimable = (now: number) => ({ state: { $in: ['queued', 'running'] as Array<'queued' | 'running'> }, $or: [{ leaseExpiresAt: null }, { leaseExpiresAt: { $lt: now } }] });
 
 /**
  * Runs background tasks, one at a time per replica and each in exactly one replica: a task is
@@ -58,7 +58,7 @@ export class TaskRunner {
   /** Claims one due task and runs it until it ends, is cancelled or the runner stops; false when none was due. */
   async runOnce(): Promise<boolean> {
     if (this.current || this.stopping) return false;
-    const run = this.claim().then((task) => (task ? this.run(task).then(() => true) : false));
+    const run = claimTask(this.deps, this.holder, this.leaseTtlMs).then((task) => (task ? this.run(task).then(() => true) : false));
     this.current = run;
     try {
       return await run;
@@ -75,21 +75,6 @@ export class TaskRunner {
     this.stopping = true;
     clearInterval(this.timer);
     await this.current?.catch(() => undefined);
-  }
-
-  private async claim(): Promise<TaskRow | null> {
-    const em = this.deps.persistence.fork();
-    const now = Date.now();
-    const candidates = await em.find(Task, claimable(now), { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 5 });
-    for (const task of candidates) {
-      const claimed = await em.nativeUpdate(Task, { id: task.id, ...claimable(now) }, { leaseHolder: this.holder, leaseExpiresAt: now + this.leaseTtlMs, state: 'running', startedAt: task.startedAt ?? new Date(now) });
-      if (claimed === 1) {
-        // Which replica runs what, for operators (and the lease tests): one line per claim.
-        this.deps.logger.info({ taskId: task.id, kind: task.kind, holder: this.holder, processed: task.processed, resumed: task.startedAt !== null }, 'task claimed');
-        return em.fork().findOneOrFail(Task, { id: task.id });
-      }
-    }
-    return null;
   }
 
   private async run(task: TaskRow): Promise<void> {

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { ErrorCode } from './error-codes.js';
+import { connectionProtectionSchema } from './protection.js';
+
+const field = z.string().describe('The offending input field.');
+const connectionId = z.string().describe('The connection concerned.');
+
+/**
+ * The fields an error of a code may carry besides `message` and `code`
+ * (AppError `details`); the API document lists them per response.
+ */
+export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
+  VALIDATION_FAILED: z.object({
+    issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })).optional().describe('Input validation problems, one per offending field.'),
+    field: field.optional(),
+  }),
+  CONFIRMATION_MISMATCH: z.object({ queueName: z.string().describe('The name `confirmName` must equal.') }),
+  FORBIDDEN: z.object({
+    permission: z.string().optional().describe('The permission the role lacks.'),
+    organizationId: z.string().optional(),
+    connectionId: connectionId.optional(),
+    reason: z.literal('csrf').optional().describe('Set when a cookie-authenticated change came from another origin.'),
+  }),
+  RESERVED_KEY: z.object({ key: z.string() }),
+  CONNECTION_PROTECTED: z.object({
+    connectionId,
+    protection: connectionProtectionSchema,
+    permission: z.string().describe('The refused action (its permission).'),
+    confirmName: z.string().optional().describe('With `confirm`: the `confirmName` the action needs (the queue name, or the connection name on connection-wide routes).'),
+  }),
+  CONNECTION_TARGET_FORBIDDEN: z.object({ target: z.string().describe('The refused `host:port`.') }),
+  WEBHOOK_TARGET_FORBIDDEN: z.object({ target: z.string().describe('The refused `host:port`.') }),
+  SIGNUP_CLOSED: z.object({ setting: z.literal('SERVICE_SIGNUP').describe('The variable that decides who may sign up.') }),
+  UNSUPPORTED_QUEUE_NAME: z.object({ queueName: z.string().describe('The refused queue name.') }),
+  NOT_FOUND: z.object({
+    connectionId: connectionId.optional(),
+    queueName: z.string().optional(),
+    schedulerId: z.string().optional(),
+    key: z.string().optional(),
+  }),
+  CONFLICT: z.object({ field: field.optional(), schedulerId: z.string().optional() }),
+  PURGE_CAP_REACHED: z.object({
+    status: z.string().describe('The status that still held jobs when the cap was reached.'),
+    removedSoFar: z.number().int().describe('Jobs removed by this call before it stopped.'),
+    removedByStatus: z.record(z.string(), z.number().int()).describe('Jobs removed per status.'),
+    statusesPurged: z.array(z.string()).describe('Statuses emptied before the cap.'),
+    removedJobIdsSample: z.array(z.string()).describe('Some of the removed job ids.'),
+  }),
+  QUEUE_NOT_EMPTY: z.object({ jobCounts: z.record(z.string(), z.number().int()).describe('Jobs per status that block the delete.') }),
+  RATE_LIMITED: z.object({ retryAfterSeconds: z.number().int().describe('Seconds until a retry may succeed.') }),
+  STORE_UNAVAILABLE: z.object({ connectionId }),
+  ENCRYPTION_KEY_MISMATCH: z.object({ connectionId }),
+};
+
+/** The body of every error response: `message` and `code`, plus fields some routes add. */
+export const errorBodySchema = z
+  .object({
+    message: z.string().describe('What went wrong, naming the offending input where there is one.'),
+    code: z.string().describe('Machine-readable error code, e.g. VALIDATION_FAILED or STORE_UNAVAILABLE.'),
+    issues: z
+      .array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }))
+      .optional()
+      .describe('Input validation problems, one per offending field.'),
+  })
+  .catchall(z.unknown());
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;

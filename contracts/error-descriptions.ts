@@ -1,0 +1,48 @@
+import type { ErrorCode } from './error-codes.js';
+
+/** What each code means, for the API document (a route may say more in its `meta.errors`). */
+export const errorDescriptionByCode: Record<ErrorCode, string> = {
+  VALIDATION_FAILED: 'Invalid input; `issues` or `field` names the offending field',
+  INVALID_JSON: 'The body is not valid JSON',
+  INVALID_URL: 'A store URL that cannot be parsed (e.g. a malformed percent escape); `field` names it',
+  BODY_TOO_DEEP: 'JSON nested deeper than 64 levels',
+  BAD_REQUEST: 'The request cannot be read (e.g. a path parameter that is not valid percent-encoding)',
+  CONFIRMATION_MISMATCH: '`confirmName` differs from the queue name (nothing changed)',
+  AUTHLESS_MODE: 'The service runs in authless mode, where accounts do not exist',
+  WEBHOOK_TARGET_FORBIDDEN: 'The webhook host is outside SERVICE_WEBHOOK_ALLOW, does not resolve, or is link-local (cloud metadata) and not listed by address; `target` names it',
+  CONNECTION_TARGET_FORBIDDEN: 'The store host is outside SERVICE_CONNECTION_ALLOW, does not resolve, or is link-local (cloud metadata) and not listed by address; `target` names it',
+  CURRENT_PASSWORD_INCORRECT: '`currentPassword` is not your current password',
+  RESET_LINK_INVALID: 'The password reset link is unknown, already used or expired (links last one hour)',
+  UNSUPPORTED_QUEUE_NAME: 'The route would create a queue whose name holds ":", which BullMQ refuses (existing such queues stay readable and operable)',
+  JOB_ACTIVE: 'A worker holds the job (it is active): its data cannot change under it; try when it finishes',
+  UNAUTHORIZED: 'Not signed in: no valid session cookie or API token',
+  FORBIDDEN: 'The role may not do this, the organization is not yours, or a cookie-authenticated change came from another origin (CSRF)',
+  RESERVED_KEY: 'The key belongs to the queue library',
+  SIGNUP_CLOSED: 'SERVICE_SIGNUP does not admit this sign-up: `invite` needs an `invitationToken`, `closed` refuses every new account; `setting` names the variable',
+  SETUP_TOKEN_REQUIRED: 'The first account on a non-loopback listener needs the one-time `setupToken` printed in the service log at first start',
+  INVITATION_EMAIL_MISMATCH: 'The invitation was sent to another email address',
+  CONNECTION_PROTECTED:
+    "The connection's `protection` refuses this (nothing changed): `read-only` refuses every change to the store, `admin` leaves destructive actions to admins and owners, `confirm` needs `confirmName` on them; `protection` names the setting, `confirmName` the name to send",
+  NOT_FOUND: 'A resource named in the path or body does not exist',
+  INVITATION_NOT_FOUND: 'No such invitation: it was revoked, or the token is wrong',
+  METHOD_NOT_ALLOWED: 'The path exists, with other methods (see `Allow`)',
+  CONFLICT: 'The change conflicts with what exists',
+  LAST_OWNER: 'The organization would be left without an owner',
+  PURGE_CAP_REACHED: 'The safety cap of batches was reached for `status`; `removedSoFar` jobs were removed, run again',
+  QUEUE_NOT_EMPTY: 'Jobs other than completed remain (nothing removed); `jobCounts` says which',
+  INVITATION_EXPIRED: 'The invitation has expired; ask for a new one',
+  INVITATION_USED: 'The invitation was already used',
+  PAYLOAD_TOO_LARGE: 'The body is over 1 MB',
+  UNSUPPORTED_MEDIA_TYPE: 'A non-empty body that is not `application/json`',
+  RATE_LIMITED: 'Too many requests; retry after `retryAfterSeconds` (also the `Retry-After` header)',
+  INTERNAL_ERROR: 'Unexpected failure; the service log has the details',
+  PERSISTENCE_UNAVAILABLE: 'The service could not open its database at startup',
+  ENCRYPTION_KEY_MISSING: 'Saved connections need SERVICE_ENCRYPTION_KEY, which is not configured',
+  ENCRYPTION_KEY_MISMATCH: 'A saved connection URL cannot be decrypted with SERVICE_ENCRYPTION_KEY',
+  UPSTREAM_UNAVAILABLE: 'The analytics upstream of `/ingest` failed or timed out',
+  DATABASE_UNAVAILABLE: 'The database is unavailable; try again shortly',
+  STORE_UNAVAILABLE: 'The Redis store of the connection is unavailable',
+};
+
+/** Route-specific error codes a procedure declares in its meta, each with when it happens (empty: the code's own description). */
+export type RouteErrors = Partial<Record<ErrorCode, string>>;
