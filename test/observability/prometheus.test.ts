@@ -1,9 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeExpositions } from './support/merge-exposition.js';
-import { createRouteLabeler, restOperations } from '../../server/observability/route-labels.js';
-import { buildOpenApiDocument } from '../../server/http/openapi-document.js';
-import { appRouter, auditExportPath, oauthCallbackPath, oauthSignInPath, queueEventsPath } from '../../routers/_app.js';
+import { families } from './support/exposition-families.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { storeFixture } from '../helpers/stores.js';
 import { queueTestBed, seedQueue } from '../helpers/queues.js';
@@ -14,42 +12,6 @@ describe('mergeExpositions', () => {
     expect(mergeExpositions([queue('a'), queue('b')])).toBe(
       '# HELP m help\n# TYPE m gauge\nm{queue="a"} 1\nm{queue="b"} 1\n# HELP n other\n# TYPE n counter\nn{queue="a"} 2\nn{queue="b"} 2\n',
     );
-  });
-});
-
-describe('route labels', () => {
-  it('know every procedure the OpenAPI document lists, without building it', () => {
-    // The plain express routes (Prometheus, event stream, OAuth redirects, audit export) are documented too, but labelled from expressRoutes/fixedRoutes.
-    const plainRoutes = new Set(['/prometheus', queueEventsPath, oauthSignInPath, oauthCallbackPath, auditExportPath].map((route) => route.replace(/:(\w+)/g, '{$1}')));
-    const documented = Object.entries(buildOpenApiDocument('test').paths ?? {})
-      .filter(([path]) => !plainRoutes.has(path))
-      .flatMap(([path, operations]) => Object.keys(operations ?? {}).map((method) => `${method.toUpperCase()} ${path}`));
-    expect(restOperations(appRouter).map((route) => `${route.method} ${route.path}`).sort()).toEqual(documented.sort());
-  });
-
-  const label = createRouteLabeler({
-    basePath: '/api',
-    restRoutes: restOperations(appRouter),
-    procedures: Object.keys(appRouter._def.procedures),
-    fixedRoutes: ['/openapi.json', '/docs', '/prometheus'],
-    expressRoutes: ['/c/:connectionId/queues/:queueName/events'],
-  });
-
-  it.each([
-    ['GET', '/api/c/main/store-keys/search', '/api/c/{connectionId}/store-keys/search'],
-    ['GET', '/api/c/main/store-keys/value/bull%3Aa%2Fb', '/api/c/{connectionId}/store-keys/value/{key}'],
-    ['DELETE', '/api/c/main/store-keys/some%20key', '/api/c/{connectionId}/store-keys/{key}'],
-    ['GET', '/api/c/x/queues/my%20queue/metrics', '/api/c/{connectionId}/queues/{queueName}/metrics'],
-    ['GET', '/api/health', '/api/health'],
-    ['GET', '/api/c/main/queues/a%2Fb/events', '/api/c/{connectionId}/queues/{queueName}/events'],
-    ['GET', '/api/docs/swagger-ui.css', '/api/docs'],
-    ['POST', '/api/trpc/workers.list', '/api/trpc/workers.list'],
-    ['GET', '/api/trpc/system.health,system.mode', '/api/trpc/(batch)'],
-    ['GET', '/api/trpc/no.such.thing', 'unmatched'],
-    ['GET', '/api/c/x/queues/q/nonsense', 'unmatched'],
-    ['GET', '/elsewhere', 'unmatched'],
-  ])('%s %s → %s', (method, path, expected) => {
-    expect(label(method, path)).toBe(expected);
   });
 });
 
@@ -119,19 +81,6 @@ describe('GET /api/prometheus protection', () => {
     }
   });
 });
-
-/** Family name → its HELP/TYPE lines and its samples, sorted: what Prometheus reads from a document. */
-function families(text: string): Record<string, { header: string[]; samples: string[] }> {
-  const out: Record<string, { header: string[]; samples: string[] }> = {};
-  const at = (name: string) => (out[name] ??= { header: [], samples: [] });
-  for (const line of text.split('\n').filter(Boolean)) {
-    const header = /^# (?:HELP|TYPE) (\S+)/.exec(line);
-    if (header) at(header[1]!).header.push(line);
-    else at(/^[^{\s]+/.exec(line)![0]).samples.push(line);
-  }
-  for (const family of Object.values(out)) family.samples.sort();
-  return out;
-}
 
 describe('the streamed exposition', () => {
   const fixture = storeFixture();
