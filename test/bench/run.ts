@@ -8,13 +8,14 @@
  * filters and totals, metrics, Prometheus) and writes no results file;
  * `--only purge [--rounds N]` the purge figures alone (N rounds, default 3).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { bullpenEntry } from './bullpen-runtime.js';
 import { rssPeakWatcher } from './cpu.js';
-import { repoRoot, startServer, type ServerProcess } from './processes.js';
+import { startServer, type ServerProcess } from './processes.js';
+import { writeResults } from './results-file.js';
 import { startRedis } from './redis-server.js';
 import { cloneFinishedJobs, prefix, seedLiveJobs, seedManyQueues, seedTemplates, type BenchConnection } from './seed.js';
 import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenarios/job-reads.js';
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
     await redisProcess.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
-  if (only === undefined) await writeResults();
+  if (only === undefined) await writeResults(quick ? 'quick' : 'full');
   else console.log(`\n${renderTable()}`);
 }
 
@@ -149,16 +150,6 @@ async function purgeAlone(redis: Redis, startBullpen: () => Promise<ServerProces
   await runPurge(await startBullpen(), redis, connection);
 }
 
-async function writeResults(): Promise<void> {
-  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version };
-  const results = { date: new Date().toISOString(), scale: quick ? 'quick' : 'full', machine, rows };
-  const directory = path.join(repoRoot, 'test', 'bench', 'results');
-  await mkdir(directory, { recursive: true });
-  const body = `${JSON.stringify(results, null, 2)}\n`;
-  await writeFile(path.join(directory, `${results.date.replace(/[:.]/g, '-')}.json`), body);
-  await writeFile(path.join(directory, 'latest.json'), body);
-  console.log(`\n${renderTable()}\n\nmachine: ${JSON.stringify(machine)}\nresults: test/bench/results/latest.json`);
-}
 
 process.on('exit', (code) => code === 0 && rows.length === 0 && console.error('bench: exited before measuring anything'));
 await main();
