@@ -1,6 +1,13 @@
 import type { PurgeableStatus } from '../../contracts/queues.js';
 import type { CleanCallPlan } from '../../server/bullmq/clean-calls.js';
-import type { StatusCleaner } from './purge-statuses.js';
+
+/** Removes jobs of one status; the real one wraps BullMQ's clean, tests use a fake. */
+export interface StatusCleaner {
+  /** Removes up to `limit` jobs of `status`; returns their ids. */
+  clean(status: PurgeableStatus, limit: number): Promise<string[]>;
+  /** How many jobs `status` still holds. */
+  count(status: PurgeableStatus): Promise<number>;
+}
 
 /**
  * Removes up to `budget` jobs of `status` in clean calls of `plan.size`, with up

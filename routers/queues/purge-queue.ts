@@ -6,7 +6,8 @@ import { cleanFinishedSet } from '../../server/bullmq/clean-finished-set.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import { runPipelined } from '../../server/bullmq/pipelined.js';
 import { countCommand } from '../../server/bullmq/queue-states.js';
-import { expandSelectors, purgeStatuses, type StatusCleaner } from './purge-statuses.js';
+import type { StatusCleaner } from './clean-up-to.js';
+import { expandSelectors, purgeStatuses } from './purge-statuses.js';
 import { requireConfirmation, type QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
 /**

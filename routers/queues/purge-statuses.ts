@@ -1,15 +1,7 @@
 import { purgeableStatuses, type PurgeableStatus, type PurgeSelector } from '../../contracts/queues.js';
 import { AppError } from '../../contracts/app-error.js';
 import { cleanCallPlan } from '../../server/bullmq/clean-calls.js';
-import { cleanUpTo } from './clean-up-to.js';
-
-/** Removes jobs of one status; the real one wraps BullMQ's clean, tests use a fake. */
-export interface StatusCleaner {
-  /** Removes up to `limit` jobs of `status`; returns their ids. */
-  clean(status: PurgeableStatus, limit: number): Promise<string[]>;
-  /** How many jobs `status` still holds. */
-  count(status: PurgeableStatus): Promise<number>;
-}
+import { cleanUpTo, type StatusCleaner } from './clean-up-to.js';
 
 /** The spec's limits: batch size, batches per status, and the size of the id sample. */
 export const purgeLimits = { batchSize: 1000, maxBatchesPerStatus: 500, sampleSize: 100 };

@@ -3,7 +3,7 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import type { Level } from 'pino';
 import type { Logger } from '../logger.js';
 import type { HttpMetrics } from '../observability/http-metrics.js';
-import { restMatchOf } from './rest/rest-handler.js';
+import { restMatchOf } from './rest/rest-match.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

@@ -3,7 +3,6 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { RouteErrors } from '../../contracts/errors.js';
 import type { Permission } from '../../contracts/permissions.js';
 import type { QueueUse } from '../bullmq/resolve-queue.js';
-import type { RemovalDescriber } from './middleware/audit-mutations.js';
 import type { Context } from './context.js';
 import { describeError } from './errors.js';
 
@@ -17,6 +16,9 @@ import { describeError } from './errors.js';
  * permission table, and a stricter rate limit where one applies (connection
  * tests get theirs from their permission, `connections.test`).
  */
+/** What a destructive queue action removed, told from its raw input and its result. */
+export type RemovalDescriber = (input: never, result: never) => Record<string, unknown>;
+
 export type ProcedureMeta = OpenApiMeta<{
   permission?: Permission;
   /** REST status of a success when it is not 200 (e.g. 201 on create); see server/http/success-status.ts. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { purgeableStatuses, type PurgeableStatus } from '../../contracts/queues.js';
 import { AppError } from '../../contracts/app-error.js';
 import { describeError } from '../../server/trpc/errors.js';
-import { expandSelectors, purgeLimits, purgeStatuses, type StatusCleaner } from '../../routers/queues/purge-statuses.js';
+import type { StatusCleaner } from '../../routers/queues/clean-up-to.js';
+import { expandSelectors, purgeLimits, purgeStatuses } from '../../routers/queues/purge-statuses.js';
 
 /** A cleaner over in-memory statuses; `kept` jobs are never removable (like locked active jobs). */
 function fakeCleaner(jobs: Partial<Record<PurgeableStatus, number>>, kept: Partial<Record<PurgeableStatus, number>> = {}) {

@@ -3,7 +3,8 @@ import type { AnyRouter } from '@trpc/server';
 import { sendError } from '../error-body.js';
 import { jsonBodyErrors, normalizeRestBody, parseJsonBody } from '../json-body.js';
 import { rejectDeepBody } from '../json-depth.js';
-import { createRestHandler, type RestHandlerOptions, type RestMatch } from './rest-handler.js';
+import { createRestHandler, type RestHandlerOptions } from './rest-handler.js';
+import { restMatchOf, type RestMatch } from './rest-match.js';
 import { compileRestRoutes } from './rest-routes.js';
 
 export interface RestApiOptions extends RestHandlerOptions {
@@ -31,7 +32,7 @@ export function restApi(router: AnyRouter, options: RestApiOptions) {
   const tree = compileRestRoutes(router, options.plainGetRoutes);
   const handle = createRestHandler(options);
   const body = express.Router();
-  body.use(parseJsonBody, jsonBodyErrors, rejectDeepBody, normalizeRestBody, (req: Request, res: Response) => void handle(req, res, res.locals.restMatch as RestMatch));
+  body.use(parseJsonBody, jsonBodyErrors, rejectDeepBody, normalizeRestBody, (req: Request, res: Response) => void handle(req, res, restMatchOf(res)!));
   const base = options.basePath ?? '';
   // Mounted at the root with a base path, rather than under an express mount: one layer less per request.
   const within = (path: string) => base === '' || (path.charCodeAt(base.length) === 47 && path.slice(0, base.length).toLowerCase() === base);

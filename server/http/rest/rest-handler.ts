@@ -3,17 +3,8 @@ import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
 import type { ErrorBody } from '../../../contracts/errors.js';
 import type { Context } from '../../trpc/context.js';
 import { describeError } from '../../trpc/errors.js';
+import type { RestMatch } from './rest-match.js';
 import type { RestRoute } from './rest-routes.js';
-
-/** The route a request matched, kept on `res.locals` for the handler and the metrics' route label. */
-export interface RestMatch {
-  route: RestRoute;
-  /** The path template under the API base (`/c/{connectionId}/workers`). */
-  template: string;
-  params: Record<string, string>;
-}
-
-export const restMatchOf = (res: Response): RestMatch | undefined => res.locals.restMatch as RestMatch | undefined;
 
 /** Query values as trpc-to-openapi reads them: empty ones left out, a repeated key an array. */
 function queryInput(query: Record<string, unknown>, arrayKeys: ReadonlySet<string>): Record<string, unknown> {

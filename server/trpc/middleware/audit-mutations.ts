@@ -7,12 +7,9 @@ import { recordAuditEvent } from '../../audit/record-audit-event.js';
 import type { QueueRef } from '../../bullmq/queue-key.js';
 import type { Context } from '../context.js';
 import { describeError, type ErrorDescription } from '../errors.js';
-import type { ProcedureMeta } from '../init.js';
+import type { ProcedureMeta, RemovalDescriber } from '../init.js';
 
 type Outcome = { ok: true; data: unknown } | { ok: false; error: TRPCError };
-
-/** What a destructive queue action removed, told from its raw input and its result. */
-export type RemovalDescriber = (input: never, result: never) => Record<string, unknown>;
 
 /** Types a procedure's describer against its own input and result. */
 export const describeRemoval = <Input, Result>(describe: (input: Input, result: Result) => Record<string, unknown>): RemovalDescriber =>
