@@ -1,33 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue } from '../../server/alerts/deliveries.js';
 import { evaluateRules } from '../../server/alerts/evaluate-rules.js';
 import { request } from '../helpers/app.js';
 import { queueTestBed } from '../helpers/queues.js';
-
-interface Received { headers: IncomingHttpHeaders; body: string }
-
-/** A webhook receiver on loopback: records every POST, answers 500 to the first `failFirst` of them. */
-function receiver(failFirst = 0) {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = received.length <= failFirst ? 500 : 204;
-      res.end();
-    });
-  });
-  return {
-    received,
-    start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/abc-secret-path`))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { failJobs, receiver } from './support/alert-fixtures.js';
 
 describe('alerts: rules, events and signed deliveries', () => {
   const bed = queueTestBed({ SERVICE_SAMPLE_INTERVAL_SECONDS: '5' });
@@ -36,16 +13,6 @@ describe('alerts: rules, events and signed deliveries', () => {
   let destination: { id: string; secret: string };
   let flakyDestination: { id: string };
   const api = (path: string, init: Parameters<typeof request>[1] = {}) => request(`${bed.app.api}${path}`, init);
-
-  async function failJobs(queueName: string, count: number): Promise<void> {
-    const queue = bed.openQueue(queueName);
-    const worker = new Worker(queueName, async () => { throw new Error('card declined'); }, bed.fixture.bullmq);
-    bed.closeLater(worker);
-    const failed = new Promise<void>((resolve) => { let n = 0; worker.on('failed', () => ++n === count && resolve()); });
-    await queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: `o${i}`, data: {} })));
-    await failed;
-    await worker.close();
-  }
 
   beforeAll(async () => {
     const created = await api('/alerts/destinations', { method: 'POST', body: { type: 'webhook', name: 'ops hook', url: await hooks.start() } });
@@ -74,7 +41,7 @@ describe('alerts: rules, events and signed deliveries', () => {
     });
     expect(rule.status).toBe(201);
     await bed.app.services.history.sampleOnce();
-    await failJobs('orders', 3);
+    await failJobs(bed, 'orders', 3);
     await bed.app.services.history.sampleOnce();
 
     const firing = await api(`/c/main/alerts/events?state=firing&ruleId=${rule.body.id}`);
@@ -120,7 +87,7 @@ describe('alerts: rules, events and signed deliveries', () => {
       body: { name: 'payments', type: 'failed_count', threshold: 1, windowMinutes: 5, queues: { include: ['payments'] }, destinationIds: [destination.id], snoozedUntil: new Date(Date.now() + 3_600_000).toISOString() },
     });
     const before = hooks.received.length;
-    await failJobs('payments', 2);
+    await failJobs(bed, 'payments', 2);
     await bed.app.services.history.sampleOnce();
     expect((await api(`/c/main/alerts/events?ruleId=${snoozed.body.id}`)).body.events).toEqual([]);
     expect(hooks.received.length).toBe(before);
