@@ -1,38 +1,14 @@
-import { execFile } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorResponsesOf } from '../../server/http/openapi/error-responses.js';
-import { bootApp, request, type TestApp } from '../helpers/app.js';
+import { request } from '../helpers/app.js';
 import { repoRoot } from '../helpers/process.js';
-
-const run = promisify(execFile);
-const bin = (name: string) => path.join(repoRoot, 'node_modules', '.bin', name);
-const workDir = path.join(repoRoot, 'test-artifacts', `openapi-lint-${process.pid}`);
-/** The linters run offline: no telemetry, no update check. */
-const lintEnv = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-
-type Operation = Record<string, any>;
-
-function operationsOf(document: any): Array<[string, Operation]> {
-  return Object.entries<Record<string, Operation>>(document.paths).flatMap(([route, operations]) =>
-    Object.entries(operations).map(([method, operation]): [string, Operation] => [`${method.toUpperCase()} ${route}`, operation]));
-}
+import { app, bin, document, lintEnv, operationsOf, run, useOpenApiDocument, workDir } from './support/openapi-document.js';
 
 describe('OpenAPI document and docs page', () => {
-  let app: TestApp;
-  let document: any;
-  beforeAll(async () => {
-    app = await bootApp();
-    document = (await request(`${app.api}/openapi.json`)).body;
-    await mkdir(workDir, { recursive: true });
-  });
-  afterAll(async () => {
-    await app.close();
-    await rm(workDir, { recursive: true, force: true });
-  });
+  useOpenApiDocument();
 
   it('serves an OpenAPI 3.1 document that a third-party validator accepts', async () => {
     expect(document.openapi).toMatch(/^3\.1\./);
