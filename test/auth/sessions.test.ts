@@ -1,21 +1,10 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootApp, persistenceKinds, request, testAuthSecret, type TestApp } from '../helpers/app.js';
+import { bootApp, persistenceKinds, request, type TestApp } from '../helpers/app.js';
 import { asBrowser, asDate, sessionCookieOf, signUp, sql, sqlTime, testPassword, uniqueEmail } from '../helpers/auth.js';
-
-const day = 24 * 60 * 60 * 1000;
-const hashOf = (value: string) => createHmac('sha256', testAuthSecret).update(value).digest('hex');
+import { app, day, getSession, hashOf, signIn, useSessionApp } from './support/session-app.js';
 
 describe.each(persistenceKinds)('sessions (%s persistence)', (persistence) => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await bootApp({ persistence });
-  });
-  afterAll(() => app.close());
-
-  const signIn = (email: string, password: string) =>
-    request(`${app.api}/auth/sign-in/email`, { method: 'POST', body: { email, password } });
-  const getSession = (cookie?: string) => request(`${app.api}/auth/get-session`, { headers: cookie ? { cookie } : {} });
+  useSessionApp(persistence);
 
   it('signs up (SERVICE_SIGNUP=open, after the first user): the user, a personal organization they own, and an HttpOnly SameSite=Lax cookie', async () => {
     await signUp(app, 'first');
@@ -136,30 +125,6 @@ describe.each(persistenceKinds)('sessions (%s persistence)', (persistence) => {
     const [row] = await sql<{ last_sign_in_at: unknown }>(app, `select "last_sign_in_at" from "app_user" where "id" = '${user.userId}'`);
     expect(Date.now() - asDate(row!.last_sign_in_at).getTime()).toBeLessThan(60_000);
     expect((await request(`${app.api}/app/config`, { headers: { cookie: 'bullpen_session=bogus' } })).status).toBe(200);
-  });
-
-  describe('CSRF', () => {
-    it('refuses a cookie-authenticated change without a matching Origin or Referer with 403', async () => {
-      const user = await signUp(app);
-      const create = (headers: Record<string, string>) => request(`${app.api}/organizations`, { method: 'POST', headers, body: { name: 'csrf' } });
-      const forged: Record<string, string>[] = [{ cookie: user.cookie }, { cookie: user.cookie, origin: 'https://evil.example' }, { cookie: user.cookie, referer: 'http://localhost:3001/x' }];
-      for (const headers of forged) {
-        const response = await create(headers);
-        expect(response.status).toBe(403);
-        expect(response.body.message).toContain('Cross-site request refused');
-      }
-      // Without APP_BASE_URL the origin is http://localhost:{the port actually bound}.
-      expect(app.services.auth.appOrigin).toBe(`http://localhost:${new URL(app.url).port}`);
-      expect((await create({ cookie: user.cookie, referer: `${app.services.auth.appOrigin}/some/page` })).status).toBe(200);
-      expect((await create(asBrowser(app, user))).status).toBe(200);
-      const [count] = await sql<{ n: number | string }>(app, `select count(*) as "n" from "membership" where "user_id" = '${user.userId}'`);
-      expect(Number(count!.n)).toBe(3);
-    });
-
-    it('does not apply to reads', async () => {
-      const user = await signUp(app);
-      expect((await request(`${app.api}/organizations`, { headers: { cookie: user.cookie } })).status).toBe(200);
-    });
   });
 });
 
