@@ -1,37 +1,10 @@
 import { Queue, Worker, type Job } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { actOnStatus } from '../../routers/jobs/bulk/status-batches.js';
-import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { queueUrl, waitFor } from '../helpers/jobs.js';
-import { storeFixture } from '../helpers/stores.js';
+import { app, fixture, post, settledQueue, states, useBulkApp } from './support/settled-queues.js';
 
-const fixture = storeFixture();
-let app: TestApp;
-
-const post = (url: string, body: unknown) => request(url, { method: 'POST', body });
-
-/** A queue whose worker fails jobs with data.fail and completes the others, then stops. */
-async function settledQueue(name: string, jobs: Array<{ name: string; fail?: boolean }>): Promise<{ queue: Queue; ids: Record<string, string> }> {
-  const queue = new Queue(name, fixture.bullmq);
-  const added = await queue.addBulk(jobs.map((job) => ({ name: job.name, data: { fail: job.fail ?? false } })));
-  const worker = new Worker(name, async (job) => {
-    if (job.data.fail) throw new Error(`${job.name} failed`);
-    return 'done';
-  }, { ...fixture.bullmq, concurrency: 5 });
-  await waitFor(async () => (await queue.getJobCountByTypes('completed', 'failed')) === jobs.length, 15_000, 'jobs to settle');
-  await worker.close();
-  return { queue, ids: Object.fromEntries(added.map((job) => [job.name, job.id!])) };
-}
-
-const states = (queue: Queue, ids: string[]) => Promise.all(ids.map((id) => queue.getJobState(id)));
-
-beforeAll(async () => {
-  app = await bootApp({ env: fixture.env });
-});
-afterAll(async () => {
-  await app.close();
-  await fixture.cleanup();
-});
+useBulkApp();
 
 describe('POST /jobs/retry', () => {
   it('retries exactly the named jobs, reporting each id', async () => {

@@ -1,18 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from '../helpers/app.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
-import { browser, freePort, signUpOn, startReplica, type Replica, type ReplicaUser } from './support/replicas.js';
-
-interface Answer {
-  status: number;
-  code?: string;
-  retryAfter: string | null;
-  read: boolean;
-}
-
-const isUnavailableAnswer = (answer: Answer) => answer.status === 503 && answer.code === 'DATABASE_UNAVAILABLE' && answer.retryAfter !== null;
+import { describe, expect, it } from 'vitest';
+import { call, isUnavailableAnswer, killer, useTerminatedService, type Answer } from './support/terminated-service.js';
 
 type Kind = 'read' | 'write';
 
@@ -23,35 +11,7 @@ const waitingStatement: Record<Kind, string> = { read: '%from "connection"%', wr
 const terminateAll = 'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
 
 describe('PostgreSQL backends terminated under the service (pg_terminate_backend, service child process)', () => {
-  let database: TestDatabase;
-  let service: Replica;
-  let user: ReplicaUser;
-  let killer: pg.Client;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    // The general rate limit (300 a minute per user) out of the way: the load test alone can spend it
-    // on a quiet machine, and a 429 answered before any statement would leave nothing to terminate.
-    service = await startReplica(database.url, { LOG_LEVEL: 'error', PORT: String(await freePort()), RATE_LIMIT_MAX: '1000000' }, { compiled: true });
-    user = await signUpOn(service.api, 'terminated');
-    const created = await request(`${service.api}/connections`, { method: 'POST', headers: browser(user), body: { name: 'main', url: 'redis://127.0.0.1:6379/0' } });
-    expect(created.status).toBe(201);
-    killer = new pg.Client({ connectionString: database.url });
-    await killer.connect();
-  }, 60_000);
-
-  afterAll(async () => {
-    await killer?.end();
-    await service?.stop();
-    await database?.drop();
-  });
-
-  async function call(read: boolean, index = 0): Promise<Answer> {
-    const response = read
-      ? await request(`${service.api}/connections`, { headers: browser(user) })
-      : await request(`${service.api}/organizations`, { method: 'POST', headers: browser(user), body: { name: `org-${index}-${Date.now()}` } });
-    return { status: response.status, code: response.body?.code, retryAfter: response.headers.get('retry-after'), read };
-  }
+  useTerminatedService();
 
   it('under pg_terminate_backend every second: no 500, failures are 503 + Retry-After, reads retried', async () => {
     // The pool full of idle connections first, as after busy traffic: the first sweep ends them all at once.

@@ -41,7 +41,7 @@ export function schemaResolver(document: { components?: { schemas?: Record<strin
   };
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function hasType(type: string, value: unknown): boolean {
@@ -119,48 +119,3 @@ export function acceptsQueryValue(schema: JsonSchema, value: string, resolve: Sc
   if (types.includes('boolean')) return ['true', 'false'].includes(value) && accepts(schema, value === 'true', resolve);
   return false;
 }
-
-const sampleStrings = ['x', '1', 'bull', 'main', 'a1b2'];
-
-/** A small value the schema accepts (for the valid base of a request body); undefined when none is found. */
-export function sampleValue(schema: JsonSchema, resolve: SchemaResolver, depth = 0): unknown {
-  const s = resolve(schema);
-  if (depth > 10) return undefined;
-  if ('const' in s) return s.const;
-  if (s.enum) return s.enum[0];
-  if (s.default !== undefined) return s.default;
-  const option = s.anyOf?.[0] ?? s.oneOf?.[0];
-  if (option) return sampleValue(option, resolve, depth + 1);
-  const type = [s.type].flat()[0];
-  let value: unknown;
-  if (type === 'string') value = sampleStrings.map((base) => base.repeat(Math.max(1, s.minLength ?? 1))).find((text) => accepts(s, text, resolve));
-  else if (type === 'integer' || type === 'number') value = Math.max(s.minimum ?? 1, 1);
-  else if (type === 'boolean') value = true;
-  else if (type === 'array') value = Array.from({ length: s.minItems ?? 0 }, () => sampleValue(s.items ?? {}, resolve, depth + 1));
-  else if (type === 'object' || s.properties) {
-    value = Object.fromEntries((s.required ?? []).map((name) => [name, sampleValue(s.properties?.[name] ?? {}, resolve, depth + 1)]));
-  } else value = 'x';
-  return accepts(s, value, resolve) ? value : undefined;
-}
-
-/**
- * What the REST adapter (trpc-to-openapi) makes of a JSON body before zod
- * sees it: it turns every boolean field of the input object, and of objects
- * and arrays nested in it, into a coercing one. Unions are left alone, and
- * so are numbers: body contracts pin them strict (contracts/strict-number.ts),
- * so `null`, `""`, `"7"` and `true` are invalid numbers here.
- */
-export function coerceLikeAdapter(schema: JsonSchema, value: unknown, resolve: SchemaResolver, depth = 0): unknown {
-  const s = resolve(schema);
-  if (depth > 10 || s.anyOf || s.oneOf || s.enum || 'const' in s) return value;
-  const types = [s.type].flat();
-  if (depth > 0 && types.includes('boolean')) return Boolean(value);
-  if (Array.isArray(value) && s.items) return value.map((item) => coerceLikeAdapter(s.items!, item, resolve, depth + 1));
-  if (isPlainObject(value) && s.properties) {
-    return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [name, Object.hasOwn(s.properties!, name) ? coerceLikeAdapter(s.properties![name]!, item, resolve, depth + 1) : item]),
-    );
-  }
-  return value;
-}
-

@@ -1,5 +1,7 @@
 import type { RawRequest } from './http-exchange.js';
-import { accepts, coerceLikeAdapter, sampleValue, type SchemaResolver } from './json-schema.js';
+import { accepts, type SchemaResolver } from './json-schema.js';
+import { coerceLikeAdapter } from './adapter-coercion.js';
+import { sampleValue } from './schema-samples.js';
 import type { ApiOperation } from './openapi-operations.js';
 
 export interface GeneratorOptions {
