@@ -1,4 +1,5 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import packageJson from '../../package.json' with { type: 'json' };
 import {
   appRouter,
@@ -26,6 +27,7 @@ import { readTrpcBody, rejectDeepTrpcInput } from './json-depth.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
 import { successStatusOf } from './success-status.js';
 import { restApi } from './rest/rest-api.js';
+import { restFirstListener } from './rest-first.js';
 import { lazyTrpcEndpoint } from './trpc-endpoint.js';
 import type { ProcedureMeta } from '../trpc/init.js';
 import { observeRequests } from './request-observation.js';
@@ -56,8 +58,8 @@ export interface AppOptions {
   oauth?: OAuthTestEndpoints;
 }
 
-/** Builds the HTTP app without listening, so tests can boot it on port 0. */
-export function createApp(services: Services, options: AppOptions = {}): Express {
+/** Builds the HTTP app without listening, so tests can boot it on port 0: the request listener of server/http/rest-first.ts. */
+export function createApp(services: Services, options: AppOptions = {}): RequestListener {
   services.tasks.useHandlers(taskHandlers);
   const app = express();
   // Built on its first request: most processes never serve it, and it costs memory and startup time.
@@ -74,19 +76,19 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   });
   app.disable('x-powered-by');
   app.set('trust proxy', services.config.http.trustProxyHops);
-  app.use(observeRequests(app, { logger: services.logger, metrics: services.httpMetrics, routeLabel, basePath: apiBasePath }));
+  const observe = observeRequests(app, { logger: services.logger, metrics: services.httpMetrics, routeLabel, basePath: apiBasePath });
+  app.use(observe);
 
   const onError = logProcedureError(services);
   // REST first: its routes answer without passing the layers below (see rest-api.ts).
-  app.use(
-    restApi(appRouter, {
-      basePath: apiBasePath,
-      plainGetRoutes: ['/openapi.json', '/docs', '/prometheus', queueEventsPath, oauthSignInPath, oauthCallbackPath, auditExportPath],
-      createContext: createHttpContextFactory(services, 'rest'),
-      onError,
-      successStatus: (route, data) => successStatusOf(route.meta as ProcedureMeta, data),
-    }),
-  );
+  const rest = restApi(appRouter, {
+    basePath: apiBasePath,
+    plainGetRoutes: ['/openapi.json', '/docs', '/prometheus', queueEventsPath, oauthSignInPath, oauthCallbackPath, auditExportPath],
+    createContext: createHttpContextFactory(services, 'rest'),
+    onError,
+    successStatus: (route, data) => successStatusOf(route.meta as ProcedureMeta, data),
+  });
+  app.use(rest.middleware);
 
   app.use(
     `${apiBasePath}/trpc`,
@@ -121,5 +123,5 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     req.log.error({ err: error }, 'unhandled error');
     if (!res.headersSent) sendError(res, 'INTERNAL_ERROR', 'Internal error; the service log has the details');
   });
-  return app;
+  return restFirstListener(app, observe, rest);
 }

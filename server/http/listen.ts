@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 
 export interface RunningServer {
   server: Server;
@@ -12,7 +11,7 @@ export interface RunningServer {
 }
 
 /** Listens and resolves once bound; rejects (e.g. EADDRINUSE) instead of failing later. */
-export function listen(app: Express, port: number, host: string): Promise<RunningServer> {
+export function listen(app: RequestListener, port: number, host: string): Promise<RunningServer> {
   const server = createServer(app);
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -17,7 +17,7 @@ export async function serveTestRouter(services: Services, testRouter: AnyRouter)
       createContext: () => createInnerContext(services, 'rest'),
       onError: () => {},
       successStatus: (route, data) => successStatusOf(route.meta, data),
-    }),
+    }).middleware,
   );
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -36,7 +36,7 @@ describe('path parameters', () => {
         createContext: (): Context => createInnerContext(services, 'rest'),
         onError: () => {},
         successStatus: () => 200,
-      }),
+      }).middleware,
     );
     server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');

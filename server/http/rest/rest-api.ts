@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AnyRouter } from '@trpc/server';
 import { sendError } from '../error-body.js';
 import { jsonBodyErrors, normalizeRestBody, parseJsonBody } from '../json-body.js';
@@ -18,7 +18,19 @@ export interface RestApiOptions extends RestHandlerOptions {
   basePath?: string;
 }
 
+/** Characters for which express's URL parsing (parseurl) leaves its fast path: such a request goes through express. */
+const unusualPath = /[\t\n\f\r #\u00a0\ufeff]/;
+
 const readsBody = (method: string) => method !== 'GET' && method !== 'HEAD';
+
+export interface RestApi {
+  /** Every REST request, as the app's first middleware. */
+  middleware: RequestHandler;
+  /** The procedure route a GET for `url` (a request target) asks for, or undefined (anything else: the middleware's). */
+  getRouteOf(url: string): RestMatch | undefined;
+  /** Answers a GET matched by `getRouteOf` (no body to read). */
+  answerGet(req: Request, res: Response, match: RestMatch): void;
+}
 
 /**
  * The REST API of a router, mounted under the API base path before anything
@@ -28,7 +40,7 @@ const readsBody = (method: string) => method !== 'GET' && method !== 'HEAD';
  * one. A known path asked with another method is 405 with `Allow`, before
  * its body is read. Anything else goes on to the plain routes.
  */
-export function restApi(router: AnyRouter, options: RestApiOptions) {
+export function restApi(router: AnyRouter, options: RestApiOptions): RestApi {
   const tree = compileRestRoutes(router, options.plainGetRoutes);
   const handle = createRestHandler(options);
   const body = express.Router();
@@ -36,7 +48,11 @@ export function restApi(router: AnyRouter, options: RestApiOptions) {
   const base = options.basePath ?? '';
   // Mounted at the root with a base path, rather than under an express mount: one layer less per request.
   const within = (path: string) => base === '' || (path.charCodeAt(base.length) === 47 && path.slice(0, base.length).toLowerCase() === base);
-  return (req: Request, res: Response, next: NextFunction): void => {
+  const answerGet = (req: Request, res: Response, match: RestMatch) => {
+    res.locals.restMatch = match;
+    void handle(req, res, match);
+  };
+  const middleware = (req: Request, res: Response, next: NextFunction): void => {
     const path = req.path;
     if (!within(path)) return next();
     const match = tree.match(req.method, path.slice(base.length));
@@ -47,8 +63,18 @@ export function restApi(router: AnyRouter, options: RestApiOptions) {
     }
     if (match.kind === 'none' || !match.value) return next();
     const restMatch: RestMatch = { route: match.value, template: match.template, params: match.params };
+    if (!readsBody(req.method)) return answerGet(req, res, restMatch);
     res.locals.restMatch = restMatch;
-    if (readsBody(req.method)) return void body(req, res, next);
-    void handle(req, res, restMatch);
+    void body(req, res, next);
   };
+  const getRouteOf = (url: string): RestMatch | undefined => {
+    // Origin-form targets only (`/api/…?…`); anything unusual is left to express's own parsing.
+    if (url.charCodeAt(0) !== 47) return undefined;
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    if (!within(path) || unusualPath.test(path)) return undefined;
+    const match = tree.match('GET', path.slice(base.length));
+    return match.kind === 'found' && match.value ? { route: match.value, template: match.template, params: match.params } : undefined;
+  };
+  return { middleware, getRouteOf, answerGet };
 }
