@@ -1,4 +1,3 @@
-import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import packageJson from '../../package.json' with { type: 'json' };
 import {
@@ -27,7 +26,7 @@ import { readTrpcBody, rejectDeepTrpcInput } from './json-depth.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
 import { successStatusOf } from './success-status.js';
 import { restApi } from './rest/rest-api.js';
-import { restFirstListener } from './rest-first.js';
+import { restFirst, type HttpApp } from './rest-first.js';
 import { lazyTrpcEndpoint } from './trpc-endpoint.js';
 import type { ProcedureMeta } from '../trpc/init.js';
 import { observeRequests } from './request-observation.js';
@@ -58,8 +57,8 @@ export interface AppOptions {
   oauth?: OAuthTestEndpoints;
 }
 
-/** Builds the HTTP app without listening, so tests can boot it on port 0: the request listener of server/http/rest-first.ts. */
-export function createApp(services: Services, options: AppOptions = {}): RequestListener {
+/** Builds the HTTP app without listening, so tests can boot it on port 0 (server/http/rest-first.ts). */
+export function createApp(services: Services, options: AppOptions = {}): HttpApp {
   services.tasks.useHandlers(taskHandlers);
   const app = express();
   // Built on its first request: most processes never serve it, and it costs memory and startup time.
@@ -123,5 +122,5 @@ export function createApp(services: Services, options: AppOptions = {}): Request
     req.log.error({ err: error }, 'unhandled error');
     if (!res.headersSent) sendError(res, 'INTERNAL_ERROR', 'Internal error; the service log has the details');
   });
-  return restFirstListener(app, observe, rest);
+  return restFirst(app, observe, rest);
 }

@@ -1,4 +1,5 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { HttpApp } from './rest-first.js';
 import type { AddressInfo } from 'node:net';
 
 export interface RunningServer {
@@ -11,8 +12,8 @@ export interface RunningServer {
 }
 
 /** Listens and resolves once bound; rejects (e.g. EADDRINUSE) instead of failing later. */
-export function listen(app: RequestListener, port: number, host: string): Promise<RunningServer> {
-  const server = createServer(app);
+export function listen(app: HttpApp, port: number, host: string): Promise<RunningServer> {
+  const server = createServer(app.serverOptions, app.listener);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -5,7 +5,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../server/config.js';
-import { restFirstListener } from '../../server/http/rest-first.js';
+import { restFirst } from '../../server/http/rest-first.js';
 import { restApi } from '../../server/http/rest/rest-api.js';
 import { restMatchOf } from '../../server/http/rest/rest-match.js';
 import { createLogger } from '../../server/logger.js';
@@ -47,7 +47,8 @@ describe('REST GETs answered before the express router (server/http/rest-first.t
     app.use((_req, _res, next) => (seen.routerRequests++, next()));
     app.use(observe, rest.middleware);
     app.get('/api/plain', (_req, res) => void res.json({ plain: true }));
-    server = createServer(restFirstListener(app, observe, rest)).listen(0, '127.0.0.1');
+    const { serverOptions, listener } = restFirst(app, observe, rest);
+    server = createServer(serverOptions, listener).listen(0, '127.0.0.1');
     await once(server, 'listening');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
   });
