@@ -9,10 +9,15 @@ export interface HttpApp {
 }
 
 /**
- * Requests and responses made with the app's express prototypes from the
- * start, with the fields express's app and router set before the first
- * layer: no `Object.setPrototypeOf` per request (express's own app.handle
- * still sets the same prototypes on the requests it dispatches).
+ * Requests and responses of classes whose prototypes inherit the app's
+ * express ones, with the fields express's app and router set before its
+ * first layer: a REST GET never changes an object's prototype. express's
+ * app.handle re-prototypes every request and response it dispatches
+ * (Object.setPrototypeOf), which puts them, and Node's HTTP code handling
+ * them, on V8's slow paths: about half of a job read's server CPU (scratch
+ * A/B at c=16: 0.105–0.123 ms per request, 0.206–0.264 re-prototyped).
+ * What express dispatches is still re-prototyped; constructors whose
+ * prototype is app.request itself (a no-op for express) read ~8 % slower.
  */
 function expressClasses(app: Express): ServerOptions {
   class ExpressRequest extends IncomingMessage {
@@ -33,10 +38,9 @@ function expressClasses(app: Express): ServerOptions {
  * logs, a page, the queue list: what operators and programs ask most) runs
  * the app's first two layers, request observation then the REST handler, as
  * the express app would, but without its router: the router's dispatch (the
- * layer walk, a `next` closure per layer, finalhandler, the prototypes set
- * per request) cost a job read ~9 % of its CPU and ~14 % of its garbage
- * (profiled). The same middleware functions answer either way; every other
- * request is the express app's.
+ * layer walk, a `next` closure per layer, finalhandler) cost a job read
+ * ~7 % of its CPU and ~14 % of its garbage (profiled). The same middleware
+ * functions answer either way; every other request is the express app's.
  */
 export function restFirst(app: Express, observe: RequestHandler, rest: RestApi): HttpApp {
   const listener: RequestListener = (incoming, outgoing) => {
