@@ -27,20 +27,43 @@ const countValues = (point: Omit<QueuePoint, 'prefix' | 'queueName' | 'paused'> 
   point.waiting, point.active, point.delayed, point.failed, point.completed, point.completedDelta, point.failedDelta, point.oldestWaitingSeconds, Number(point.paused), point.workers,
 ];
 
-/** Stores one sample: raw rows, and the same figures folded into the 15-minute roll-up on write. */
+/**
+ * Queues written per transaction. Embedded mode's SQLite driver is synchronous: a transaction holds the
+ * event loop from its first statement to its commit, and a sample written in one (11,000 queues: ~150 ms,
+ * measured) stalled every request in flight once a minute. Slices of 200 queues take ~3 ms each, with a
+ * turn of the event loop between them.
+ */
+const queuesPerTransaction = 200;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const queueKeys = ['connection_id', 'prefix', 'queue_name', 'resolution', 'at'];
+const connectionKeys = ['connection_id', 'resolution', 'at'];
+
+/**
+ * Stores one sample: raw rows, and the same figures folded into the 15-minute roll-up on write. Each
+ * queue's two rows are written together, slice by slice; the connection's rows come last, so a
+ * connection point exists only once every queue's is stored (a write cut short leaves some queues'
+ * points of that instant, never a connection point without them).
+ */
 export async function writeSample(em: EntityManager, connectionId: string, sample: ConnectionSample): Promise<void> {
   const isPostgres = em.getPlatform().constructor.name === 'PostgreSqlPlatform';
   const bucket = Math.floor(sample.at / rollupMs) * rollupMs;
-  const queueRows = (resolution: string, at: number) => sample.queues.map((point) => [connectionId, point.prefix, point.queueName, resolution, at, ...countValues(point)]);
+  const queueRows = (points: readonly QueuePoint[], resolution: string, at: number) =>
+    points.map((point) => [connectionId, point.prefix, point.queueName, resolution, at, ...countValues(point)]);
+  for (let start = 0; start < sample.queues.length; start += queuesPerTransaction) {
+    const slice = sample.queues.slice(start, start + queuesPerTransaction);
+    await em.transactional(async (tx) => {
+      await upsert(tx, 'queue_sample', queueKeys, countColumns, queueRows(slice, 'raw', sample.at), isPostgres);
+      await upsert(tx, 'queue_sample', queueKeys, countColumns, queueRows(slice, '15m', bucket), isPostgres);
+    });
+    await nextTurn();
+  }
   const { totals, store } = sample;
   const connectionRow = (resolution: string, at: number) => [
     [connectionId, resolution, at, ...countValues(totals), totals.queues, Number(store.up), store.usedMemory, store.maxMemory, store.clients, store.opsPerSecond],
   ];
-  const queueKeys = ['connection_id', 'prefix', 'queue_name', 'resolution', 'at'];
-  const connectionKeys = ['connection_id', 'resolution', 'at'];
   await em.transactional(async (tx) => {
-    await upsert(tx, 'queue_sample', queueKeys, countColumns, queueRows('raw', sample.at), isPostgres);
-    await upsert(tx, 'queue_sample', queueKeys, countColumns, queueRows('15m', bucket), isPostgres);
     await upsert(tx, 'connection_sample', connectionKeys, [...countColumns, ...storeColumns], connectionRow('raw', sample.at), isPostgres);
     await upsert(tx, 'connection_sample', connectionKeys, [...countColumns, ...storeColumns], connectionRow('15m', bucket), isPostgres);
   });

@@ -58,6 +58,22 @@ describe.each(persistenceKinds)('history roll-ups, retention and the lease (%s)'
     expect(await countRows(app, 'connection_sample', '15m')).toBe(1);
   });
 
+  it('writes a sample of many queues slice by slice, the event loop turning in between (a synchronous SQLite write would hold it)', async () => {
+    const points = Array.from({ length: 1000 }, (_, i): QueuePoint => ({ ...sampleAt(0, {}).queues[0]!, queueName: `q${i}`, waiting: i }));
+    const sample = { ...sampleAt(Date.now(), {}), queues: points, totals: totalsOf(points) };
+    let turns = 0;
+    let writing = true;
+    const turn = () => void (writing && (turns++, setImmediate(turn)));
+    setImmediate(turn);
+    await writeSample(app.services.persistence.fork(), 'sliced', sample);
+    writing = false;
+    expect(turns).toBeGreaterThanOrEqual(4);
+    const stored = await app.services.persistence.fork().execute<Array<{ n: number; waiting: number }>>(
+      "select count(*) as n, sum(waiting) as waiting from queue_sample where connection_id = 'sliced' and resolution = 'raw'",
+    );
+    expect([Number(stored[0]!.n), Number(stored[0]!.waiting)]).toEqual([1000, (999 * 1000) / 2]);
+  });
+
   it('gives a lease to one holder at a time, and to another once it expires', async () => {
     const fork = () => app.services.persistence.fork();
     const now = Date.now();
