@@ -3,14 +3,11 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadConfig } from '../../server/config.js';
 import { restApi } from '../../server/http/rest/rest-api.js';
-import { createLogger } from '../../server/logger.js';
-import { createRateLimits } from '../../server/rate-limit/rate-limits.js';
-import type { Services } from '../../server/services.js';
 import { createInnerContext, type Context } from '../../server/trpc/context.js';
 import { createCallerFactory, router } from '../../server/trpc/init.js';
 import { publicProcedure } from '../../server/trpc/procedures.js';
+import { restOnlyServices } from './support/rest-only-services.js';
 
 const echoRouter = router({
   echo: publicProcedure
@@ -21,9 +18,7 @@ const echoRouter = router({
 });
 
 describe('path parameters', () => {
-  const config = loadConfig({});
-  const logger = createLogger({ level: 'silent' });
-  const services = { config, logger, rateLimits: createRateLimits(config.rateLimit, logger) } as unknown as Services;
+  const services = restOnlyServices();
   let base: string;
   let server: ReturnType<express.Express['listen']>;
 

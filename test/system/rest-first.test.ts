@@ -4,16 +4,13 @@ import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadConfig } from '../../server/config.js';
 import { restFirst } from '../../server/http/rest-first.js';
 import { restApi } from '../../server/http/rest/rest-api.js';
 import { restMatchOf } from '../../server/http/rest/rest-match.js';
-import { createLogger } from '../../server/logger.js';
-import { createRateLimits } from '../../server/rate-limit/rate-limits.js';
-import type { Services } from '../../server/services.js';
 import { createInnerContext } from '../../server/trpc/context.js';
 import { router } from '../../server/trpc/init.js';
 import { publicProcedure } from '../../server/trpc/procedures.js';
+import { restOnlyServices } from './support/rest-only-services.js';
 
 const echoRouter = router({
   get: publicProcedure
@@ -30,8 +27,7 @@ const echoRouter = router({
 
 /** The app's shape: an observing first layer, the REST middleware, then whatever express serves after it. */
 describe('REST GETs answered before the express router (server/http/rest-first.ts)', () => {
-  const config = loadConfig({});
-  const services = { config, logger: createLogger({ level: 'silent' }), rateLimits: createRateLimits(config.rateLimit, createLogger({ level: 'silent' })) } as unknown as Services;
+  const services = restOnlyServices();
   const seen = { observed: [] as string[], routerRequests: 0 };
   let server: Server;
   let base: string;
