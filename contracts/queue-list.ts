@@ -41,9 +41,9 @@ export const queueListSchema = pageInfo
     totals: jobCountsSchema
       .optional()
       .describe(
-        'With `totals=true`: job counts summed over every queue of the connection (all its prefixes), whatever `search`, `state` and the page. Counted at `totalsAt`: totals are kept for SERVICE_QUEUE_LIST_CACHE_MS (5 s) after a count, so they may be that much older than the page.',
+        'With `totals=true`: job counts summed over every queue of the connection (all its prefixes), whatever `search`, `state` and the page, as of `totalsAt`. Kept exact by client-side tracking (Redis 6+, not on a cluster; SERVICE_QUEUE_TOTALS_TRACKING): `totalsAt` is the request\'s own time. Otherwise counted, and kept for SERVICE_QUEUE_LIST_CACHE_MS (5 s) after a count, so they may be that much older than the page.',
       ),
-    totalsAt: z.iso.datetime().optional().describe('With `totals`: when they were counted (ISO 8601); at most SERVICE_QUEUE_LIST_CACHE_MS ago.'),
+    totalsAt: z.iso.datetime().optional().describe('With `totals`: the time they are exact for (ISO 8601): now when tracked, else when they were counted, at most SERVICE_QUEUE_LIST_CACHE_MS ago.'),
   })
   .meta({ id: 'QueuePage' });
 export type QueueList = z.infer<typeof queueListSchema>;

@@ -11,6 +11,12 @@ const envFlag = z
   .optional()
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** A flag that is on unless set to false (unset or empty: on). */
+const envFlagOn = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((value) => value !== 'false' && value !== '0' && value !== 'no');
+
 const optionalText = z
   .string()
   .optional()
@@ -97,6 +103,7 @@ export const envSchema = z.object({
   SERVICE_METRICS_PUBLIC: envFlag,
   SERVICE_METRICS_QUEUES: optionalText,
   SERVICE_QUEUE_LIST_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  SERVICE_QUEUE_TOTALS_TRACKING: envFlagOn,
   SERVICE_SAMPLE_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   SERVICE_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
   // At most 110 s: with the runner's 1 s poll a dead replica's task is taken over within 2 minutes.

@@ -34,6 +34,8 @@ export interface Config {
   previousEncryptionKey: Buffer | null;
   /** How long a connection's discovered queue names are reused; 0 rescans on every list. */
   queueListCacheMs: number;
+  /** SERVICE_QUEUE_TOTALS_TRACKING: keep the list's totals exact with client-side tracking (default on). */
+  queueTotalsTracking: boolean;
   persistence:
     | { mode: 'embedded'; directory: string }
     | { mode: 'server'; databaseUrl: string };

@@ -59,6 +59,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     encryptionKey: vars.SERVICE_ENCRYPTION_KEY,
     previousEncryptionKey: vars.SERVICE_ENCRYPTION_KEY_PREVIOUS,
     queueListCacheMs: vars.SERVICE_QUEUE_LIST_CACHE_MS,
+    queueTotalsTracking: vars.SERVICE_QUEUE_TOTALS_TRACKING,
     persistence: vars.DATABASE_URL
       ? { mode: 'server', databaseUrl: vars.DATABASE_URL }
       : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },

@@ -65,7 +65,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     : savedConnectionCatalog(persistence, urlCipher);
   const targetPolicy = createTargetPolicy(config.connectionAllow);
   const webhookPolicy = createTargetPolicy(config.webhookAllow, undefined, { variable: 'SERVICE_WEBHOOK_ALLOW', code: 'WEBHOOK_TARGET_FORBIDDEN' });
-  const stores = new StoreRegistry({ logger, policy: targetPolicy });
+  const stores = new StoreRegistry({ logger, policy: targetPolicy, trackCounts: config.queueTotalsTracking });
   const events = new QueueEventHub(logger);
   const httpMetrics = new HttpMetrics();
   const auth = await createAuthService(config, logger, persistence);

@@ -29,8 +29,10 @@ function namePage(all: QueueRef[], named: (ref: QueueRef) => boolean, query: Lis
  * One page of the store's queues. Names come from the directory (already
  * sorted by name); a state and a count sort are read together for every
  * queue concerned; the full counts only for the page. Connection-wide
- * totals are counted in the same script calls, or served from `totals`
- * when counted within SERVICE_QUEUE_LIST_CACHE_MS (`totalsAt` says when).
+ * totals come from the store's tracked counts (exact, reading only queues
+ * that changed), or else are counted in the same script calls, or served
+ * from `totals` when counted within SERVICE_QUEUE_LIST_CACHE_MS (`totalsAt`
+ * says when).
  */
 export async function listQueues({
   store,
@@ -46,7 +48,9 @@ export async function listQueues({
   const needle = query.search.toLowerCase();
   const named = (ref: QueueRef) => needle === '' || ref.name.toLowerCase().includes(needle);
   const all = await directory.list(store);
-  const cached = query.totals === true ? totalsCache.fresh(store, () => countTotals(store.client, all)) : undefined;
+  // Exact totals from the store's tracked counts when it keeps them; else counted ones, kept for the window.
+  const tracked = query.totals === true ? await store.counts.totals(all) : undefined;
+  const cached = query.totals === true ? (tracked ?? totalsCache.fresh(store, () => countTotals(store.client, all))) : undefined;
   const counting = query.totals === true && !cached;
   const countedAt = counting ? totalsCache.startCount() : 0;
   let page: { total: number; refs: QueueRef[] };

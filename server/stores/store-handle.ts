@@ -4,6 +4,7 @@ import type { StoreClient } from './redis-client.js';
 import type { StoreConnection } from './store-connection.js';
 import { LruCache } from './lru-cache.js';
 import { bullmqAddress } from '../bullmq/queue-key.js';
+import { CountTracker, type CountTrackerOptions } from '../bullmq/count-tracker.js';
 
 /**
  * A live store: one shared client for the connection, and BullMQ Queue
@@ -12,13 +13,17 @@ import { bullmqAddress } from '../bullmq/queue-key.js';
  */
 export class StoreHandle {
   private readonly queues: LruCache<string, Queue>;
+  /** The store's queue counts kept exact by client-side tracking (the list's connection-wide totals). */
+  readonly counts: CountTracker;
 
   constructor(
     readonly connection: StoreConnection,
     readonly client: StoreClient,
     queueCacheSize: number,
+    countTracking: CountTrackerOptions = { enabled: false },
   ) {
     this.queues = new LruCache(queueCacheSize, (queue) => void queue.close().catch(() => undefined));
+    this.counts = new CountTracker(client, countTracking);
   }
 
   get prefixes(): string[] {
@@ -70,6 +75,7 @@ export class StoreHandle {
   }
 
   async close(): Promise<void> {
+    this.counts.close();
     await Promise.allSettled(this.queues.drain().map((queue) => queue.close()));
     this.client.disconnect();
   }

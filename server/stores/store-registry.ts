@@ -11,6 +11,8 @@ export interface StoreRegistryOptions {
   queueCacheSize?: number;
   /** With SERVICE_CONNECTION_ALLOW, every connection a client opens is checked (see guarded-connector.ts). */
   policy?: TargetPolicy;
+  /** SERVICE_QUEUE_TOTALS_TRACKING: the list's totals kept by client-side tracking (server/bullmq/count-tracker.ts). */
+  trackCounts?: boolean;
 }
 
 /**
@@ -30,7 +32,10 @@ export class StoreRegistry {
     const client = createStoreClient(connection, this.options.timeouts ?? defaultStoreTimeouts, { policy: this.options.policy });
     // ioredis emits 'error' on every failed reconnect; requests see the failures themselves.
     client.on('error', (error: Error) => this.options.logger.debug({ connectionId: connection.id, reason: error.name }, 'store client error'));
-    const handle = new StoreHandle(connection, client, this.options.queueCacheSize ?? 256);
+    const handle = new StoreHandle(connection, client, this.options.queueCacheSize ?? 256, {
+      enabled: this.options.trackCounts ?? false,
+      logger: this.options.logger.child({ connectionId: connection.id }),
+    });
     this.handles.set(connection.id, handle);
     return handle;
   }

@@ -13,7 +13,7 @@ describe('a store without the CLIENT command', () => {
 
   beforeAll(async () => {
     redis = await spawnRedis(port, ['--rename-command', 'CLIENT', '""']);
-    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENV_CONNECTIONS: 'true', SERVICE_REDIS_URL_MANAGED: redis.url } });
+    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENV_CONNECTIONS: 'true', SERVICE_REDIS_URL_MANAGED: redis.url, SERVICE_QUEUE_LIST_CACHE_MS: '0' } });
     const connection = { host: '127.0.0.1', port };
     queue = new Queue('payments', { connection });
     await queue.add('charge', {});
@@ -50,5 +50,17 @@ describe('a store without the CLIENT command', () => {
     expect(body.queueCount).toBe(1);
     expect(body.warnings.some((warning: string) => /CLIENT LIST/.test(warning))).toBe(true);
     expect(body.detailed[0].state.workers).toBeNull();
+  });
+
+  it('counts the list totals without client-side tracking (no CLIENT TRACKING), each list answering what is there now', async () => {
+    const list = () => request(`${app.api}/c/managed/queues?totals=true`);
+    const first = await list();
+    expect(first.status).toBe(200);
+    const waitingBefore = first.body.totals.waiting as number;
+    await queue.add('refund', {}, { delay: 3_600_000 });
+    // SERVICE_QUEUE_LIST_CACHE_MS=0 here: with no tracking, every list counts again.
+    const later = await list();
+    expect(later.status).toBe(200);
+    expect(later.body.totals).toMatchObject({ waiting: waitingBefore, delayed: 1 });
   });
 });

@@ -3,7 +3,8 @@ import { request } from '../helpers/app.js';
 import { queueTestBed } from '../helpers/queues.js';
 
 // A window far longer than the test: totals counted once are served for the whole file.
-const bed = queueTestBed({ SERVICE_QUEUE_LIST_CACHE_MS: '600000' });
+// Tracking off: this file holds the counted path (stores without client-side tracking, clusters) to its window.
+const bed = queueTestBed({ SERVICE_QUEUE_LIST_CACHE_MS: '600000', SERVICE_QUEUE_TOTALS_TRACKING: 'false' });
 const list = (query: string) => request(`${bed.app.api}/c/main/queues?${query}`);
 
 describe('GET /queues?totals=true within SERVICE_QUEUE_LIST_CACHE_MS', () => {

@@ -1,0 +1,142 @@
+import { Cluster, type Redis } from 'ioredis';
+import { jobCountKinds, type JobCounts } from '../../contracts/queues.js';
+import type { Logger } from '../logger.js';
+import type { StoreClient } from '../stores/redis-client.js';
+import { CountTable } from './count-table.js';
+import type { QueueRef } from './queue-key.js';
+import { TrackingLink } from './tracking-link.js';
+import { readCountsTracked } from './tracked-count-reads.js';
+
+export interface TrackedTotals {
+  totals: JobCounts;
+  /** When they were exact: the end of the request's reconciliation (ms since the epoch). */
+  countedAt: number;
+}
+
+export interface CountTrackerOptions {
+  /** SERVICE_QUEUE_TOTALS_TRACKING: false keeps the tracker off (the list counts totals as before). */
+  enabled: boolean;
+  logger?: Logger;
+  now?: () => number;
+}
+
+/**
+ * A request reads at most this many unknown or changed queues itself (or a quarter of them, if more):
+ * ~40 µs a queue, so never much longer than counting them all by script; beyond it the tracker catches up in the background.
+ */
+const readInRequest = 256;
+/** Queues read per step while catching up: then the event loop and the store breathe. */
+const catchUpChunk = 500;
+/** How long a list waits for the notice connection to answer (then it counts, and the link starts over): well inside the 5-s budget of a request. */
+const syncTimeoutMs = 1000;
+/** After a failed start (no CLIENT TRACKING: Redis < 6, an ACL without it), how long before trying again. */
+const retryAfterMs = 60_000;
+
+/**
+ * The eight job counts of every queue of one store, kept exact by the store
+ * itself (client-side caching, CLIENT TRACKING): once a queue's counts are
+ * read, Redis sends a notice when one of its status keys changes, whoever
+ * writes it (workers, producers, scripts, expiry, a flush), and a request
+ * reads again only the queues named in a notice. So connection-wide totals
+ * cost what changed, not eight lookups of every queue. When the tracker
+ * cannot answer (off, a cluster, a store without tracking, a lost link, or
+ * too many queues to read: see readInRequest) the caller counts as before,
+ * and the tracker catches up in the background.
+ */
+export class CountTracker {
+  private link?: TrackingLink | undefined;
+  private starting?: Promise<void> | undefined;
+  private catchingUp?: Promise<void> | undefined;
+  private retryAt = 0;
+  private readonly table = new CountTable();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly client: StoreClient,
+    private readonly options: CountTrackerOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The totals of `refs`, exact as of now, or undefined when the tracker cannot answer (see the class). */
+  async totals(refs: readonly QueueRef[]): Promise<TrackedTotals | undefined> {
+    const link = this.activeLink(refs);
+    if (!link) return undefined;
+    try {
+      // Every notice of a write made before this request has arrived once the link answers.
+      await link.sync(syncTimeoutMs);
+      const bases = refs.map((ref) => this.table.baseOf(ref));
+      const stale = this.table.stale(bases);
+      if (stale.length > Math.max(readInRequest, refs.length / 4)) {
+        this.catchUp(link, stale.map((i) => refs[i]!));
+        return undefined;
+      }
+      if (stale.length > 0) await this.read(link, stale.map((i) => refs[i]!));
+      const sums = this.table.sum(bases);
+      if (!sums) return undefined; // forgotten while reading (a lost link, a flush)
+      return { totals: Object.fromEntries(jobCountKinds.map((kind, k) => [kind, sums[k]!])) as JobCounts, countedAt: this.now() };
+    } catch (error) {
+      // A dropped link or a failed read: the caller counts on the store's own client, whose errors map as every request's do.
+      this.options.logger?.debug({ reason: (error as Error).message }, 'queue totals: tracked read failed');
+      return undefined;
+    }
+  }
+
+  /** The link when it is up; otherwise starts it (at most once a minute after a failure) to catch up on `refs`. */
+  private activeLink(refs: readonly QueueRef[]): TrackingLink | undefined {
+    if (!this.options.enabled || this.client instanceof Cluster) return undefined;
+    if (this.link) return this.link;
+    if (!this.starting && this.now() >= this.retryAt) this.starting = this.start(refs).finally(() => (this.starting = undefined));
+    return undefined;
+  }
+
+  private async start(refs: readonly QueueRef[]): Promise<void> {
+    try {
+      const link = await TrackingLink.open(this.client as Redis, {
+        onChanged: (keys) => this.table.changed(keys),
+        onLost: () => {
+          if (this.link === link) this.link = undefined;
+          this.table.forget();
+        },
+      });
+      this.link = link;
+      this.catchUp(link, refs);
+    } catch (error) {
+      this.retryAt = this.now() + retryAfterMs;
+      this.options.logger?.info({ reason: (error as Error).message }, 'queue totals: no client-side tracking on this store, totals are counted by the list');
+    }
+  }
+
+  private async read(link: TrackingLink, refs: readonly QueueRef[]): Promise<void> {
+    const read = this.table.beginRead(refs.map((ref) => this.table.baseOf(ref)));
+    try {
+      this.table.finishRead(read, await readCountsTracked(link.reader, this.client, refs));
+    } catch (error) {
+      this.table.failRead(read);
+      throw error;
+    }
+  }
+
+  /** Reads `refs` in the background, a chunk at a time (one catch-up at a time). */
+  private catchUp(link: TrackingLink, refs: readonly QueueRef[]): void {
+    if (this.catchingUp) return;
+    this.catchingUp = (async () => {
+      for (let at = 0; at < refs.length && this.link === link; at += catchUpChunk) await this.read(link, refs.slice(at, at + catchUpChunk));
+    })()
+      .catch((error: Error) => this.options.logger?.warn({ reason: error.message }, 'queue totals: catching up on tracked counts failed'))
+      .finally(() => (this.catchingUp = undefined));
+  }
+
+  /** Waits for a start or catch-up under way (tests). */
+  async settled(): Promise<void> {
+    await this.starting;
+    await this.catchingUp;
+  }
+
+  close(): void {
+    const link = this.link;
+    this.link = undefined;
+    link?.close();
+    this.table.forget();
+  }
+}

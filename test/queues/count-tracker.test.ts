@@ -1,0 +1,118 @@
+import type { Command } from 'ioredis';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CountTracker } from '../../server/bullmq/count-tracker.js';
+import type { QueueRef } from '../../server/bullmq/queue-key.js';
+import { spawnRedis, type SpawnedRedis } from '../helpers/spawn-redis.js';
+
+/** Its own redis-server (flushed and its clients killed here); port from the range of this file alone. */
+const port = 6436;
+let server: SpawnedRedis;
+let client: Redis;
+let writer: Redis;
+const refs: QueueRef[] = ['a', 'b', 'c'].map((name) => ({ prefix: 'bull', name }));
+
+/** The queues each figures script call was sent for (its numkeys), on the store's client. */
+function scriptCallsDuring(work: () => Promise<unknown>): Promise<number[]> {
+  const sizes: number[] = [];
+  const target = client as unknown as { sendCommand(command: Command): unknown };
+  const original = target.sendCommand;
+  target.sendCommand = function (this: unknown, command: Command) {
+    if (command.name.toLowerCase() === 'evalsha') sizes.push(Number(command.args[1]));
+    return original.call(this, command);
+  };
+  return work().then(
+    () => ((target.sendCommand = original), sizes),
+    (error) => ((target.sendCommand = original), Promise.reject(error)),
+  );
+}
+
+/** Totals once the tracker answers them (it catches up in the background first). */
+async function trackedTotals(tracker: CountTracker) {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const answer = await tracker.totals(refs);
+    if (answer) return answer.totals;
+    await tracker.settled();
+  }
+  throw new Error('the tracker never answered');
+}
+
+beforeAll(async () => {
+  server = await spawnRedis(port);
+  client = new Redis({ port, host: '127.0.0.1' });
+  writer = new Redis({ port, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  client?.disconnect();
+  writer?.disconnect();
+  await server?.stop();
+});
+
+describe('CountTracker on a real Redis', () => {
+  it('reads again only the queues a notice named, and nothing when none changed', async () => {
+    await writer.rpush('bull:a:wait', '1', '2');
+    await writer.zadd('bull:b:completed', 1, 'x');
+    const tracker = new CountTracker(client, { enabled: true });
+    expect(await trackedTotals(tracker)).toMatchObject({ waiting: 2, completed: 1, failed: 0 });
+    expect(await scriptCallsDuring(() => tracker.totals(refs))).toEqual([]);
+    await writer.zadd('bull:c:failed', 1, 'f');
+    let totals;
+    expect(await scriptCallsDuring(async () => (totals = (await tracker.totals(refs))?.totals))).toEqual([1]);
+    expect(totals).toMatchObject({ waiting: 2, completed: 1, failed: 1 });
+    // A status key that did not exist when read (an EXISTS tracks it too).
+    await writer.zadd('bull:a:delayed', 1, 'd');
+    expect((await tracker.totals(refs))?.totals).toMatchObject({ waiting: 2, delayed: 1 });
+    tracker.close();
+  });
+
+  it('starts over after a flush and after losing its connections, missing no change made meanwhile', async () => {
+    await writer.flushall();
+    await writer.rpush('bull:a:wait', '1');
+    const tracker = new CountTracker(client, { enabled: true });
+    expect(await trackedTotals(tracker)).toMatchObject({ waiting: 1 });
+    await writer.flushall();
+    expect(await trackedTotals(tracker)).toMatchObject({ waiting: 0 });
+
+    await writer.rpush('bull:b:wait', '1', '2', '3');
+    expect(await trackedTotals(tracker)).toMatchObject({ waiting: 3 });
+    await writer.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    // While the link is down nothing is noticed: the tracker answers nothing rather than old counts.
+    await writer.rpush('bull:c:wait', '1');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await tracker.totals(refs)).toBeUndefined();
+    expect(await trackedTotals(tracker)).toMatchObject({ waiting: 4 });
+    tracker.close();
+  });
+
+  it('gives up on a link that does not answer within a second, then starts over', async () => {
+    const tracker = new CountTracker(client, { enabled: true });
+    await trackedTotals(tracker);
+    await writer.call('CLIENT', 'PAUSE', '1500', 'ALL');
+    const asked = Date.now();
+    expect(await tracker.totals(refs)).toBeUndefined();
+    expect(Date.now() - asked).toBeLessThan(1400);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await writer.rpush('bull:a:wait', 'after');
+    const waiting = Number(await writer.llen('bull:a:wait')) + Number(await writer.llen('bull:b:wait')) + Number(await writer.llen('bull:c:wait'));
+    expect((await trackedTotals(tracker)).waiting).toBe(waiting);
+    tracker.close();
+  });
+
+  it('answers nothing, with no connection of its own, when off or on a store without CLIENT TRACKING', async () => {
+    const off = new CountTracker(client, { enabled: false });
+    expect(await off.totals(refs)).toBeUndefined();
+    await writer.call('ACL', 'SETUSER', 'no-tracking', 'on', '>secret', '~*', '&*', '+@all', '-client');
+    const limited = new Redis({ port, host: '127.0.0.1', username: 'no-tracking', password: 'secret' });
+    try {
+      const tracker = new CountTracker(limited, { enabled: true });
+      expect(await tracker.totals(refs)).toBeUndefined();
+      await tracker.settled();
+      expect(await tracker.totals(refs)).toBeUndefined();
+      const names = (await writer.client('LIST')) as string;
+      expect(names).not.toContain('bullpen-tracking');
+      tracker.close();
+    } finally {
+      limited.disconnect();
+    }
+  });
+});

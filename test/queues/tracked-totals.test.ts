@@ -1,0 +1,53 @@
+import { Worker } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import { request } from '../helpers/app.js';
+import { queueTestBed } from '../helpers/queues.js';
+
+// A window far longer than the test: were totals served from a count (no tracking), the first one would be served throughout.
+const bed = queueTestBed({ SERVICE_QUEUE_LIST_CACHE_MS: '600000' });
+const list = (query: string) => request(`${bed.app.api}/c/main/queues?${query}`);
+
+/** Lists with totals until they come from the tracked counts: a totalsAt of the request's own time, not an earlier count's. */
+async function trackedList(query: string) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const asked = Date.now();
+    const answer = await list(query);
+    expect(answer.status).toBe(200);
+    if (Date.parse(answer.body.totalsAt) >= asked) return answer;
+    if (Date.now() > deadline) throw new Error('totals never came from the tracked counts');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('GET /queues?totals=true kept exact by client-side tracking (SERVICE_QUEUE_TOTALS_TRACKING on by default)', () => {
+  it('answers every change made by producers and real Workers at once, inside the counted-totals window', async () => {
+    const orders = await bed.seeded('orders', { waiting: 2 });
+    await bed.seeded('emails', { completed: 1, failed: 1 });
+    const first = await list('totals=true');
+    expect(first.body.totals).toMatchObject({ waiting: 2, completed: 1, failed: 1, delayed: 0 });
+    // The second list (within the window) already reads the tracked counts, or will once they caught up.
+    await trackedList('totals=true');
+
+    await orders.add('late', {});
+    await orders.add('later', {}, { delay: 3_600_000 });
+    const added = await trackedList('totals=true');
+    expect(added.body.totals).toMatchObject({ waiting: 3, delayed: 1, completed: 1, failed: 1 });
+
+    let processed = 0;
+    const worker = new Worker('orders', async () => 'ok', { ...bed.fixture.bullmq, concurrency: 5 });
+    bed.closeLater(worker);
+    await new Promise<void>((resolve) => worker.on('completed', () => ++processed === 3 && resolve()));
+    const done = await trackedList('totals=true&state=idle');
+    expect(done.body.totals).toMatchObject({ waiting: 0, active: 0, delayed: 1, completed: 4, failed: 1 });
+  });
+
+  it('drops an obliterated queue from the totals at once', async () => {
+    // Added through the service, which puts a queue it creates in the index at once (the window holds off rescans).
+    for (let i = 0; i < 4; i++) expect((await request(`${bed.app.api}/c/main/queues/doomed/jobs`, { method: 'POST', body: { name: 'job', data: {} } })).status).toBe(201);
+    const before = (await trackedList('totals=true')).body.totals.waiting as number;
+    const removed = await request(`${bed.app.api}/c/main/queues/doomed/obliterate`, { method: 'POST', body: { confirmName: 'doomed' } });
+    expect(removed.status).toBe(200);
+    expect((await trackedList('totals=true')).body.totals.waiting).toBe(before - 4);
+  });
+});
