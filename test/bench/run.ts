@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       await seedManyQueuesStore(redis, scale.many);
       await rm(dataDir, { recursive: true, force: true });
       await mkdir(dataDir);
-      await manyQueuesScenario(startBullpen, connectionId, scale.many, await redis.dbsize());
+      await manyQueuesScenario(startBullpen, connectionId, scale.many, redis);
     }
   } finally {
     await Promise.allSettled(servers.map((server) => server.stop()));

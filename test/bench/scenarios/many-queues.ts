@@ -60,7 +60,8 @@ async function waitForCompleteScan(base: string): Promise<{ durationMs: number; 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Targets 7 and 8, on the big store: cold list, restart from the index, sorted page, connection metrics, Prometheus. */
-export async function manyQueuesScenario(start: () => Promise<ServerProcess>, connectionId: string, scale: ManyQueuesScale, dbsize: number): Promise<void> {
+export async function manyQueuesScenario(start: () => Promise<ServerProcess>, connectionId: string, scale: ManyQueuesScale, redis: Redis): Promise<void> {
+  const dbsize = await redis.dbsize();
   const label = `${scale.queues} queues, ${(dbsize / 1e6).toFixed(2)}M keys`;
   let bullpen = await start();
   let base = `${bullpen.url}/api/c/${connectionId}`;
@@ -85,7 +86,7 @@ export async function manyQueuesScenario(start: () => Promise<ServerProcess>, co
   const sorted: number[] = [];
   for (let i = 0; i < 7; i++) sorted.push((await timedGet(`${base}/queues?page=1&pageSize=100&sort=failed`)).ms);
   report('8 10k queues', `${label}: page of 100 sorted by failed (median of 7)`, `${median(sorted)} ms`, '≤ 100 ms', median(sorted) <= 100);
-  await findQueuesScenario(base, label, seededStates(scale.queues));
+  await findQueuesScenario(base, label, seededStates(scale.queues), redis);
   const metrics: number[] = [];
   let metricsBytes = 0;
   for (let i = 0; i < 3; i++) {
