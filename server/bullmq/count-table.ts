@@ -79,7 +79,7 @@ export class CountTable {
       if (!row) return undefined;
       for (let k = 0; k < sums.length; k++) sums[k]! += row[k]!;
     }
-    if (this.counts.size > bases.length + 1024) this.prune(bases);
+    if (this.counts.size + this.dirty.size > 2 * bases.length + 1024) this.prune(bases);
     return sums;
   }
 
@@ -93,11 +93,8 @@ export class CountTable {
   /** Drops queues no longer listed (obliterated, or gone from the store). */
   private prune(bases: readonly string[]): void {
     const listed = new Set(bases);
-    for (const base of this.counts.keys()) {
-      if (listed.has(base)) continue;
-      this.counts.delete(base);
-      this.dirty.delete(base);
-      this.newestRead.delete(base);
+    for (const known of [this.counts, this.newestRead, this.dirty]) {
+      for (const base of known.keys()) if (!listed.has(base)) known.delete(base);
     }
   }
 }

@@ -5,7 +5,7 @@ import type { StoreClient } from '../stores/redis-client.js';
 import { CountTable } from './count-table.js';
 import type { QueueRef } from './queue-key.js';
 import { TrackingLink } from './tracking-link.js';
-import { readCountsTracked } from './tracked-count-reads.js';
+import { readCounts } from './tracked-count-reads.js';
 
 export interface TrackedTotals {
   totals: JobCounts;
@@ -16,6 +16,10 @@ export interface TrackedTotals {
 export interface CountTrackerOptions {
   /** SERVICE_QUEUE_TOTALS_TRACKING: false keeps the tracker off (the list counts totals as before). */
   enabled: boolean;
+  /** The store's key prefixes (the connection's): the tracker hears of every write under them. */
+  prefixes?: readonly string[];
+  /** With no totals asked for this long, the link closes (no notices while nobody looks). */
+  idleCloseMs?: number;
   logger?: Logger;
   now?: () => number;
 }
@@ -29,25 +33,30 @@ const readInRequest = 256;
 const catchUpChunk = 500;
 /** How long a list waits for the notice connection to answer (then it counts, and the link starts over): well inside the 5-s budget of a request. */
 const syncTimeoutMs = 1000;
+/** Default idleCloseMs: ten minutes without a list asking for totals. */
+const defaultIdleCloseMs = 600_000;
 /** After a failed start (no CLIENT TRACKING: Redis < 6, an ACL without it), how long before trying again. */
 const retryAfterMs = 60_000;
 
 /**
  * The eight job counts of every queue of one store, kept exact by the store
- * itself (client-side caching, CLIENT TRACKING): once a queue's counts are
- * read, Redis sends a notice when one of its status keys changes, whoever
- * writes it (workers, producers, scripts, expiry, a flush), and a request
- * reads again only the queues named in a notice. So connection-wide totals
- * cost what changed, not eight lookups of every queue. When the tracker
- * cannot answer (off, a cluster, a store without tracking, a lost link, or
- * too many queues to read: see readInRequest) the caller counts as before,
- * and the tracker catches up in the background.
+ * itself: Redis's client-side caching (CLIENT TRACKING, broadcast mode over
+ * the connection's key prefixes) sends a notice naming every key written
+ * under them, whoever writes it (workers, producers, scripts, expiry, a
+ * flush), and a request reads again only the queues whose status keys a
+ * notice named. So connection-wide totals cost what changed, not eight
+ * lookups of every queue. When the tracker cannot answer (off, a cluster, a
+ * store without tracking, a lost link, or too many queues to read: see
+ * readInRequest) the caller counts as before, and the tracker catches up in
+ * the background. The link closes after idleCloseMs without a request.
  */
 export class CountTracker {
   private link?: TrackingLink | undefined;
   private starting?: Promise<void> | undefined;
   private catchingUp?: Promise<void> | undefined;
   private retryAt = 0;
+  private lastAskedAt = 0;
+  private idleTimer?: NodeJS.Timeout | undefined;
   private readonly table = new CountTable();
   private readonly now: () => number;
 
@@ -60,6 +69,7 @@ export class CountTracker {
 
   /** The totals of `refs`, exact as of now, or undefined when the tracker cannot answer (see the class). */
   async totals(refs: readonly QueueRef[]): Promise<TrackedTotals | undefined> {
+    this.lastAskedAt = this.now();
     const link = this.activeLink(refs);
     if (!link) return undefined;
     try {
@@ -71,7 +81,7 @@ export class CountTracker {
         this.catchUp(link, stale.map((i) => refs[i]!));
         return undefined;
       }
-      if (stale.length > 0) await this.read(link, stale.map((i) => refs[i]!));
+      if (stale.length > 0) await this.read(stale.map((i) => refs[i]!));
       const sums = this.table.sum(bases);
       if (!sums) return undefined; // forgotten while reading (a lost link, a flush)
       return { totals: Object.fromEntries(jobCountKinds.map((kind, k) => [kind, sums[k]!])) as JobCounts, countedAt: this.now() };
@@ -92,7 +102,7 @@ export class CountTracker {
 
   private async start(refs: readonly QueueRef[]): Promise<void> {
     try {
-      const link = await TrackingLink.open(this.client as Redis, {
+      const link = await TrackingLink.open(this.client as Redis, this.options.prefixes ?? ['bull'], {
         onChanged: (keys) => this.table.changed(keys),
         onLost: () => {
           if (this.link === link) this.link = undefined;
@@ -100,6 +110,7 @@ export class CountTracker {
         },
       });
       this.link = link;
+      this.closeWhenIdle(link);
       this.catchUp(link, refs);
     } catch (error) {
       this.retryAt = this.now() + retryAfterMs;
@@ -107,10 +118,22 @@ export class CountTracker {
     }
   }
 
-  private async read(link: TrackingLink, refs: readonly QueueRef[]): Promise<void> {
+  /** Closes `link` once no totals were asked for idleCloseMs (checked again at the end of each such period). */
+  private closeWhenIdle(link: TrackingLink): void {
+    const idleMs = this.options.idleCloseMs ?? defaultIdleCloseMs;
+    const check = () => {
+      if (this.link !== link) return;
+      const idleFor = this.now() - this.lastAskedAt;
+      if (idleFor < idleMs) this.idleTimer = setTimeout(check, idleMs - idleFor).unref();
+      else this.close();
+    };
+    this.idleTimer = setTimeout(check, idleMs).unref();
+  }
+
+  private async read(refs: readonly QueueRef[]): Promise<void> {
     const read = this.table.beginRead(refs.map((ref) => this.table.baseOf(ref)));
     try {
-      this.table.finishRead(read, await readCountsTracked(link.reader, this.client, refs));
+      this.table.finishRead(read, await readCounts(this.client, refs));
     } catch (error) {
       this.table.failRead(read);
       throw error;
@@ -121,7 +144,7 @@ export class CountTracker {
   private catchUp(link: TrackingLink, refs: readonly QueueRef[]): void {
     if (this.catchingUp) return;
     this.catchingUp = (async () => {
-      for (let at = 0; at < refs.length && this.link === link; at += catchUpChunk) await this.read(link, refs.slice(at, at + catchUpChunk));
+      for (let at = 0; at < refs.length && this.link === link; at += catchUpChunk) await this.read(refs.slice(at, at + catchUpChunk));
     })()
       .catch((error: Error) => this.options.logger?.warn({ reason: error.message }, 'queue totals: catching up on tracked counts failed'))
       .finally(() => (this.catchingUp = undefined));
@@ -134,6 +157,7 @@ export class CountTracker {
   }
 
   close(): void {
+    clearTimeout(this.idleTimer);
     const link = this.link;
     this.link = undefined;
     link?.close();

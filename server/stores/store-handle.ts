@@ -23,7 +23,7 @@ export class StoreHandle {
     countTracking: CountTrackerOptions = { enabled: false },
   ) {
     this.queues = new LruCache(queueCacheSize, (queue) => void queue.close().catch(() => undefined));
-    this.counts = new CountTracker(client, countTracking);
+    this.counts = new CountTracker(client, { prefixes: connection.prefixes, ...countTracking });
   }
 
   get prefixes(): string[] {

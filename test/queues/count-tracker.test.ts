@@ -2,6 +2,7 @@ import type { Command } from 'ioredis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CountTracker } from '../../server/bullmq/count-tracker.js';
+import { trackablePrefixes } from '../../server/bullmq/tracking-link.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import { spawnRedis, type SpawnedRedis } from '../helpers/spawn-redis.js';
 
@@ -59,7 +60,7 @@ describe('CountTracker on a real Redis', () => {
     let totals;
     expect(await scriptCallsDuring(async () => (totals = (await tracker.totals(refs))?.totals))).toEqual([1]);
     expect(totals).toMatchObject({ waiting: 2, completed: 1, failed: 1 });
-    // A status key that did not exist when read (an EXISTS tracks it too).
+    // A status key that did not exist when the queue was read.
     await writer.zadd('bull:a:delayed', 1, 'd');
     expect((await tracker.totals(refs))?.totals).toMatchObject({ waiting: 2, delayed: 1 });
     tracker.close();
@@ -98,6 +99,21 @@ describe('CountTracker on a real Redis', () => {
     tracker.close();
   });
 
+  it('leaves nothing behind in the store when it closes, and closes by itself when no totals are asked for', async () => {
+    const trackingState = async () => (await writer.info('stats')).match(/tracking_total_(keys|items|prefixes):\d+/g)!.join(' ');
+    const tracker = new CountTracker(client, { enabled: true, prefixes: ['bull', 'bull:nested'], idleCloseMs: 300 });
+    await trackedTotals(tracker);
+    expect(await trackingState()).toBe('tracking_total_keys:0 tracking_total_items:0 tracking_total_prefixes:1');
+    expect(await writer.client('LIST')).toContain('name=bullpen-tracking');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await writer.client('LIST')).not.toContain('name=bullpen-tracking');
+    expect(await trackingState()).toBe('tracking_total_keys:0 tracking_total_items:0 tracking_total_prefixes:0');
+    // Asked again, it counts (nothing is known any more) and starts over.
+    expect(await tracker.totals(refs)).toBeUndefined();
+    expect(await trackedTotals(tracker)).toBeDefined();
+    tracker.close();
+  });
+
   it('answers nothing, with no connection of its own, when off or on a store without CLIENT TRACKING', async () => {
     const off = new CountTracker(client, { enabled: false });
     expect(await off.totals(refs)).toBeUndefined();
@@ -114,5 +130,11 @@ describe('CountTracker on a real Redis', () => {
     } finally {
       limited.disconnect();
     }
+  });
+});
+
+describe('trackablePrefixes', () => {
+  it('tracks each key prefix once, a shorter one standing for those it starts (Redis refuses overlaps)', () => {
+    expect(trackablePrefixes(['bull', 'bull:nested', 'bullmq', 'bull'])).toEqual(['bull:', 'bullmq:']);
   });
 });

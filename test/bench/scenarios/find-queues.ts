@@ -74,8 +74,9 @@ export async function findQueuesScenario(base: string, label: string, seeded: Se
   const first = await timedList(`${page}&totals=true`);
   report('19 find queues', `${label}: page of 100 with totals=true, the first (counted by script while tracking starts)`, `${round(first.ms, 1)} ms`, 'reported');
   await trackedList(`${page}&totals=true`);
-  const trackedKeys = Number(/tracking_total_keys:(\d+)/.exec(await redis.info('stats'))?.[1] ?? 0);
-  report('19 find queues', `${label}: client-side tracking: keys the store tracks / its memory for them`, `${trackedKeys} / ${round((await usedMemory(redis)) - memoryBefore, 1)} MB`, 'reported');
+  const tracking = (field: string, stats: string) => Number(new RegExp(`tracking_total_${field}:(\\d+)`).exec(stats)?.[1] ?? 0);
+  const stats = await redis.info('stats');
+  report('19 find queues', `${label}: client-side tracking's state in the store: prefixes / keys, memory`, `${tracking('prefixes', stats)} / ${tracking('keys', stats)}, ${round((await usedMemory(redis)) - memoryBefore, 1)} MB`, 'reported');
   const counted = [];
   for (let i = 0; i < 3; i++) {
     await new Promise((resolve) => setTimeout(resolve, totalsWindowMs + 200));
