@@ -56,7 +56,8 @@ export class CountTracker {
   private catchingUp?: Promise<void> | undefined;
   private retryAt = 0;
   private lastAskedAt = 0;
-  private idleTimer?: NodeJS.Timeout | undefined;
+  /** Set by close(): the store is gone, a link still opening is closed as soon as it is open. */
+  private closed = false;
   private readonly table = new CountTable();
   private readonly now: () => number;
 
@@ -94,7 +95,7 @@ export class CountTracker {
 
   /** The link when it is up; otherwise starts it (at most once a minute after a failure) to catch up on `refs`. */
   private activeLink(refs: readonly QueueRef[]): TrackingLink | undefined {
-    if (!this.options.enabled || this.client instanceof Cluster) return undefined;
+    if (!this.options.enabled || this.closed || this.client instanceof Cluster) return undefined;
     if (this.link) return this.link;
     if (!this.starting && this.now() >= this.retryAt) this.starting = this.start(refs).finally(() => (this.starting = undefined));
     return undefined;
@@ -109,25 +110,14 @@ export class CountTracker {
           this.table.forget();
         },
       });
+      if (this.closed) return link.close();
       this.link = link;
-      this.closeWhenIdle(link);
+      link.closeWhenIdle(this.options.idleCloseMs ?? defaultIdleCloseMs, () => this.now() - this.lastAskedAt);
       this.catchUp(link, refs);
     } catch (error) {
       this.retryAt = this.now() + retryAfterMs;
       this.options.logger?.info({ reason: (error as Error).message }, 'queue totals: no client-side tracking on this store, totals are counted by the list');
     }
-  }
-
-  /** Closes `link` once no totals were asked for idleCloseMs (checked again at the end of each such period). */
-  private closeWhenIdle(link: TrackingLink): void {
-    const idleMs = this.options.idleCloseMs ?? defaultIdleCloseMs;
-    const check = () => {
-      if (this.link !== link) return;
-      const idleFor = this.now() - this.lastAskedAt;
-      if (idleFor < idleMs) this.idleTimer = setTimeout(check, idleMs - idleFor).unref();
-      else this.close();
-    };
-    this.idleTimer = setTimeout(check, idleMs).unref();
   }
 
   private async read(refs: readonly QueueRef[]): Promise<void> {
@@ -156,8 +146,9 @@ export class CountTracker {
     await this.catchingUp;
   }
 
+  /** For good (the store handle is closing). */
   close(): void {
-    clearTimeout(this.idleTimer);
+    this.closed = true;
     const link = this.link;
     this.link = undefined;
     link?.close();

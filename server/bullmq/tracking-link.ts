@@ -34,6 +34,7 @@ export function trackablePrefixes(keyPrefixes: readonly string[]): string[] {
  */
 export class TrackingLink {
   closed = false;
+  private idleTimer?: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly control: Redis,
@@ -84,6 +85,16 @@ export class TrackingLink {
     }
   }
 
+  /** Closes the link, as a loss (the owner forgets what it told), once `idleFor()` reaches `idleMs`: no notices while nobody asks. */
+  closeWhenIdle(idleMs: number, idleFor: () => number): void {
+    const check = () => {
+      const idle = idleFor();
+      if (idle >= idleMs) this.lost();
+      else this.idleTimer = setTimeout(check, idleMs - idle).unref();
+    };
+    this.idleTimer = setTimeout(check, idleMs).unref();
+  }
+
   private received(channel: Buffer, message: Buffer[] | null): void {
     if (channel.toString() !== invalidationChannel) return;
     this.handlers.onChanged(message === null ? null : message.map((key) => key.toString()));
@@ -97,6 +108,7 @@ export class TrackingLink {
 
   close(): void {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     this.control.disconnect();
     this.listener.disconnect();
   }

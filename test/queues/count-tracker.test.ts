@@ -114,6 +114,16 @@ describe('CountTracker on a real Redis', () => {
     tracker.close();
   });
 
+  it('closes a link still opening when the store closes, leaving no connection behind', async () => {
+    const tracker = new CountTracker(client, { enabled: true });
+    expect(await tracker.totals(refs)).toBeUndefined();
+    tracker.close();
+    await tracker.settled();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await writer.client('LIST')).not.toContain('name=bullpen-tracking');
+    expect(await tracker.totals(refs)).toBeUndefined();
+  });
+
   it('answers nothing, with no connection of its own, when off or on a store without CLIENT TRACKING', async () => {
     const off = new CountTracker(client, { enabled: false });
     expect(await off.totals(refs)).toBeUndefined();
