@@ -32,3 +32,21 @@ export function rssPeakWatcher(pid: number, everyMs = 200): { stop(): number; pe
     peakMb: () => peak,
   };
 }
+
+/**
+ * Waits until every process used at most `maxCpuMs` of CPU over one `windowMs` window (or `timeoutMs`
+ * passed): a server that just answered its port may still be starting (bull-board opens a BullMQ Queue
+ * per queue), and its startup work on the shared cores would read as the next subject's latency.
+ * Answers the milliseconds waited.
+ */
+export async function waitUntilIdle(pids: number[], options: { windowMs?: number; maxCpuMs?: number; timeoutMs?: number } = {}): Promise<number> {
+  const { windowMs = 500, maxCpuMs = 25, timeoutMs = 15_000 } = options;
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const before = await Promise.all(pids.map(cpuMs));
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const after = await Promise.all(pids.map(cpuMs));
+    if (after.every((used, i) => used - before[i]! <= maxCpuMs)) break;
+  }
+  return Date.now() - started;
+}

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { bullpenEntry } from './bullpen-runtime.js';
-import { rssPeakWatcher } from './cpu.js';
+import { rssPeakWatcher, waitUntilIdle } from './cpu.js';
 import { startServer, type ServerProcess } from './processes.js';
 import { writeResults } from './results-file.js';
 import { startRedis } from './redis-server.js';
@@ -114,6 +114,8 @@ async function everyQueueScenario(redis: Redis, runtime: string, startBullpen: (
   const bare = await startServer('test/bench/servers/bare.ts', serverArgs(ports.bare), {}, ports.bare);
   servers.push(bare);
   const subjects = { bullpen, bullBoard, bare };
+  const settledMs = await waitUntilIdle([bullpen.pid, bullBoard.pid, bare.pid]);
+  report('—', 'subjects idle before the first measurement (each ≤ 5 % CPU over 0.5 s)', `after ${settledMs} ms`);
   // Job reads are measured with no discovery scan under way (a list round may just have started one).
   const quietDiscovery = async () => {
     while (((await (await fetch(`${bullpen.url}/api/c/${connectionId}/discovery`)).json()) as { scanning: boolean }).scanning) {
