@@ -5,7 +5,7 @@ import type { ConnectionTotals, CountedTotals } from '../../server/bullmq/connec
 import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
 import { compareRefs, type QueueRef } from '../../server/bullmq/queue-key.js';
 import { fetchQueueSummaries } from '../../server/bullmq/queue-states.js';
-import { countTotals, selectQueues, type SelectedQueue } from '../../server/bullmq/queue-selection.js';
+import { countedStates, countTotals, selectFromCounts, selectQueues, type SelectedQueue } from '../../server/bullmq/queue-selection.js';
 
 /** Names arrive sorted by name; a count sort orders by the count the selection read for every matching queue. */
 function orderQueues(queues: SelectedQueue[], query: ListQueuesQuery): QueueRef[] {
@@ -56,7 +56,13 @@ export async function listQueues({
   let page: { total: number; refs: QueueRef[] };
   let counted: CountedTotals | undefined;
   if (!counting && !query.state && query.sort === 'name') page = namePage(all, named, query);
-  else {
+  else if (tracked && (!query.state || countedStates.has(query.state))) {
+    // The tracked counts are exact and every queue's: a count sort and a state they decide need no lookup.
+    const selected = selectFromCounts(all, tracked.rows, { state: query.state, sortBy: query.sort === 'name' ? undefined : query.sort });
+    const matching = needle === '' ? selected : selected.filter(({ ref }) => named(ref));
+    const { start, end } = pageRange(query);
+    page = { total: matching.length, refs: orderQueues(matching, query).slice(start, end + 1) };
+  } else {
     // Counted totals are the whole connection's: then every queue is read, and the name search applies after.
     const { selected, totals } = await selectQueues(store.client, counting ? all : all.filter(named), {
       state: query.state,

@@ -71,16 +71,18 @@ export class CountTable {
     }
   }
 
-  /** The eight counts summed over `bases` (jobCountKinds order), or undefined if one is unknown. */
-  sum(bases: readonly string[]): number[] | undefined {
+  /** Each of `bases`' eight counts (jobCountKinds order) and their sums, or undefined if one is unknown. */
+  snapshot(bases: readonly string[]): { rows: number[][]; sums: number[] } | undefined {
     const sums = jobCountKinds.map(() => 0);
-    for (const base of bases) {
-      const row = this.counts.get(base);
+    const rows = new Array<number[]>(bases.length);
+    for (let i = 0; i < bases.length; i++) {
+      const row = this.counts.get(bases[i]!);
       if (!row) return undefined;
+      rows[i] = row;
       for (let k = 0; k < sums.length; k++) sums[k]! += row[k]!;
     }
     if (this.counts.size + this.dirty.size > 2 * bases.length + 1024) this.prune(bases);
-    return sums;
+    return { rows, sums };
   }
 
   forget(): void {

@@ -9,6 +9,8 @@ import { readCounts } from './tracked-count-reads.js';
 
 export interface TrackedTotals {
   totals: JobCounts;
+  /** Each queue's eight counts, in the order of the refs asked for (jobCountKinds order within a row). */
+  rows: readonly (readonly number[])[];
   /** When they were exact: the end of the request's reconciliation (ms since the epoch). */
   countedAt: number;
 }
@@ -68,7 +70,7 @@ export class CountTracker {
     this.now = options.now ?? Date.now;
   }
 
-  /** The totals of `refs`, exact as of now, or undefined when the tracker cannot answer (see the class). */
+  /** The counts and totals of `refs`, exact as of now, or undefined when the tracker cannot answer (see the class). */
   async totals(refs: readonly QueueRef[]): Promise<TrackedTotals | undefined> {
     this.lastAskedAt = this.now();
     const link = this.activeLink(refs);
@@ -83,9 +85,10 @@ export class CountTracker {
         return undefined;
       }
       if (stale.length > 0) await this.read(stale.map((i) => refs[i]!));
-      const sums = this.table.sum(bases);
-      if (!sums) return undefined; // forgotten while reading (a lost link, a flush)
-      return { totals: Object.fromEntries(jobCountKinds.map((kind, k) => [kind, sums[k]!])) as JobCounts, countedAt: this.now() };
+      const known = this.table.snapshot(bases);
+      if (!known) return undefined; // forgotten while reading (a lost link, a flush)
+      const totals = Object.fromEntries(jobCountKinds.map((kind, k) => [kind, known.sums[k]!])) as JobCounts;
+      return { totals, rows: known.rows, countedAt: this.now() };
     } catch (error) {
       // A dropped link or a failed read: the caller counts on the store's own client, whose errors map as every request's do.
       this.options.logger?.debug({ reason: (error as Error).message }, 'queue totals: tracked read failed');
@@ -103,7 +106,9 @@ export class CountTracker {
 
   private async start(refs: readonly QueueRef[]): Promise<void> {
     try {
-      const link = await TrackingLink.open(this.client as Redis, this.options.prefixes ?? ['bull'], {
+      // No prefix would broadcast every key of the store: a connection without one uses BullMQ's default, as its queues do.
+      const prefixes = this.options.prefixes?.length ? this.options.prefixes : ['bull'];
+      const link = await TrackingLink.open(this.client as Redis, prefixes, {
         onChanged: (keys) => this.table.changed(keys),
         onLost: () => {
           if (this.link === link) this.link = undefined;

@@ -81,3 +81,27 @@ export async function selectQueues(client: StoreClient, refs: QueueRef[], query:
 export async function countTotals(client: StoreClient, refs: QueueRef[]): Promise<JobCounts> {
   return (await selectQueues(client, refs, { totals: true })).totals!;
 }
+
+/** States decided by job counts alone (`paused`/`running` read the meta hash's flag, which is not counted). */
+export const countedStates: ReadonlySet<QueueState> = new Set<QueueState>(['idle', 'failing']);
+
+const countAt = (kind: JobCountKind) => jobCountKinds.indexOf(kind);
+const toRunAt = toRun.map(countAt);
+const failedAt = countAt('failed');
+
+/**
+ * selectQueues from counts already known (the tracked counts: rows in
+ * jobCountKinds order, one per ref): a state of countedStates and a count
+ * sort without a lookup.
+ */
+export function selectFromCounts(refs: readonly QueueRef[], rows: readonly (readonly number[])[], query: Omit<SelectionQuery, 'totals'>): SelectedQueue[] {
+  const sortAt = query.sortBy ? countAt(query.sortBy) : -1;
+  const selected: SelectedQueue[] = [];
+  for (let i = 0; i < refs.length; i++) {
+    const row = rows[i]!;
+    if (query.state === 'idle' && toRunAt.some((at) => row[at]! > 0)) continue;
+    if (query.state === 'failing' && !(row[failedAt]! > 0)) continue;
+    selected.push({ ref: refs[i]!, count: sortAt < 0 ? 0 : row[sortAt]! });
+  }
+  return selected;
+}

@@ -11,7 +11,7 @@ describe('CountTable (what the count tracker knows between notices)', () => {
     const newer = table.beginRead([base]);
     table.finishRead(newer, [row(5)]);
     table.finishRead(older, [row(3)]);
-    expect(table.sum([base])![0]).toBe(5);
+    expect(table.snapshot([base])!.sums[0]).toBe(5);
     expect(table.stale([base])).toEqual([]);
   });
 
@@ -37,7 +37,7 @@ describe('CountTable (what the count tracker knows between notices)', () => {
     const during = table.beginRead([base]);
     table.changed(null);
     table.finishRead(during, [row(2)]);
-    expect(table.sum([base])).toBeUndefined();
+    expect(table.snapshot([base])).toBeUndefined();
   });
 
   it('leaves the queues of a failed read to be read again', () => {

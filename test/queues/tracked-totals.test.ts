@@ -1,6 +1,7 @@
 import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { request } from '../helpers/app.js';
+import { commandsDuring } from '../helpers/command-count.js';
 import { queueTestBed } from '../helpers/queues.js';
 
 // A window far longer than the test: were totals served from a count (no tracking), the first one would be served throughout.
@@ -49,5 +50,24 @@ describe('GET /queues?totals=true kept exact by client-side tracking (SERVICE_QU
     const removed = await request(`${bed.app.api}/c/main/queues/doomed/obliterate`, { method: 'POST', body: { confirmName: 'doomed' } });
     expect(removed.status).toBe(200);
     expect((await trackedList('totals=true')).body.totals.waiting).toBe(before - 4);
+  });
+
+  it('decides idle and failing, and sorts by a count, from the tracked counts: one script call (for the page)', async () => {
+    await bed.seeded('sort-a', { failed: 3 });
+    await bed.seeded('sort-b', { failed: 1, waiting: 1 });
+    await bed.seeded('sort-c', { failed: 2 });
+    const store = bed.app.services.stores.handle((await bed.app.services.connections.find('main'))!);
+    await bed.app.services.queueDirectory.rescan(store);
+    await trackedList('totals=true');
+    const names = (body: { queues: Array<{ name: string }> }) => body.queues.map((queue) => queue.name);
+    let idle: Awaited<ReturnType<typeof list>> | undefined;
+    const sent = await commandsDuring(store.client, async () => (idle = await list('totals=true&state=idle&sort=failed&search=sort-')));
+    expect(sent).toEqual(['evalsha']);
+    expect(idle!.body).toMatchObject({ total: 2 });
+    expect(names(idle!.body)).toEqual(['sort-a', 'sort-c']);
+    const failing = await list('totals=true&state=failing&sort=failed&order=asc&search=sort-');
+    expect(names(failing.body)).toEqual(['sort-b', 'sort-c', 'sort-a']);
+    // paused/running are the meta hash's flag, not a count: still read from the store, and still right.
+    expect((await list('totals=true&state=running&search=sort-')).body.total).toBe(3);
   });
 });
