@@ -17,6 +17,12 @@ function orderQueues(queues: SelectedQueue[], query: ListQueuesQuery): QueueRef[
   return [...queues].sort((a, b) => (a.count - b.count) * direction || compareRefs(a.ref, b.ref)).map(({ ref }) => ref);
 }
 
+/** The requested page of the selected queues, in the query's order. */
+function pageOf(matching: SelectedQueue[], query: ListQueuesQuery): { total: number; refs: QueueRef[] } {
+  const { start, end } = pageRange(query);
+  return { total: matching.length, refs: orderQueues(matching, query).slice(start, end + 1) };
+}
+
 /** The page's refs when nothing is read of every queue (no state, a name sort): a slice of the directory's sorted list. */
 function namePage(all: QueueRef[], named: (ref: QueueRef) => boolean, query: ListQueuesQuery) {
   const matching = query.search === '' ? all : all.filter(named);
@@ -59,9 +65,7 @@ export async function listQueues({
   else if (tracked && (!query.state || countedStates.has(query.state))) {
     // The tracked counts are exact and every queue's: a count sort and a state they decide need no lookup.
     const selected = selectFromCounts(all, tracked.rows, { state: query.state, sortBy: query.sort === 'name' ? undefined : query.sort });
-    const matching = needle === '' ? selected : selected.filter(({ ref }) => named(ref));
-    const { start, end } = pageRange(query);
-    page = { total: matching.length, refs: orderQueues(matching, query).slice(start, end + 1) };
+    page = pageOf(needle === '' ? selected : selected.filter(({ ref }) => named(ref)), query);
   } else {
     // Counted totals are the whole connection's: then every queue is read, and the name search applies after.
     const { selected, totals } = await selectQueues(store.client, counting ? all : all.filter(named), {
@@ -69,9 +73,7 @@ export async function listQueues({
       sortBy: query.sort === 'name' ? undefined : query.sort,
       totals: counting,
     });
-    const matching = counting && needle !== '' ? selected.filter(({ ref }) => named(ref)) : selected;
-    const { start, end } = pageRange(query);
-    page = { total: matching.length, refs: orderQueues(matching, query).slice(start, end + 1) };
+    page = pageOf(counting && needle !== '' ? selected.filter(({ ref }) => named(ref)) : selected, query);
     if (totals) totalsCache.counted(store, (counted = { totals, countedAt }));
   }
   const queues = await fetchQueueSummaries(store.client, page.refs);

@@ -82,12 +82,18 @@ export async function countTotals(client: StoreClient, refs: QueueRef[]): Promis
   return (await selectQueues(client, refs, { totals: true })).totals!;
 }
 
-/** States decided by job counts alone (`paused`/`running` read the meta hash's flag, which is not counted). */
-export const countedStates: ReadonlySet<QueueState> = new Set<QueueState>(['idle', 'failing']);
-
 const countAt = (kind: JobCountKind) => jobCountKinds.indexOf(kind);
 const toRunAt = toRun.map(countAt);
 const failedAt = countAt('failed');
+
+/** The tests of the states job counts decide, fed from a row of the eight counts (jobCountKinds order). */
+const testsOnCounts: Partial<Record<QueueState, (row: readonly number[]) => boolean>> = {
+  idle: (row) => idleFromCounts.holds(toRunAt.map((at) => row[at]!)),
+  failing: (row) => stateTests.failing.holds([row[failedAt]!]),
+};
+
+/** States decided by job counts alone (`paused`/`running` read the meta hash's flag, which is not counted). */
+export const countedStates: ReadonlySet<QueueState> = new Set(Object.keys(testsOnCounts) as QueueState[]);
 
 /**
  * selectQueues from counts already known (the tracked counts: rows in
@@ -96,12 +102,12 @@ const failedAt = countAt('failed');
  */
 export function selectFromCounts(refs: readonly QueueRef[], rows: readonly (readonly number[])[], query: Omit<SelectionQuery, 'totals'>): SelectedQueue[] {
   const sortAt = query.sortBy ? countAt(query.sortBy) : -1;
+  const holds = query.state ? testsOnCounts[query.state] : undefined;
+  if (query.state && !holds) throw new Error(`state ${query.state} is not decided by counts`);
   const selected: SelectedQueue[] = [];
   for (let i = 0; i < refs.length; i++) {
     const row = rows[i]!;
-    if (query.state === 'idle' && toRunAt.some((at) => row[at]! > 0)) continue;
-    if (query.state === 'failing' && !(row[failedAt]! > 0)) continue;
-    selected.push({ ref: refs[i]!, count: sortAt < 0 ? 0 : row[sortAt]! });
+    if (!holds || holds(row)) selected.push({ ref: refs[i]!, count: sortAt < 0 ? 0 : row[sortAt]! });
   }
   return selected;
 }
