@@ -6,16 +6,12 @@ import { parseEncryptionKey } from './secrets/encryption-key.js';
  * It reads nothing; config.ts parses `process.env` with it.
  */
 
-const envFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .optional()
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const flagText = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).optional();
+
+const envFlag = flagText.transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 /** A flag that is on unless set to false (unset or empty: on). */
-const envFlagOn = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .optional()
-  .transform((value) => value !== 'false' && value !== '0' && value !== 'no');
+const envFlagOn = flagText.transform((value) => value !== 'false' && value !== '0' && value !== 'no');
 
 const optionalText = z
   .string()
