@@ -8,7 +8,7 @@ const glob = z.string().min(1).max(200);
 
 const acrossFields = {
   queues: z
-    .object({
+    .strictObject({
       include: z.array(glob).min(1).max(50).default(['*']).describe('Globs of queue names (`*` any run, `?` one character).'),
       exclude: z.array(glob).max(50).default([]),
     })

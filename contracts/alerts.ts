@@ -12,7 +12,7 @@ export const maxRulesPerConnection = 100;
 
 const glob = z.string().min(1).max(200);
 const queueSelection = z
-  .object({
+  .strictObject({
     include: z.array(glob).max(50).default(['*']).describe('Globs of queue names the rule watches (`*` any run, `?` one character).'),
     exclude: z.array(glob).max(50).default([]).describe('Globs of queue names left out.'),
   })
@@ -92,12 +92,12 @@ export const alertEventPageSchema = z.object({ events: z.array(alertEventSchema)
 export const alertEventParams = connectionParams.extend({ eventId: databaseText().min(1).max(36).describe('Alert event id.') });
 
 export const alertDestinationTypes = ['webhook', 'slack'] as const;
-export const createAlertDestinationInput = z.object({
+export const createAlertDestinationInput = z.strictObject({
   type: z.enum(alertDestinationTypes).describe('`webhook`: a signed JSON POST of each event; `slack`: a `{ text }` message for a Slack incoming webhook.'),
   name: z.string().trim().min(1).max(100).describe('A name for the destination, trimmed.'),
   url: z.url({ protocol: /^https?$/ }).max(2000).describe('Where deliveries are POSTed; kept encrypted, shown only as its origin.'),
 });
-export const alertDestinationParams = z.object({ destinationId: databaseText().min(1).max(36).describe('Alert destination id.') });
+export const alertDestinationParams = z.strictObject({ destinationId: databaseText().min(1).max(36).describe('Alert destination id.') });
 
 export const alertDestinationSchema = z
   .object({

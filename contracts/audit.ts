@@ -42,7 +42,7 @@ export const auditEventSchema = z.object({
   counts: z.record(z.string(), z.unknown()).nullable().describe('Figures the result reported, e.g. `totalRemoved`.'),
 }).meta({ id: 'AuditEvent' });
 
-export const auditQuerySchema = z.object({
+export const auditQuerySchema = z.strictObject({
   connectionId: databaseText().min(1).max(200).optional().describe('Only events on this connection (its id).'),
   action: databaseText()
     .min(1)

@@ -11,7 +11,7 @@ const newPassword = z
   .max(1000)
   .describe(`The new password: ${minPasswordLength} to 1,000 characters.`);
 
-export const signUpInputSchema = z.object({
+export const signUpInputSchema = z.strictObject({
   email,
   password: newPassword,
   name: z.string().trim().min(1).max(200).describe('Display name, trimmed.'),
@@ -24,12 +24,12 @@ export const signUpInputSchema = z.object({
     .describe('First account on an instance listening beyond loopback: the one-time token printed in the log at first start.'),
 });
 
-export const changePasswordInputSchema = z.object({
+export const changePasswordInputSchema = z.strictObject({
   currentPassword: z.string().min(1).max(1000).describe('The password in use now.'),
   newPassword,
 });
 
-export const resetPasswordInputSchema = z.object({ token: z.string().min(1).max(200).describe('From the reset link.'), newPassword });
+export const resetPasswordInputSchema = z.strictObject({ token: z.string().min(1).max(200).describe('From the reset link.'), newPassword });
 
 export const passwordResetLinkSchema = z.object({
   url: z.string().describe('Shown once: only the hash of its token is stored.'),
@@ -37,7 +37,7 @@ export const passwordResetLinkSchema = z.object({
   expiresAt: z.string().describe('ISO 8601; one hour after creation.'),
 });
 
-export const signInInputSchema = z.object({ email, password: z.string().min(1).max(1000).describe("The account's password.") });
+export const signInInputSchema = z.strictObject({ email, password: z.string().min(1).max(1000).describe("The account's password.") });
 
 export const userSchema = z.object({
   id: z.string(),
@@ -60,7 +60,7 @@ export const currentSessionSchema = signedInSchema.nullable().describe('`null` w
 
 export const successSchema = z.object({ success: z.literal(true) });
 
-export const setActiveOrganizationInputSchema = z.object({
+export const setActiveOrganizationInputSchema = z.strictObject({
   organizationId: z.string().min(1).max(36).describe('An organization you are a member of; the session acts in it from now on.'),
 });
 
@@ -75,7 +75,7 @@ export const tokenSchema = z.object({
   createdAt: z.string(),
 }).meta({ id: 'ApiToken' });
 
-export const createTokenInputSchema = z.object({
+export const createTokenInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).describe('A label to recognize the token by, trimmed.'),
   role: roleSchema.optional().describe('Defaults to your role; cannot exceed it.'),
   expiresAt: z.iso.datetime({ offset: true }).optional().describe('ISO 8601, in the future; omit for no expiry.'),
@@ -87,7 +87,7 @@ export const createdTokenSchema = tokenSchema.extend({
 
 export const tokenListSchema = z.object({ tokens: z.array(tokenSchema) }).meta({ id: 'ApiTokenList' });
 
-export const tokenIdParams = z.object({ id: z.string().min(1).max(36).describe('Token id.') });
+export const tokenIdParams = z.strictObject({ id: z.string().min(1).max(36).describe('Token id.') });
 
 export type SignUpInput = z.infer<typeof signUpInputSchema>;
 export type PasswordResetLink = z.infer<typeof passwordResetLinkSchema>;

@@ -25,7 +25,7 @@ export const storeUrlSchema = z
   .describe('`redis://[:password@]host:port[/db]`, `rediss://…` for TLS, or a comma-separated list of seed node URLs for a cluster.');
 
 const tlsInput = z
-  .object({
+  .strictObject({
     enabled: strictBoolean().optional().describe('Defaults to whether the URL is `rediss://`.'),
     allowSelfSigned: strictBoolean().optional().describe('Accept certificates no trusted authority signed (default false).'),
   })
@@ -54,9 +54,9 @@ const connectionFields = {
   protection: connectionProtectionSchema.optional().describe('Default `none`. Setting or changing it needs the admin role (it is audited); see README "Protected connections".'),
 };
 
-export const createConnectionInput = z.object(connectionFields);
+export const createConnectionInput = z.strictObject(connectionFields);
 
-export const connectionIdParams = z.object({
+export const connectionIdParams = z.strictObject({
   id: z.string().min(1).max(200).describe('Connection id (saved: a UUID; environment: the lowercased NAME).'),
 });
 
@@ -99,7 +99,7 @@ export const deletedConnectionSchema = z.object({
 }).meta({ id: 'DeletedConnection' });
 
 export const testConnectionInput = z
-  .object({
+  .strictObject({
     id: z.string().min(1).max(200).optional().describe('Test a saved or environment connection.'),
     url: storeUrlSchema.optional().describe('Test a URL before saving it.'),
     tls: tlsInput.optional(),

@@ -6,6 +6,7 @@ import { z } from 'zod';
  */
 export const errorStatusByCode = {
   VALIDATION_FAILED: 400,
+  UNKNOWN_FIELD: 400,
   INVALID_JSON: 400,
   INVALID_URL: 400,
   BODY_TOO_DEEP: 400,

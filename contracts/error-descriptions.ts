@@ -3,11 +3,13 @@ import type { ErrorCode } from './error-codes.js';
 /** What each code means, for the API document (a route may say more in its `meta.errors`). */
 export const errorDescriptionByCode: Record<ErrorCode, string> = {
   VALIDATION_FAILED: 'Invalid input; `issues` or `field` names the offending field',
+  UNKNOWN_FIELD:
+    'A field the route does not take (bodies, query strings and tRPC inputs are strict); `fields` names each one, with the field it may be a misspelling of (nothing changed)',
   INVALID_JSON: 'The body is not valid JSON',
   INVALID_URL: 'A store URL that cannot be parsed (e.g. a malformed percent escape); `field` names it',
   BODY_TOO_DEEP: 'JSON nested deeper than 64 levels',
   BAD_REQUEST: 'The request cannot be read (e.g. a path parameter that is not valid percent-encoding)',
-  CONFIRMATION_MISMATCH: '`confirmName` differs from the queue name (nothing changed)',
+  CONFIRMATION_MISMATCH: '`confirmName` is missing where the route requires it, or differs from the queue name (`queueName`) or, on connection-wide routes, the connection name (`connectionName`) it must equal exactly (nothing changed)',
   AUTHLESS_MODE: 'The service runs in authless mode, where accounts do not exist',
   WEBHOOK_TARGET_FORBIDDEN: 'The webhook host is outside SERVICE_WEBHOOK_ALLOW, does not resolve, or is link-local (cloud metadata) and not listed by address; `target` names it',
   CONNECTION_TARGET_FORBIDDEN: 'The store host is outside SERVICE_CONNECTION_ALLOW, does not resolve, or is link-local (cloud metadata) and not listed by address; `target` names it',

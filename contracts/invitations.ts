@@ -30,7 +30,7 @@ export const invitationListSchema = z.object({ invitations: z.array(invitationSc
 
 export const invitationIdParams = organizationParams.extend({ invitationId: z.string().min(1).max(36).describe('Invitation id.') });
 
-export const invitationTokenParams = z.object({ token: z.string().min(1).max(200).describe('The invitation token from the link.') });
+export const invitationTokenParams = z.strictObject({ token: z.string().min(1).max(200).describe('The invitation token from the link.') });
 
 export const invitationPreviewSchema = z.object({
   organization: z.object({ id: z.string(), name: z.string() }),

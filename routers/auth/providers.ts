@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { oauthProvidersSchema } from '../../contracts/auth.js';
 import { rejectInAuthless } from '../../server/trpc/middleware/reject-in-authless.js';
 import { publicProcedure } from '../../server/trpc/procedures.js';
@@ -14,6 +15,7 @@ export const providersProcedure = publicProcedure
       description: 'Start a sign-in with `GET /api/auth/sign-in/{id}?redirectTo=/path` (a browser navigation, not fetch).',
     },
   })
+  .input(z.void())
   .output(oauthProvidersSchema)
   .query(({ ctx }) => ({
     providers: ctx.services.config.auth.oauthProviders.map(({ id, name, type }) => ({ id, name, type })),

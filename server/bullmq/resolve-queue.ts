@@ -11,7 +11,8 @@ export interface QueueTarget {
   prefix?: string | undefined;
 }
 
-const queueSelector = queueParams.pick({ queueName: true, prefix: true });
+// The route's other fields are its own schema's business (it is strict): only these two are read here.
+const queueSelector = queueParams.pick({ queueName: true, prefix: true }).strip();
 
 /** `:queueName` and `prefix` from a request's raw input, checked with the routes' own schema (400 otherwise). */
 export function queueTargetOf(raw: unknown): QueueTarget {

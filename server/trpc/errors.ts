@@ -59,7 +59,30 @@ function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return path.length === 0 ? 'input' : path.map(String).join('.');
 }
 
+/** Unknown fields, each as its dotted path (`to.connectionid`), from zod's `unrecognized_keys` issues. */
+function unknownFieldsOf(error: z.core.$ZodError): string[] {
+  return error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path.map(String), key].join('.')) : [],
+  );
+}
+
+/**
+ * Inputs are strict objects (contracts use z.strictObject): a field the route
+ * does not take is refused by name rather than dropped, so a misspelt
+ * `confirmname` or a `dryRun` the route does not implement never runs as if absent.
+ */
+export function unknownFieldsError(fields: string[]): AppError {
+  const list = fields.map((field) => `"${field}"`).join(', ');
+  const them = fields.length > 1 ? 'them' : 'it';
+  return new AppError('UNKNOWN_FIELD', `Unknown field${fields.length > 1 ? 's' : ''} ${list}: this route does not take ${them} (names are case-sensitive); nothing changed`, { fields });
+}
+
 function describeValidation(error: z.core.$ZodError): ErrorDescription {
+  const unknownFields = unknownFieldsOf(error);
+  if (unknownFields.length > 0) {
+    const refusal = unknownFieldsError(unknownFields);
+    return describe(refusal.code, refusal.message, refusal.details);
+  }
   const issues = error.issues.map((issue) => ({
     path: issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment))),
     message: issue.message,

@@ -19,14 +19,17 @@ function alternativesOf(schema: JsonSchema, alternatives: ReadonlyArray<readonly
       type: 'object',
       properties: Object.fromEntries([...common, ...fields].map((field) => [field, properties[field]])),
       required: [...commonRequired, ...form.filter((field) => !field.endsWith('?'))],
+      // Bodies are strict (400 UNKNOWN_FIELD): a form takes its fields and the common ones, nothing else.
+      additionalProperties: false,
     };
   });
-  const { properties: _properties, required: _required, type: _type, ...rest } = schema;
+  const { properties: _properties, required: _required, type: _type, additionalProperties: _additional, ...rest } = schema;
   return { ...rest, oneOf: forms };
 }
 
 /**
- * A body is required only when a field is; it gets a working example
+ * A body is required only when a field is; it takes no field it does not
+ * list (`additionalProperties: false`); it gets a working example
  * (`meta.bodyExample`, or `{}` when nothing is required) that Try-it-out
  * pre-fills; alternative forms become `oneOf`.
  */
@@ -35,6 +38,9 @@ export function describeRequestBody({ operation, meta }: OperationFacts): void {
   if (!media) return;
   const schema = media.schema as JsonSchema;
   const required = (schema.required?.length ?? 0) > 0 || meta.bodyAlternatives !== undefined;
+  // Every input is a strict object (test/system/strict-inputs.test.ts holds it): say so even where
+  // the generator left it out (an input with a refinement loses it on the way).
+  if (schema.type === 'object') schema.additionalProperties = false;
   if (meta.bodyAlternatives) media.schema = alternativesOf(schema, meta.bodyAlternatives);
   operation.requestBody.required = required;
   const example = meta.bodyExample ?? (required ? undefined : {});

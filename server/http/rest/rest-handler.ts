@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
 import type { ErrorBody } from '../../../contracts/errors.js';
 import type { Context } from '../../trpc/context.js';
-import { describeError } from '../../trpc/errors.js';
+import { describeError, unknownFieldsError } from '../../trpc/errors.js';
 import type { RestMatch } from './rest-match.js';
 import type { RestRoute } from './rest-routes.js';
 
@@ -19,8 +19,13 @@ function queryInput(query: Record<string, unknown>, arrayKeys: ReadonlySet<strin
 }
 
 function inputOf(req: Request, match: RestMatch): unknown {
-  if (match.route.takesNoInput) return undefined;
   const fromBody = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE';
+  if (match.route.takesNoInput) {
+    // A route without input takes no field at all: one sent is refused, never ignored.
+    const given = Object.keys((fromBody ? req.body : req.query) ?? {});
+    if (given.length > 0) throw unknownFieldsError(given);
+    return undefined;
+  }
   if (fromBody && !req.headers['content-type']?.startsWith('application/json')) {
     const given = req.headers['content-type'];
     throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: given ? `Unsupported content-type "${given}` : 'Missing content-type header' });
