@@ -11,13 +11,13 @@ export const organizationSchema = z.object({
 
 export const organizationListSchema = z.object({ organizations: z.array(organizationSchema) }).meta({ id: 'OrganizationList' });
 
-export const organizationParams = z.object({ organizationId: z.string().min(1).max(36).describe('Organization id.') });
+export const organizationParams = z.strictObject({ organizationId: z.string().min(1).max(36).describe('Organization id.') });
 
 export const memberParams = organizationParams.extend({ userId: z.string().min(1).max(36).describe('User id of the member.') });
 
 const organizationName = z.string().trim().min(1).max(200).describe('Organization name, trimmed.');
 
-export const createOrganizationInputSchema = z.object({ name: organizationName });
+export const createOrganizationInputSchema = z.strictObject({ name: organizationName });
 
 export const updateOrganizationInputSchema = organizationParams.extend({ name: organizationName });
 
@@ -30,11 +30,6 @@ export const memberSchema = z.object({
 }).meta({ id: 'Member' });
 
 export const memberListSchema = z.object({ members: z.array(memberSchema) }).meta({ id: 'MemberList' });
-
-export const addMemberInputSchema = organizationParams.extend({
-  email: z.email().max(320).describe('Email of an existing user.'),
-  role: roleSchema.describe('The role the member gets; no higher than yours.'),
-});
 
 export const changeMemberRoleInputSchema = memberParams.extend({ role: roleSchema.describe('The new role; no higher than yours.') });
 

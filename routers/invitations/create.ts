@@ -1,5 +1,5 @@
 import { createInvitationInputSchema, createdInvitationSchema } from '../../contracts/invitations.js';
-import { createInvitation } from './invitations.js';
+import { createInvitation } from '../../server/auth/create-invitation.js';
 import { accountProcedure } from '../../server/trpc/procedures.js';
 
 export const createProcedure = accountProcedure

@@ -1,19 +1,29 @@
-import { addMemberInputSchema, memberSchema } from '../../contracts/organizations.js';
-import { addMember } from './members.js';
+import { createdInvitationSchema, createInvitationInputSchema } from '../../contracts/invitations.js';
+import { createInvitation } from '../../server/auth/create-invitation.js';
 import { accountProcedure } from '../../server/trpc/procedures.js';
 
+/**
+ * Asks someone to join: an invitation, never a membership made by another's
+ * hand. Owning an organization gives no power over a user who already has an
+ * account elsewhere; they join when they accept (POST /invitations/{token}/accept).
+ */
 export const addMemberProcedure = accountProcedure
   .meta({
     permission: 'members.write',
-    errors: { AUTHLESS_MODE: '', NOT_FOUND: 'No user with that email', CONFLICT: 'Already a member' },
+    successStatus: 201,
+    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'A role above yours' },
     bodyExample: { email: 'grace@example.com', role: 'operator' },
     openapi: {
       method: 'POST',
       path: '/organizations/{organizationId}/members',
       tags: ['organizations'],
-      summary: 'Add an existing user to the organization with a role; owners only',
+      summary: 'Invite someone to become a member with a role; owners only. They join when they accept the invitation',
+      description:
+        'Creates an invitation (as `POST …/invitations` does), whether or not the email has an account: nobody is added without accepting it. The token is shown once; send its link to the person.',
     },
   })
-  .input(addMemberInputSchema)
-  .output(memberSchema)
-  .mutation(({ ctx, input }) => addMember({ em: ctx.em, ...input }));
+  .input(createInvitationInputSchema)
+  .output(createdInvitationSchema)
+  .mutation(({ ctx, input }) =>
+    createInvitation({ ...input, em: ctx.em, hash: ctx.services.auth.hash, actor: ctx.actor, appBaseUrl: ctx.services.auth.appBaseUrl }),
+  );

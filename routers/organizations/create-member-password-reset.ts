@@ -8,16 +8,25 @@ export const createMemberPasswordResetProcedure = accountProcedure
     permission: 'members.password-reset',
     successStatus: 201,
     strictLimit: 'credentials',
-    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Not an owner or admin of it, or the member’s role is above yours', NOT_FOUND: 'Not a member' },
+    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'You are not the instance owner (an owner of the instance’s own organization)', NOT_FOUND: 'Not a member' },
     openapi: {
       method: 'POST',
       path: '/organizations/{organizationId}/members/{userId}/password-reset',
       tags: ['organizations'],
-      summary: 'A one-time password reset link for a member (1 hour, shown once); owners and admins',
+      summary: 'A one-time password reset link for a member (1 hour, shown once); the instance owner only',
+      description:
+        'A password belongs to the account, not to an organization: only the instance owner (an owner of the instance’s own organization) may reset another user’s password, here or with `npm run admin -- reset-password`. Organization owners and admins manage memberships only.',
     },
   })
   .input(memberParams)
   .output(passwordResetLinkSchema)
   .mutation(({ ctx, input }) =>
-    createMemberPasswordReset({ em: ctx.em, hash: ctx.services.auth.hash, appBaseUrl: ctx.services.auth.appBaseUrl, actor: ctx.actor, ...input }),
+    createMemberPasswordReset({
+      em: ctx.em,
+      hash: ctx.services.auth.hash,
+      appBaseUrl: ctx.services.auth.appBaseUrl,
+      localOrganizationId: ctx.services.persistence.localOrganizationId(),
+      actor: ctx.actor,
+      ...input,
+    }),
   );

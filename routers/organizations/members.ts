@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { MemberView } from '../../contracts/organizations.js';
 import type { Role } from '../../contracts/system.js';
 import { Membership, type MembershipRecord } from '../../server/persistence/entities/membership.js';
 import { User, type UserRecord } from '../../server/persistence/entities/user.js';
 import type { EntityManager } from '../../server/persistence/orm.js';
-import { normalizeEmail } from '../../server/auth/views.js';
 import { AppError } from '../../contracts/app-error.js';
 import { LockMode } from '@mikro-orm/core';
 import { ApiToken } from '../../server/persistence/entities/api-token.js';
@@ -27,18 +25,6 @@ export async function listMembers(input: { em: EntityManager; organizationId: st
   };
 }
 
-/** Adds an existing user (by email) to the organization. */
-export async function addMember(input: { em: EntityManager; organizationId: string; email: string; role: Role }): Promise<MemberView> {
-  const { em, organizationId } = input;
-  const user = await em.findOne(User, { email: normalizeEmail(input.email) });
-  if (!user) throw new AppError('NOT_FOUND', `No user has the email ${input.email}; they must sign up first`);
-  if (await em.count(Membership, { organizationId, userId: user.id })) {
-    throw new AppError('CONFLICT', `${user.email} is already a member of this organization`);
-  }
-  const membership = em.create(Membership, { id: randomUUID(), organizationId, userId: user.id, role: input.role, createdAt: new Date() });
-  await em.flush();
-  return memberView(membership, user);
-}
 
 async function findMember(em: EntityManager, organizationId: string, userId: string): Promise<MembershipRecord> {
   const membership = await em.findOne(Membership, { organizationId, userId });

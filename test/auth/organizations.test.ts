@@ -25,13 +25,18 @@ describe.each(persistenceKinds)('organizations and members (%s persistence)', (p
     expect(list.body.organizations.map((organization: { id: string }) => organization.id).sort()).toEqual([owner.organizationId, created.body.id].sort());
   });
 
-  it('adds an existing user by email, changes their role, removes them', async () => {
+  it('invites a user by email (nobody joins without accepting), changes their role, removes them', async () => {
     const organizationId = owner.organizationId;
-    const added = await call(owner, 'POST', `/organizations/${organizationId}/members`, { email: other.email.toUpperCase(), role: 'viewer' });
-    expect(added.status).toBe(200);
-    expect(added.body).toMatchObject({ userId: other.userId, role: 'viewer' });
-    expect((await call(owner, 'POST', `/organizations/${organizationId}/members`, { email: other.email, role: 'viewer' })).status).toBe(409);
-    expect((await call(owner, 'POST', `/organizations/${organizationId}/members`, { email: 'ghost@example.test', role: 'viewer' })).status).toBe(404);
+    const invited = await call(owner, 'POST', `/organizations/${organizationId}/members`, { email: other.email.toUpperCase(), role: 'viewer' });
+    expect(invited.status).toBe(201);
+    expect(invited.body).toMatchObject({ organizationId, email: other.email, role: 'viewer', acceptedAt: null, token: expect.stringMatching(/^bpi_/) });
+    const pending = await call(owner, 'GET', `/organizations/${organizationId}/members`);
+    expect(pending.body.members.map((member: { userId: string }) => member.userId)).toEqual([owner.userId]);
+    expect((await call(other, 'GET', `/organizations/${organizationId}/members`)).status).toBe(403);
+
+    expect((await call(other, 'POST', `/invitations/${invited.body.token}/accept`)).status).toBe(200);
+    expect((await call(owner, 'POST', `/organizations/${organizationId}/members`, { email: other.email, role: 'viewer' })).body.code).toBe('CONFLICT');
+    expect((await call(owner, 'POST', `/organizations/${organizationId}/members`, { email: 'ghost@example.test', role: 'viewer' })).status).toBe(201);
 
     const members = await call(other, 'GET', `/organizations/${organizationId}/members`);
     expect(members.status).toBe(200);

@@ -102,16 +102,21 @@ describe.each(persistenceKinds)('sessions and passwords (%s persistence)', (pers
     expect((await reset(late.token)).body.code).toBe('RESET_LINK_INVALID');
   });
 
-  it('an admin cannot make a reset link for an owner; operators cannot make any', async () => {
+  it('only the instance owner makes reset links: an admin or an owner of any organization cannot', async () => {
     const admin = await signUp(app, 'admin');
     const operator = await signUp(app, 'operator');
     await addMember(app, owner, owner.organizationId, admin, 'admin');
     await addMember(app, owner, owner.organizationId, operator, 'operator');
-    const link = (by: SignedInUser, userId: string) =>
-      request(`${app.api}/organizations/${owner.organizationId}/members/${userId}/password-reset`, { method: 'POST', headers: asBrowser(app, by, { 'x-organization-id': owner.organizationId }), body: {} });
-    expect((await link(admin, owner.userId)).status).toBe(403);
-    expect((await link(admin, operator.userId)).status).toBe(201);
-    expect((await link(operator, admin.userId)).status).toBe(403);
+    const link = (by: SignedInUser, organizationId: string, userId: string) =>
+      request(`${app.api}/organizations/${organizationId}/members/${userId}/password-reset`, { method: 'POST', headers: asBrowser(app, by, { 'x-organization-id': organizationId }), body: {} });
+    expect((await link(admin, owner.organizationId, owner.userId)).status).toBe(403);
+    expect((await link(admin, owner.organizationId, operator.userId)).body.code).toBe('FORBIDDEN');
+    expect((await link(operator, owner.organizationId, admin.userId)).status).toBe(403);
+    // The operator owns an organization of their own (made at sign-up): the admin joins it, and still
+    // its owner cannot reset the admin's password, nor the instance owner's were they a member.
+    await addMember(app, operator, operator.organizationId, admin, 'viewer');
+    expect((await link(operator, operator.organizationId, admin.userId)).body.code).toBe('FORBIDDEN');
+    expect((await link(owner, owner.organizationId, operator.userId)).status).toBe(201);
   });
 });
 

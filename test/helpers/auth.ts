@@ -41,14 +41,19 @@ export function asBrowser(app: TestApp, user: { cookie: string }, extra: Record<
 
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
-/** Adds `user` to `organizationId` with `role`, acting as its owner. */
+/**
+ * Makes `user` a member of `organizationId` with `role` the only way there is:
+ * its owner invites them (POST …/members answers an invitation) and they accept it.
+ */
 export async function addMember(app: TestApp, owner: SignedInUser, organizationId: string, user: SignedInUser, role: string): Promise<void> {
-  const response = await request(`${app.api}/organizations/${organizationId}/members`, {
+  const invited = await request(`${app.api}/organizations/${organizationId}/members`, {
     method: 'POST',
     headers: asBrowser(app, owner),
     body: { email: user.email, role },
   });
-  if (response.status !== 200) throw new Error(`add member failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (invited.status !== 201) throw new Error(`invitation failed: ${invited.status} ${JSON.stringify(invited.body)}`);
+  const accepted = await request(`${app.api}/invitations/${invited.body.token}/accept`, { method: 'POST', headers: asBrowser(app, user) });
+  if (accepted.status !== 200) throw new Error(`accepting the invitation failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
 }
 
 /** Runs SQL on the app's own database, SQLite or PostgreSQL (write identifiers in double quotes, no parameters). */
