@@ -3,6 +3,7 @@ import { bulkSelectionCheck } from './bulk-selection.js';
 import { bulkJobId, bulkOutcomeSchema, maxBulkJobIds, removeStatuses } from './job-actions.js';
 import { queryFields } from './job-query.js';
 import { queueParams } from './params.js';
+import { protectionConfirmName } from './protection.js';
 import { strictBoolean } from './strict-boolean.js';
 import { asyncFields } from './tasks.js';
 
@@ -22,6 +23,7 @@ export const moveJobsInput = queueParams
     keepIds: strictBoolean().optional().describe('Keep each job id (BullMQ refuses numeric custom ids: such jobs are refused); default: `<source queue>-<id>`.'),
     ...queryFields(removeStatuses),
     dryRun: strictBoolean().optional().describe('`true`: count what would move (with `query`: the matches and up to 20 of their ids), move nothing.'),
+    confirmName: protectionConfirmName('queue'),
     ...asyncFields,
   })
   .superRefine(bulkSelectionCheck({ takesQuery: true, dryRunWithQueryOnly: false }));

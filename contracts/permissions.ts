@@ -86,8 +86,8 @@ export const storeChangeByPermission = {
   'jobs.retry': 'write',
   'jobs.remove': 'destroy',
   'jobs.invoke': 'write',
-  // A move adds each job to the target before it leaves the source: nothing is lost.
-  'jobs.move': 'write',
+  // A move empties its source: destructive there (its protection decides), a write on its target.
+  'jobs.move': 'destroy',
   'jobs.edit': 'write',
   'jobs.stacktraces.clear': 'destroy',
   'jobs.logs.clear': 'destroy',

@@ -20,7 +20,7 @@ export const moveProcedure = queueProcedure
     errors: {
       UNSUPPORTED_QUEUE_NAME: 'The target queue would hold ":"',
       FORBIDDEN: 'The target connection belongs to another organization',
-      CONNECTION_PROTECTED: 'This connection or the target connection is read-only',
+      CONNECTION_PROTECTED: "This connection's protection refuses emptying the source (read-only; `admin` and your role is below admin; `confirm` and `confirmName` is not the source queue's name), or the target connection is read-only",
       VALIDATION_FAILED: 'The target is the source queue, two selections at once (`query` with `jobIds` or `status`), an unknown `query.in` field, `cursor` or `limit` without `query`, or a cursor of another move',
     },
     bodyExample: { to: { queueName: 'emails-retry' }, status: 'failed', all: true, dryRun: true },
@@ -37,8 +37,8 @@ export const moveProcedure = queueProcedure
   .output(moveOutcomeSchema)
   .mutation(async ({ ctx, input }) => {
     const targetStore = input.to.connectionId ? await openConnection(ctx.services, ctx.actor, input.to.connectionId) : ctx.store;
-    // The source's protection was applied on the way in; the target's is applied here, as a write there.
-    assertProtectionAllows({ connection: targetStore.connection, actor: ctx.actor, permission: 'jobs.move', input, confirms: 'queue' });
+    // The source's protection was applied on the way in (a move is destructive there); the target's is applied here, as a write.
+    assertProtectionAllows({ connection: targetStore.connection, actor: ctx.actor, permission: 'jobs.move', input, confirms: 'queue', change: 'write' });
     const resolved = await resolveQueue(targetStore, { queueName: input.to.queueName, prefix: input.to.prefix }, 'create');
     const target = { connectionId: targetStore.connection.id, queueName: resolved.ref.name, prefix: resolved.ref.prefix };
     if (target.connectionId === ctx.store.connection.id && target.queueName === ctx.queue.ref.name && target.prefix === ctx.queue.ref.prefix) {

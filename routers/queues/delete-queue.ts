@@ -1,7 +1,7 @@
 import { jobCountKinds, type CanDeleteResult, type JobCounts } from '../../contracts/queues.js';
 import { AppError } from '../../contracts/app-error.js';
 import { fetchQueueSummaries } from '../../server/bullmq/queue-states.js';
-import { requireConfirmation, type QueueOnStore } from '../../server/bullmq/resolve-queue.js';
+import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
 /** A queue may be deleted once only completed jobs remain in it. */
 export function deletability(jobCounts: JobCounts): CanDeleteResult {
@@ -22,10 +22,9 @@ export async function canDeleteQueue({ store, queue }: QueueOnStore): Promise<Ca
  * queue: BullMQ offers no conditional obliterate.)
  */
 export async function deleteQueue(
-  target: QueueOnStore & { confirmName: string },
+  target: QueueOnStore,
 ): Promise<{ success: true; deleted: string; prefix: string; removedJobCounts: JobCounts }> {
   const { ref } = target.queue;
-  requireConfirmation(ref.name, target.confirmName);
   const verdict = await canDeleteQueue(target);
   if (!verdict.canDelete) {
     throw new AppError('QUEUE_NOT_EMPTY', `Queue "${ref.name}" cannot be deleted. ${verdict.reason}`, { jobCounts: verdict.jobCounts });

@@ -6,6 +6,7 @@ import { queueProcedure } from '../../server/trpc/procedures.js';
 export const deleteProcedure = queueProcedure
   .meta({
     permission: 'queues.delete',
+    confirm: 'queue',
     errors: { CONFIRMATION_MISMATCH: '', QUEUE_NOT_EMPTY: '' },
     queue: 'remove',
     removes: describeRemoval((_input, result: { removedJobCounts: JobCounts }) => ({ queue: true, jobCounts: result.removedJobCounts })),
@@ -19,4 +20,4 @@ export const deleteProcedure = queueProcedure
   })
   .input(deleteQueueInput)
   .output(deleteResultSchema)
-  .mutation(({ ctx, input }) => deleteQueue({ store: ctx.store, queue: ctx.queue, confirmName: input.confirmName }));
+  .mutation(({ ctx, input }) => deleteQueue({ store: ctx.store, queue: ctx.queue }));

@@ -1,13 +1,12 @@
 import type { JobCounts } from '../../contracts/queues.js';
 import { fetchQueueSummaries } from '../../server/bullmq/queue-states.js';
-import { requireConfirmation, type QueueOnStore } from '../../server/bullmq/resolve-queue.js';
+import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
-/** Removes the queue and every key of it (BullMQ obliterate, forced past active jobs); like purge and delete, only when `confirmName` equals its name. */
+/** Removes the queue and every key of it (BullMQ obliterate, forced past active jobs); the route asks for its name first (meta.confirm). */
 export async function obliterateQueue(
-  target: QueueOnStore & { confirmName: string },
+  target: QueueOnStore,
 ): Promise<{ success: true; queueName: string; prefix: string; removedJobCounts: JobCounts }> {
   const { ref, queue } = target.queue;
-  requireConfirmation(ref.name, target.confirmName);
   const [summary] = await fetchQueueSummaries(target.store.client, [ref]);
   await queue.obliterate({ force: true });
   return { success: true, queueName: ref.name, prefix: ref.prefix, removedJobCounts: summary!.jobCounts };

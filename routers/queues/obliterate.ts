@@ -6,6 +6,7 @@ import { queueProcedure } from '../../server/trpc/procedures.js';
 export const obliterateProcedure = queueProcedure
   .meta({
     permission: 'queues.obliterate',
+    confirm: 'queue',
     errors: { CONFIRMATION_MISMATCH: '' },
     bodyExample: { confirmName: 'emails' },
     queue: 'remove',
@@ -19,4 +20,4 @@ export const obliterateProcedure = queueProcedure
   })
   .input(obliterateInput)
   .output(obliterateResultSchema)
-  .mutation(({ ctx, input }) => obliterateQueue({ store: ctx.store, queue: ctx.queue, confirmName: input.confirmName }));
+  .mutation(({ ctx, input }) => obliterateQueue({ store: ctx.store, queue: ctx.queue }));

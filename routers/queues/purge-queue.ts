@@ -8,7 +8,7 @@ import { runPipelined } from '../../server/bullmq/pipelined.js';
 import { countCommand } from '../../server/bullmq/queue-states.js';
 import type { StatusCleaner } from './clean-up-to.js';
 import { expandSelectors, purgeStatuses } from './purge-statuses.js';
-import { requireConfirmation, type QueueOnStore } from '../../server/bullmq/resolve-queue.js';
+import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
 /**
  * BullMQ 6's clean handles every status, `prioritized` and `paused`
@@ -25,16 +25,14 @@ export function bullmqCleaner(queue: Queue, client: StoreClient, ref: QueueRef):
 }
 
 /**
- * The spec's purge: confirmation and statuses are checked before anything is
- * removed; the queue stays. A safety-cap stop (409) carries what was removed.
+ * The spec's purge (its confirmation is decided before the procedure runs,
+ * meta.confirm): statuses are checked before anything is removed; the queue stays. A safety-cap stop (409) carries what was removed.
  */
 export async function purgeQueue({
   store,
   queue: { ref, queue },
-  confirmName,
   statuses,
-}: QueueOnStore & { confirmName: string; statuses: PurgeSelector[] }): Promise<PurgeResult> {
-  requireConfirmation(ref.name, confirmName);
+}: QueueOnStore & { statuses: PurgeSelector[] }): Promise<PurgeResult> {
   const progress = await purgeStatuses({ cleaner: bullmqCleaner(queue, store.client, ref), statuses: expandSelectors(statuses) });
   return { success: true, queueName: ref.name, ...progress };
 }

@@ -1,5 +1,4 @@
 import { purgeInput, purgeResultSchema, type PurgeResult } from '../../contracts/queues.js';
-import { requireConfirmation } from '../../server/bullmq/resolve-queue.js';
 import { createTask } from '../../server/tasks/create-task.js';
 import { purgeQueue } from './purge-queue.js';
 import { describeRemoval } from '../../server/trpc/middleware/audit-mutations.js';
@@ -8,6 +7,7 @@ import { queueProcedure } from '../../server/trpc/procedures.js';
 export const purgeProcedure = queueProcedure
   .meta({
     permission: 'queues.purge',
+    confirm: 'queue',
     runsAsTask: true,
     errors: { CONFIRMATION_MISMATCH: '', PURGE_CAP_REACHED: 'Safety cap of 500 batches reached for `status`; `removedSoFar` jobs were removed: run the purge again (or with `async: true`, which has no cap)' },
     bodyExample: { confirmName: 'emails', statuses: ['completed', 'failed'] },
@@ -24,8 +24,7 @@ export const purgeProcedure = queueProcedure
   .input(purgeInput)
   .output(purgeResultSchema)
   .mutation(async ({ ctx, input }) => {
-    if (!input.async) return purgeQueue({ store: ctx.store, queue: ctx.queue, confirmName: input.confirmName, statuses: input.statuses });
-    requireConfirmation(ctx.queue.ref.name, input.confirmName);
+    if (!input.async) return purgeQueue({ store: ctx.store, queue: ctx.queue, statuses: input.statuses });
     const params = { statuses: input.statuses, prefix: ctx.queue.ref.prefix };
     const task = { kind: 'queues.purge', organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id, queueName: ctx.queue.ref.name, params, maxPerSecond: input.maxPerSecond };
     const taskId = await createTask(ctx.services.persistence.fork(), task, ctx.actor);

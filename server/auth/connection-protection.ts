@@ -1,5 +1,5 @@
 import { AppError } from '../../contracts/app-error.js';
-import { roleOrder, storeChangeByPermission, type Permission } from '../../contracts/permissions.js';
+import { roleOrder, storeChangeByPermission, type Permission, type StoreChange } from '../../contracts/permissions.js';
 import type { Actor } from './actor.js';
 import type { StoreConnection } from '../stores/store-connection.js';
 
@@ -8,8 +8,10 @@ export interface ProtectedCall {
   connection: Pick<StoreConnection, 'id' | 'name' | 'protection' | 'source'>;
   actor: Pick<Actor, 'role'>;
   permission: Permission;
-  /** The call's raw input: its `confirmName`, `dryRun` and `queueName` are read. */
+  /** The call's parsed input: its `confirmName`, `dryRun` and `queueName` are read. */
   input: Record<string, unknown> | undefined;
+  /** What the call changes in this store, when not what its permission says (a move writes to its target). */
+  change?: StoreChange;
   /** What `confirmName` must equal: the path's queue on routes under a queue, else the connection. */
   confirms: 'queue' | 'connection';
 }
@@ -29,11 +31,11 @@ export const readOnlyMessage = (connection: ProtectedCall['connection'], what: s
  * protection does not allow, from what the permission changes in the store
  * (contracts/permissions.ts): `read-only` refuses every write, `admin` leaves
  * destructive actions to admins and owners, `confirm` asks them for
- * `confirmName`. A dry run (`dryRun: true`) changes nothing and passes. Runs
+ * `confirmName`. A dry run (`dryRun: true` in the PARSED input, so only on a
+ * procedure that declares and implements it) changes nothing and passes. Runs
  * after the permission check, so the role already allows the action.
  */
-export function assertProtectionAllows({ connection, actor, permission, input, confirms }: ProtectedCall): void {
-  const change = storeChangeByPermission[permission];
+export function assertProtectionAllows({ connection, actor, permission, input, confirms, change = storeChangeByPermission[permission] }: ProtectedCall): void {
   const { protection, name } = connection;
   if (change === 'none' || protection === 'none' || input?.dryRun === true) return;
   const refuse = (message: string, extra: Record<string, unknown> = {}) =>

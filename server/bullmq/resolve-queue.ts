@@ -95,10 +95,3 @@ export async function resolveQueue(store: StoreHandle, target: QueueTarget, use:
   const ref = found ?? candidates[0]!;
   return { ref, queue: await store.queue(ref.name, ref.prefix), existed: found !== undefined };
 }
-
-/** Destructive routes repeat the queue name: a mismatch is a 400 before anything is touched. */
-export function requireConfirmation(queueName: string, confirmName: string | undefined): void {
-  if (confirmName !== queueName) {
-    throw new AppError('CONFIRMATION_MISMATCH', `confirmName must equal the queue name "${queueName}"`, { queueName });
-  }
-}

@@ -47,6 +47,12 @@ export type ProcedureMeta = OpenApiMeta<{
    * unresolved (see server/trpc/middleware/resolve-route-queue.ts).
    */
   queueCheck?: 'in-script';
+  /**
+   * `queue`: the route always asks for `confirmName` equal to the path's queue
+   * name (purge, obliterate, delete), whatever the connection's protection;
+   * decided with the protection on the parsed input (decide-on-parsed-input.ts).
+   */
+  confirm?: 'queue';
   /** A destructive queue action: the audit middleware also logs a `queue.action` line saying what it removed. */
   removes?: RemovalDescriber;
 }>;

@@ -8,10 +8,11 @@ import { openConnection } from '../stores/open-connection.js';
 import { isStoreUnavailable, storeUnavailable } from '../stores/store-errors.js';
 import { baseProcedure, type ProcedureMeta } from './init.js';
 import { chainSteps, type Step, type StepCall } from './middleware-chain.js';
+import { withFinalStep } from './final-step.js';
 import { auditMutations, type AuditTarget } from './middleware/audit-mutations.js';
 import { authenticate } from './middleware/authenticate.js';
 import { decodePathParams } from './middleware/decode-path-params.js';
-import { enforceProtection } from './middleware/enforce-protection.js';
+import { decideOnParsedInput } from './middleware/decide-on-parsed-input.js';
 import { forkEntityManager } from './middleware/fork-entity-manager.js';
 import { mapErrors } from './middleware/map-errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -33,25 +34,24 @@ const auditCall: Step<AuthedContext> = ({ ctx, type, path, meta, getRawInput, ne
   return auditMutations({ ctx, type, path, meta, getRawInput, target: auditTarget, next: () => next({ ctx: { auditTarget } }) });
 };
 
-/** 403 unless the actor's role allows the procedure's `meta.permission`. */
+/** 403 unless the actor's role allows the procedure's `meta.permission` (and a token may call it: `meta.sessionOnly`). */
 const authorizeCall: Step<AuthedContext> = ({ ctx, meta, path, next }) => {
-  authorize(ctx.actor, meta?.permission, path);
+  authorize(ctx.actor, meta?.permission, path, meta?.sessionOnly === true);
   return next();
 };
 
 /**
- * Resolves `:connectionId` (404/403; an id or the connection's name), applies
- * its protection (403 CONNECTION_PROTECTED) and puts its live store in
- * `ctx.store`. A store that is down, stalled or refuses auth turns into 503
+ * Resolves `:connectionId` (404/403; an id or the connection's name) and puts
+ * its live store in `ctx.store`; its protection is applied once the input is
+ * parsed (decideOnParsedInput). A store that is down, stalled or refuses auth turns into 503
  * STORE_UNAVAILABLE naming the connection.
  */
-const openRouteConnection: Step<AuthedContext> = async ({ ctx, meta, getRawInput, next }) => {
+const openRouteConnection: Step<AuthedContext> = async ({ ctx, getRawInput, next }) => {
   const raw = (await getRawInput()) as { connectionId?: unknown } | undefined;
   const store = await openConnection(ctx.services, ctx.actor, raw?.connectionId);
   // A connection may be named by its name: from here on (the procedure, the
   // audit event) the input names it by id, as every record of it does.
   if (raw) raw.connectionId = store.connection.id;
-  enforceProtection({ connection: store.connection, actor: ctx.actor, meta, input: raw });
   const result = await next({ ctx: { store } });
   const cause = result.ok ? undefined : (result.error.cause ?? result.error);
   if (cause && isStoreUnavailable(cause)) throw storeUnavailable(store.connection, cause);
@@ -108,12 +108,19 @@ export const savedConnectionWriteProcedure = baseProcedure.use(
   chainSteps<Authed & Persisted>([...authedSteps, forkEntityManager, rejectEnvConnectionWrites]),
 );
 
-/** For every `/c/:connectionId/...` route: the connection resolved into `ctx.store` (see openRouteConnection). */
-export const connectionProcedure = baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection]));
+/**
+ * For every `/c/:connectionId/...` route: the connection resolved into
+ * `ctx.store` (see openRouteConnection); its protection judged on the parsed
+ * input, last, right before the procedure runs (decideOnParsedInput).
+ */
+export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection])), decideOnParsedInput);
 
 /**
  * For every route under `/c/:connectionId/queues/:queueName/...` and
  * `scheduled-jobs/queue/:queueName...`: the connection, then the queue
- * (see resolveRouteQueue).
+ * (see resolveRouteQueue), and the protection as for connectionProcedure.
  */
-export const queueProcedure = baseProcedure.use(chainSteps<OnQueue>([...authedSteps, openRouteConnection, resolveRouteQueue]));
+export const queueProcedure = withFinalStep(
+  baseProcedure.use(chainSteps<OnQueue>([...authedSteps, openRouteConnection, resolveRouteQueue])),
+  decideOnParsedInput,
+);

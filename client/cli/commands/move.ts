@@ -1,4 +1,5 @@
 import { defineCommand, integerFlag } from '../command.js';
+import { confirmationFor, confirmFlag } from '../confirm.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
 import { runSearchAction, searchFlags, type SearchBody } from './search-selection.js';
@@ -8,8 +9,9 @@ const statuses = ['waiting', 'delayed', 'completed', 'failed', 'prioritized'] as
 export const moveCommand = defineCommand({
   name: 'move',
   usage:
-    '<queue> --to <queue> [--to-conn CONN] (--status STATUS | <id...> | --search TEXT [--in FIELD] [--status STATUS] [--batch N]) [--keep-ids] [--dry-run] [--async [--max-per-second N]]',
-  summary: 'Move jobs to another queue (dead-letter redrive): named ids, every job of a status, or the jobs a search matches (--dry-run counts)',
+    '<queue> --to <queue> [--to-conn CONN] (--status STATUS | <id...> | --search TEXT [--in FIELD] [--status STATUS] [--batch N]) [--keep-ids] [--dry-run] [--async [--max-per-second N]] [--confirm QUEUE]',
+  summary:
+    'Move jobs to another queue (dead-letter redrive): named ids, every job of a status, or the jobs a search matches (--dry-run counts); a move empties its source, so --confirm names the source queue on a confirm-protected connection',
   options: {
     to: { type: 'string' },
     'to-conn': { type: 'string' },
@@ -17,6 +19,7 @@ export const moveCommand = defineCommand({
     async: { type: 'boolean', default: false },
     'max-per-second': { type: 'string' },
     ...searchFlags,
+    ...confirmFlag,
   },
   arity: [1, Number.POSITIVE_INFINITY],
   async run(context, { positionals: [queueName, ...jobIds], values }) {
@@ -24,10 +27,12 @@ export const moveCommand = defineCommand({
     if (!values.to) throw new UsageError('--to names the target queue');
     const to = { queueName: values.to, ...(values['to-conn'] ? { connectionId: values['to-conn'] } : {}) };
     const keepIds = values['keep-ids'] ? { keepIds: true } : {};
+    // A dry run moves nothing: no connection asks it for confirmation.
+    const confirmation = values['dry-run'] ? {} : await confirmationFor(context, queueName!, values.confirm, `empties jobs out of "${queueName}"`);
     if (values.search !== undefined) {
       if (jobIds.length > 0) throw new UsageError('give job ids, --status or --search (one of them; --status filters a search)');
       type MoveInput = Parameters<typeof client.jobs.move.mutate>[0];
-      const send = (body: SearchBody) => client.jobs.move.mutate({ ...body, to, ...keepIds } as MoveInput);
+      const send = (body: SearchBody) => client.jobs.move.mutate({ ...body, to, ...keepIds, ...confirmation } as MoveInput);
       const destination = `to ${values.to}${values['to-conn'] ? ` (${values['to-conn']})` : ''}`;
       return runSearchAction(context, { verb: 'move', send, destination }, queueName!, values);
     }
@@ -42,6 +47,7 @@ export const moveCommand = defineCommand({
       to,
       ...(status ? { status, all: true as const } : { jobIds }),
       ...keepIds,
+      ...confirmation,
       ...(values['dry-run'] ? { dryRun: true } : {}),
       ...(values.async ? { async: true, ...(values['max-per-second'] ? { maxPerSecond: integerFlag('max-per-second', values['max-per-second'], 0) } : {}) } : {}),
     });
