@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roleSchema } from './system.js';
+import { strictBoolean } from './strict-boolean.js';
 
 export const minPasswordLength = 10;
 
@@ -24,9 +25,16 @@ export const signUpInputSchema = z.object({
     .describe('First account on an instance listening beyond loopback: the one-time token printed in the log at first start.'),
 });
 
-export const changePasswordInputSchema = z.object({
+export const changePasswordInputSchema = z.strictObject({
   currentPassword: z.string().min(1).max(1000).describe('The password in use now.'),
   newPassword,
+  revokeTokens: strictBoolean().optional().describe('Also revoke every API token you created, in every organization (default false).'),
+});
+
+export const changedPasswordSchema = z.object({
+  success: z.literal(true),
+  endedSessions: z.number().int().describe('Your other sessions, now ended.'),
+  revokedTokens: z.number().int().describe('Your API tokens, now revoked (0 unless `revokeTokens`).'),
 });
 
 export const resetPasswordInputSchema = z.object({ token: z.string().min(1).max(200).describe('From the reset link.'), newPassword });
