@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roleSchema } from './system.js';
+import { strictBoolean } from './strict-boolean.js';
 
 export const minPasswordLength = 10;
 
@@ -27,6 +28,13 @@ export const signUpInputSchema = z.strictObject({
 export const changePasswordInputSchema = z.strictObject({
   currentPassword: z.string().min(1).max(1000).describe('The password in use now.'),
   newPassword,
+  revokeTokens: strictBoolean().optional().describe('Also revoke every API token you created, in every organization (default false).'),
+});
+
+export const changedPasswordSchema = z.object({
+  success: z.literal(true),
+  endedSessions: z.number().int().describe('Your other sessions, now ended.'),
+  revokedTokens: z.number().int().describe('Your API tokens, now revoked (0 unless `revokeTokens`).'),
 });
 
 export const resetPasswordInputSchema = z.strictObject({ token: z.string().min(1).max(200).describe('From the reset link.'), newPassword });

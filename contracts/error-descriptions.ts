@@ -30,6 +30,7 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   METHOD_NOT_ALLOWED: 'The path exists, with other methods (see `Allow`)',
   CONFLICT: 'The change conflicts with what exists',
   LAST_OWNER: 'The organization would be left without an owner',
+  LAST_SIGN_IN_METHOD: 'The account would be left with no way to sign in (no password and no other linked identity provider account); link another provider or set a password first',
   PURGE_CAP_REACHED: 'The safety cap of batches was reached for `status`; `removedSoFar` jobs were removed, run again',
   QUEUE_NOT_EMPTY: 'Jobs other than completed remain (nothing removed); `jobCounts` says which',
   INVITATION_EXPIRED: 'The invitation has expired; ask for a new one',

@@ -56,6 +56,7 @@ export const createCaller = createCallerFactory(appRouter);
 export { queueEventsPath, queueEventsRoute } from './events/queue-events-route.js';
 export { prometheusRoute } from './metrics/prometheus-route.js';
 export { oauthCallbackPath, oauthCallbackRoute, oauthSignInPath, oauthSignInRoute } from './auth/oauth/oauth-routes.js';
+export { oauthLinkPath, oauthLinkRoute } from './auth/oauth/link-route.js';
 export { auditExportPath, auditExportRoute } from './audit/export-route.js';
 
 /** What background tasks can do, by kind: the entry hands them to the task runner. */

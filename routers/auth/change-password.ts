@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { changePasswordInputSchema } from '../../contracts/auth.js';
+import { changedPasswordSchema, changePasswordInputSchema } from '../../contracts/auth.js';
 import { AppError } from '../../contracts/app-error.js';
 import { changePassword } from './passwords.js';
 import { recordAccountEvent } from '../../server/audit/record-account-event.js';
@@ -17,11 +16,11 @@ export const changePasswordProcedure = persistedProcedure
       method: 'POST',
       path: '/auth/change-password',
       tags: ['auth'],
-      summary: 'Change your password; your other sessions end (this one stays)',
+      summary: 'Change your password; your other sessions end (this one stays), and your API tokens too with revokeTokens',
     },
   })
   .input(changePasswordInputSchema)
-  .output(z.object({ success: z.literal(true), endedSessions: z.number().int() }))
+  .output(changedPasswordSchema)
   .mutation(async ({ ctx, input }) => {
     const identity = await ctx.identify();
     if (identity?.kind !== 'user') throw new AppError('UNAUTHORIZED', 'Sign in to change your password (API tokens cannot)');
@@ -31,6 +30,6 @@ export const changePasswordProcedure = persistedProcedure
         throw error;
       },
     );
-    await recordAccountEvent(ctx.services, { userId: identity.user.id, action: 'auth.change-password', outcome: 'success', parameters: { endedSessions: result.endedSessions } });
+    await recordAccountEvent(ctx.services, { userId: identity.user.id, action: 'auth.change-password', outcome: 'success', parameters: { endedSessions: result.endedSessions, revokedTokens: result.revokedTokens } });
     return result;
   });

@@ -10,6 +10,8 @@ import { signOutProcedure } from './sign-out.js';
 import { signUpEmailProcedure } from './sign-up-email.js';
 import { changePasswordProcedure } from './change-password.js';
 import { resetPasswordProcedure } from './reset-password.js';
+import { listIdentitiesProcedure } from './list-identities.js';
+import { unlinkIdentityProcedure } from './unlink-identity.js';
 
 export const authRouter = router({
   signUpEmail: signUpEmailProcedure,
@@ -23,4 +25,6 @@ export const authRouter = router({
   providers: providersProcedure,
   changePassword: changePasswordProcedure,
   resetPassword: resetPasswordProcedure,
+  listIdentities: listIdentitiesProcedure,
+  unlinkIdentity: unlinkIdentityProcedure,
 });

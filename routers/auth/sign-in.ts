@@ -8,14 +8,17 @@ import { AppError } from '../../contracts/app-error.js';
 import { normalizeEmail, userView } from '../../server/auth/views.js';
 
 /**
- * One answer for "no such user" and "wrong password", and the same work for
- * both (a decoy hash is checked when the user does not exist).
+ * One answer for "no such user", "no password (signs in with a provider
+ * only)" and "wrong password", and the same work for all three: a decoy hash
+ * is checked when there is no password hash to check, so the timing tells
+ * nothing either.
  */
 export async function signIn(input: SignInInput & { em: EntityManager; auth: AuthService }): Promise<{ user: UserView; session: Session }> {
   const { em } = input;
   const user = await em.findOne(User, { email: normalizeEmail(input.email) });
-  const valid = await verifyPassword(user?.passwordHash ?? input.auth.decoyPasswordHash, input.password);
-  if (!user || !valid) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
+  const stored = user?.passwordHash || null;
+  const valid = await verifyPassword(stored ?? input.auth.decoyPasswordHash, input.password);
+  if (!user || !stored || !valid) throw new AppError('UNAUTHORIZED', 'Invalid email or password');
   user.lastSignInAt = new Date();
   await em.flush();
   const session = await input.auth.lucia.createSession(user.id, { activeOrganizationId: null });

@@ -12,7 +12,7 @@ export const signUpEmailProcedure = persistedProcedure
     strictLimit: 'credentials',
     errors: {
       AUTHLESS_MODE: '',
-      CONFLICT: 'Email already registered',
+      CONFLICT: 'Email already registered (only where sign-up is open to the caller: a closed or invitation-only door answers SIGNUP_CLOSED for every email)',
       SIGNUP_CLOSED: '',
       SETUP_TOKEN_REQUIRED: '',
       INVITATION_EMAIL_MISMATCH: 'The `invitationToken` was sent to another email than `email`',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Session } from 'lucia';
 import type { SignUpInput, UserView } from '../../contracts/auth.js';
-import { admitNewUser, type Admission } from '../../server/auth/admit-new-user.js';
+import { admitNewUser, refuseClosedSignUp, type Admission } from '../../server/auth/admit-new-user.js';
 import { hashPassword } from '../../server/auth/password.js';
 import { User } from '../../server/persistence/entities/user.js';
 import type { EntityManager } from '../../server/persistence/orm.js';
@@ -23,6 +23,8 @@ const duplicate = () => new AppError('CONFLICT', 'An account with this email alr
  */
 export async function signUp(input: SignUpRequest): Promise<SignedUp> {
   const email = normalizeEmail(input.email);
+  // Before the email is looked up: closed sign-up answers every email alike (no 409 telling which exist).
+  await refuseClosedSignUp(input.em, input.services.config, input.invitationToken);
   for (let attempt = 0; ; attempt++) {
     if (await input.em.count(User, { email })) throw duplicate();
     try {

@@ -45,24 +45,39 @@ export interface Admission {
  */
 export async function admitNewUser(request: AdmissionRequest): Promise<Admission> {
   const { em, config } = request;
-  const policy = config.auth.signup;
   if (!(await instanceClaimed(em))) return admitFirstOwner(request);
-  if (request.invitationToken !== undefined && policy !== 'closed') {
+  const refusal = signUpRefusal(config.auth.signup, request.invitationToken);
+  if (refusal) throw refusal;
+  if (request.invitationToken !== undefined) {
     const invitation = await findUsableInvitation(em, request.hash, request.invitationToken);
     await acceptInvitation(em, invitation, request.user);
     return { organizationId: invitation.organizationId, role: invitation.role, via: 'invitation' };
   }
-  if (policy === 'open') {
-    const organization = addOrganization(em, { name: `${request.user.name}'s organization`, ownerUserId: request.user.id });
-    return { organizationId: organization.id, role: 'owner', via: 'open' };
-  }
-  throw new AppError(
+  const organization = addOrganization(em, { name: `${request.user.name}'s organization`, ownerUserId: request.user.id });
+  return { organizationId: organization.id, role: 'owner', via: 'open' };
+}
+
+/**
+ * What SERVICE_SIGNUP answers a sign-up once the instance has its owner:
+ * null when it may admit one (`open`; an invitation under `invite`), else the
+ * 403. Depends on nothing about the person, so it can be decided before the
+ * email is looked up: a closed door answers every email alike.
+ */
+export function signUpRefusal(policy: Config['auth']['signup'], invitationToken: string | undefined): AppError | null {
+  if (policy === 'open' || (invitationToken !== undefined && policy !== 'closed')) return null;
+  return new AppError(
     'SIGNUP_CLOSED',
     policy === 'invite'
       ? 'Sign-up needs an invitation on this instance (SERVICE_SIGNUP=invite): ask an owner or admin for one and send its invitationToken'
       : 'Sign-up is closed on this instance (SERVICE_SIGNUP=closed): an owner adds existing users, and invitations are accepted by signed-in users',
     { setting: 'SERVICE_SIGNUP' },
   );
+}
+
+/** Throws the policy's refusal for a sign-up after the first (see signUpRefusal); the first sign-up is decided by admitNewUser. */
+export async function refuseClosedSignUp(em: EntityManager, config: Pick<Config, 'auth'>, invitationToken: string | undefined): Promise<void> {
+  const refusal = signUpRefusal(config.auth.signup, invitationToken);
+  if (refusal && (await instanceClaimed(em))) throw refusal;
 }
 
 async function admitFirstOwner(request: AdmissionRequest): Promise<Admission> {

@@ -44,7 +44,7 @@ export interface AuthService {
   readonly appOrigin: string;
   /** Called once listening: without APP_BASE_URL the base URL names the bound port (PORT=0 included). */
   useBoundPort(port: number): void;
-  /** Checked when no user matches an email, so "no such user" costs what "wrong password" costs. */
+  /** Checked when no user matches an email or the user has no password, so those cost what "wrong password" costs. */
   decoyPasswordHash: string;
 }
 

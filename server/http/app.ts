@@ -6,6 +6,8 @@ import {
   auditExportRoute,
   oauthCallbackPath,
   oauthCallbackRoute,
+  oauthLinkPath,
+  oauthLinkRoute,
   oauthSignInPath,
   oauthSignInRoute,
   prometheusRoute,
@@ -71,7 +73,7 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
     restRoutes,
     procedures: Object.keys(appRouter._def.procedures),
     fixedRoutes: ['/openapi.json', '/docs', '/prometheus', auditExportPath],
-    expressRoutes: [queueEventsPath, oauthSignInPath, oauthCallbackPath],
+    expressRoutes: [queueEventsPath, oauthSignInPath, oauthCallbackPath, oauthLinkPath],
   });
   app.disable('x-powered-by');
   app.set('trust proxy', services.config.http.trustProxyHops);
@@ -82,7 +84,7 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
   // REST first: its routes answer without passing the layers below (see rest-api.ts).
   const rest = restApi(appRouter, {
     basePath: apiBasePath,
-    plainGetRoutes: ['/openapi.json', '/docs', '/prometheus', queueEventsPath, oauthSignInPath, oauthCallbackPath, auditExportPath],
+    plainGetRoutes: ['/openapi.json', '/docs', '/prometheus', queueEventsPath, oauthSignInPath, oauthCallbackPath, oauthLinkPath, auditExportPath],
     createContext: createHttpContextFactory(services, 'rest'),
     onError,
     successStatus: (route, data) => successStatusOf(route.meta as ProcedureMeta, data),
@@ -108,6 +110,7 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
   const oauthProviders = createOAuthProviders(services.config.auth.oauthProviders, options.oauth);
   app.get(`${apiBasePath}${oauthSignInPath}`, oauthSignInRoute(services, oauthProviders));
   app.get(`${apiBasePath}${oauthCallbackPath}`, oauthCallbackRoute(services, oauthProviders));
+  app.get(`${apiBasePath}${oauthLinkPath}`, oauthLinkRoute(services, oauthProviders));
   // NDJSON, streamed: also a plain route.
   app.get(`${apiBasePath}${auditExportPath}`, auditExportRoute(services));
 

@@ -3,12 +3,21 @@ import { AppError } from '../../contracts/app-error.js';
 import type { Context } from '../trpc/context.js';
 import type { LimitName, LimitState } from './rate-limits.js';
 
-/** Signed-in callers are limited per user or token, everyone else per client IP (TRUST_PROXY decides which). */
-async function callerKey(ctx: Context): Promise<string> {
+/** The client address (TRUST_PROXY decides which). */
+const addressKey = (ctx: Context) => `ip:${ctx.req?.ip ?? 'unknown'}`;
+
+/**
+ * Signed-in callers are limited per user or token, everyone else per client
+ * address. The `credentials` limit (sign-in, sign-up, resets) counts per
+ * address always: a token or cookie the caller chooses to send along must not
+ * buy a fresh budget of guesses (the per-account count is account-sign-in-limit.ts).
+ */
+async function callerKey(ctx: Context, name: LimitName): Promise<string> {
+  if (name === 'credentials') return addressKey(ctx);
   const identity = await ctx.identify().catch(() => null);
   if (identity?.kind === 'user') return `user:${identity.user.id}`;
   if (identity?.kind === 'token') return `token:${identity.token.id}`;
-  return `ip:${ctx.req?.ip ?? 'unknown'}`;
+  return addressKey(ctx);
 }
 
 function announce(res: Response | undefined, state: LimitState): void {
@@ -25,9 +34,8 @@ function announce(res: Response | undefined, state: LimitState): void {
 export async function enforceRateLimit(ctx: Context, strict?: LimitName): Promise<void> {
   const limits = ctx.services.rateLimits;
   if (!limits.enabled || !ctx.req) return;
-  const key = await callerKey(ctx);
   for (const name of strict ? (['general', strict] as const) : (['general'] as const)) {
-    const outcome = await limits.consume(name, key);
+    const outcome = await limits.consume(name, await callerKey(ctx, name));
     announce(ctx.res, outcome.state);
     if (!outcome.allowed) {
       ctx.res?.setHeader('Retry-After', String(outcome.retryAfterSeconds));

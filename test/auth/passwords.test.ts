@@ -68,7 +68,7 @@ describe.each(persistenceKinds)('sessions and passwords (%s persistence)', (pers
     expect(await works(other.cookie)).toBe(true);
 
     const changed = await change({ currentPassword: testPassword, newPassword });
-    expect(changed.body).toEqual({ success: true, endedSessions: 1 });
+    expect(changed.body).toEqual({ success: true, endedSessions: 1, revokedTokens: 0 });
     expect(await works(user.cookie)).toBe(true);
     expect(await works(other.cookie)).toBe(false);
     expect((await signIn(user.email, testPassword)).status).toBe(401);

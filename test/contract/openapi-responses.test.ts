@@ -37,6 +37,6 @@ describe('every operation answers as /api/openapi.json says', () => {
     const withoutSuccess = docs.operations().filter((operation) => ![...(docs.seen.get(operation) ?? [])].some((status) => status < 300));
     // An alert event exists only once the sampler's evaluation fires a rule; its 404 is checked above.
     // The provider redirects succeed with a 302 to a configured provider: test/auth/oauth/ drives them.
-    expect(withoutSuccess).toEqual(['POST /c/{connectionId}/alerts/events/{eventId}/acknowledge', 'GET /auth/sign-in/{provider}', 'GET /auth/callback/{provider}']);
+    expect(withoutSuccess).toEqual(['POST /c/{connectionId}/alerts/events/{eventId}/acknowledge', 'GET /auth/sign-in/{provider}', 'GET /auth/callback/{provider}', 'GET /auth/link/{provider}']);
   });
 });

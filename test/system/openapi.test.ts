@@ -37,7 +37,7 @@ describe('OpenAPI document and docs page', () => {
     for (const name of ['GET /health', 'GET /mode', 'GET /app/config', 'GET /session', 'GET /auth/get-session', 'POST /auth/sign-up/email', 'POST /auth/sign-in/email', 'POST /auth/sign-out', 'GET /invitations/{token}', 'POST /auth/reset-password']) {
       expect(security[name], name).toEqual([]);
     }
-    for (const name of ['POST /auth/tokens', 'GET /auth/tokens', 'DELETE /auth/tokens/{id}', 'POST /auth/organization/set-active', 'POST /organizations', 'POST /auth/change-password', 'POST /invitations/{token}/accept']) {
+    for (const name of ['POST /auth/tokens', 'GET /auth/tokens', 'DELETE /auth/tokens/{id}', 'POST /auth/organization/set-active', 'POST /organizations', 'POST /auth/change-password', 'POST /invitations/{token}/accept', 'GET /auth/identities', 'DELETE /auth/identities/{provider}', 'GET /auth/link/{provider}']) {
       expect(security[name], name).toEqual([{ cookieAuth: [] }]);
     }
     expect(security['GET /c/{connectionId}/queues/{queueName}/events']).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
@@ -50,7 +50,7 @@ describe('OpenAPI document and docs page', () => {
       ['Forbidden', 'InternalError', 'PayloadTooLarge', 'RateLimited', 'ServiceUnavailable', 'Unauthorized', 'UnsupportedMediaType'],
     );
     for (const [name, operation] of operationsOf(document)) {
-      const redirect = name.startsWith('GET /auth/sign-in/{provider}') || name.startsWith('GET /auth/callback/{provider}');
+      const redirect = ['GET /auth/sign-in/{provider}', 'GET /auth/callback/{provider}', 'GET /auth/link/{provider}'].some((route) => name.startsWith(route));
       const successes = Object.keys(operation.responses).filter((status) => status.startsWith(redirect ? '3' : '2'));
       expect(successes.length, `${name} success`).toBeGreaterThan(0);
       expect(operation.responses.default, name).toBeUndefined();

@@ -5,11 +5,18 @@ import type { SecretHasher } from '../../../server/auth/secret-hash.js';
 import { callbackUrl } from './callback-url.js';
 
 /**
- * Starts a sign-in: fresh state, PKCE verifier (S256 challenge) and, for
- * OpenID Connect, nonce; they ride to the callback in the signed state
- * cookie, the provider gets only the state, challenge and nonce.
+ * Starts a sign-in (or a link: `linkUserId`, the signed-in user asking):
+ * fresh state, PKCE verifier (S256 challenge) and, for OpenID Connect, nonce;
+ * they ride to the callback in the signed state cookie, the provider gets
+ * only the state, challenge and nonce.
  */
-export async function beginSignIn(input: { provider: OAuthProvider; hash: SecretHasher; appBaseUrl: string; redirectTo: string }): Promise<{ location: string; cookie: string }> {
+export async function beginSignIn(input: {
+  provider: OAuthProvider;
+  hash: SecretHasher;
+  appBaseUrl: string;
+  redirectTo: string;
+  linkUserId?: string;
+}): Promise<{ location: string; cookie: string }> {
   const { provider, appBaseUrl } = input;
   const client = await openIdClient();
   const state = client.randomState();
@@ -27,6 +34,7 @@ export async function beginSignIn(input: { provider: OAuthProvider; hash: Secret
     codeVerifier,
     nonce,
     redirectTo: input.redirectTo,
+    ...(input.linkUserId ? { linkUserId: input.linkUserId } : {}),
     expiresAt: Date.now() + stateLifetimeSeconds * 1000,
   });
   return { location: location.href, cookie: stateCookie(sealed, appBaseUrl.startsWith('https:')) };

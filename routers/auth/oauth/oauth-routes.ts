@@ -1,41 +1,20 @@
 import type { Request, Response } from 'express';
 import type { OAuthProviders } from '../../../server/auth/oauth/create-providers.js';
-import { OAuthFailure, type OAuthProvider } from '../../../server/auth/oauth/oauth-provider.js';
 import { safeRedirectPath } from '../../../server/auth/oauth/safe-redirect.js';
-import { readStateCookie, stateCookie } from '../../../server/auth/oauth/state-cookie.js';
-import { sendError } from '../../../server/http/error-body.js';
-import { withinRateLimit } from '../../../server/rate-limit/limit-request.js';
+import { openAttempt, readStateCookie, stateCookie } from '../../../server/auth/oauth/state-cookie.js';
 import type { Services } from '../../../server/services.js';
 import { auditFailedSignIn, auditSignIn } from './audit-sign-in.js';
 import { beginSignIn } from './begin-sign-in.js';
-import { finishSignIn } from './finish-sign-in.js';
+import { completeAttempt, finishSignIn } from './finish-sign-in.js';
+import { failLink, finishLink } from './link-route.js';
+import { authErrorOf, providerFor } from './provider-route.js';
 
 export const oauthSignInPath = '/auth/sign-in/:provider';
 export const oauthCallbackPath = '/auth/callback/:provider';
 
-/**
- * The checks both routes share: 400 in authless mode, 404 for a provider
- * that is not configured, the sign-in rate limit. Null when answered.
- */
-async function providerFor(services: Services, providers: OAuthProviders, req: Request, res: Response): Promise<OAuthProvider | null> {
-  if (services.config.authless) {
-    sendError(res, 'AUTHLESS_MODE', 'Authentication is disabled: the service runs in authless mode (SERVICE_AUTHLESS=true)');
-    return null;
-  }
-  const provider = providers.get(String(req.params.provider));
-  if (!provider) {
-    sendError(res, 'NOT_FOUND', `No identity provider "${String(req.params.provider)}" is configured`);
-    return null;
-  }
-  return (await withinRateLimit(services, req, res, 'credentials')) ? provider : null;
-}
-
-/** Lands the browser on the app with a code it can show; the details stay in the log. */
+/** Lands the browser on the app with a code it can show. */
 async function failSignIn(services: Services, req: Request, res: Response, provider: string, error: unknown): Promise<void> {
-  const failure = error instanceof OAuthFailure ? error : null;
-  const code = failure?.code ?? 'sign_in_failed';
-  if (failure) req.log.warn({ provider, authError: code, reason: failure.message }, 'sign-in with identity provider refused');
-  else req.log.error({ err: error, provider }, 'sign-in with identity provider failed');
+  const code = authErrorOf(req, provider, error);
   await auditFailedSignIn(services, provider, code);
   res.redirect(302, `/?authError=${encodeURIComponent(code)}`);
 }
@@ -56,7 +35,11 @@ export function oauthSignInRoute(services: Services, providers: OAuthProviders) 
   };
 }
 
-/** GET /api/auth/callback/{provider}?code&state → session cookie, 302 to redirectTo (or /?authError=code). */
+/**
+ * GET /api/auth/callback/{provider}?code&state: a sign-in (session cookie,
+ * 302 to redirectTo) or, when the attempt was a link's, a link for the user
+ * who started it (see link-route.ts); failures land on /?authError=code.
+ */
 export function oauthCallbackRoute(services: Services, providers: OAuthProviders) {
   return async (req: Request, res: Response) => {
     const provider = await providerFor(services, providers, req, res);
@@ -64,22 +47,26 @@ export function oauthCallbackRoute(services: Services, providers: OAuthProviders
     const { appBaseUrl } = services.auth;
     // One attempt, one callback: the state cookie goes whatever happens.
     res.append('Set-Cookie', stateCookie('', appBaseUrl.startsWith('https:'), 0));
+    const sealedAttempt = readStateCookie(req.headers.cookie);
+    const linkUserId = openAttempt(services.auth.hash, sealedAttempt)?.linkUserId;
     try {
       const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+      const { attempt, profile } = await completeAttempt({ provider, auth: services.auth, appBaseUrl, search, sealedAttempt });
+      if (linkUserId) return await finishLink(services, req, res, { provider: provider.id, attempt, profile, linkUserId });
       const signedIn = await finishSignIn({
         provider,
         auth: services.auth,
         em: services.persistence.fork(),
-        appBaseUrl,
-        search,
-        sealedAttempt: readStateCookie(req.headers.cookie),
+        attempt,
+        profile,
         admission: { config: services.config, hash: services.auth.hash, instanceOrganizationId: services.persistence.localOrganizationId() },
       });
       res.append('Set-Cookie', services.auth.lucia.createSessionCookie(signedIn.session.id).serialize());
       await auditSignIn(services, provider.id, signedIn);
       res.redirect(302, signedIn.redirectTo);
     } catch (error) {
-      await failSignIn(services, req, res, provider.id, error);
+      if (linkUserId) await failLink(services, req, res, { provider: provider.id, linkUserId, error });
+      else await failSignIn(services, req, res, provider.id, error);
     }
   };
 }

@@ -41,6 +41,14 @@ export type OAuthFailureCode =
   | 'email_missing'
   | 'email_not_verified'
   | 'signup_refused'
+  /** A first sign-in whose verified email belongs to an existing account: sign in as usual, then link. */
+  | 'account_exists'
+  /** Linking: the provider account already signs in as another user. */
+  | 'identity_in_use'
+  /** Linking: you already have another account of this provider linked. */
+  | 'already_linked'
+  /** Linking: the callback did not come with the session of the user who started it. */
+  | 'link_session_mismatch'
   | 'sign_in_failed';
 
 export class OAuthFailure extends Error {

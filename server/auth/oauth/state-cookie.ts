@@ -13,6 +13,8 @@ export interface SignInAttempt extends AuthorizationChecks {
   provider: string;
   redirectTo: string;
   expiresAt: number;
+  /** A link attempt (GET /auth/link/{provider}): the signed-in user who started it, the only one who may finish it. */
+  linkUserId?: string;
 }
 
 /**

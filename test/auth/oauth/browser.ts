@@ -13,6 +13,13 @@ export class TestBrowser {
     return this.jars.get(new URL(url).host)?.get(name);
   }
 
+  /** Puts a cookie in the jar, as if `url`'s host had set it (a session from an email sign-in, say). */
+  set(url: string, name: string, value: string): void {
+    const jar = this.jars.get(new URL(url).host) ?? new Map<string, string>();
+    jar.set(name, value);
+    this.jars.set(new URL(url).host, jar);
+  }
+
   private remember(url: string, response: Response): void {
     const jar = this.jars.get(new URL(url).host) ?? new Map<string, string>();
     for (const line of response.headers.getSetCookie()) {

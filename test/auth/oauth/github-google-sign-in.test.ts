@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bootApp, request, type TestApp } from '../../helpers/app.js';
-import { sql } from '../../helpers/auth.js';
+import { asBrowser, signUp, sql, uniqueEmail, type SignedInUser } from '../../helpers/auth.js';
 import { locationOf, TestBrowser } from './browser.js';
 import { startProviderStandIns, standInClient } from './provider-stand-ins.js';
 import { finishOnApp, startSignIn } from './sign-in-flow.js';
@@ -117,6 +117,45 @@ describe('Google', () => {
     standIns.accounts.google = { sub: '2000', email: 'nobody@example.test', email_verified: false, name: 'Nobody' };
     const browser = new TestBrowser();
     expect((await finishOnApp(app, browser, await approveAt(browser, 'google'))).location).toBe('/?authError=email_not_verified');
+  });
+});
+
+describe('existing accounts and linking', () => {
+  /** Link start (signed in as `user`'s session) → the stand-in approves → the callback, visited. */
+  async function linkAs(user: { sessionId: string }, provider: 'github' | 'google') {
+    const browser = new TestBrowser();
+    browser.set(app.url, 'bullpen_session', user.sessionId);
+    const started = await browser.request(`${app.api}/auth/link/${provider}`);
+    const approved = await browser.request(locationOf(started, app.url));
+    return finishOnApp(app, browser, new URL(locationOf(approved, app.url)));
+  }
+  const unlink = (user: SignedInUser, provider: string) => request(`${app.api}/auth/identities/${provider}`, { method: 'DELETE', headers: asBrowser(app, user) });
+
+  it('a first GitHub sign-in whose verified email has an account is refused (account_exists), then linked by its owner', async () => {
+    const user = await signUp(app, 'octo-owner');
+    standIns.accounts.github = { user: { id: 5150, login: 'octo-owner', name: null }, emails: [{ email: user.email, primary: true, verified: true }] };
+    const refused = new TestBrowser();
+    expect(await finishOnApp(app, refused, await approveAt(refused, 'github'))).toEqual({ location: '/?authError=account_exists', session: undefined });
+    expect(await sql(app, `select id from external_identity where subject = '5150'`)).toEqual([]);
+    expect((await linkAs(user, 'github')).location).toBe('/');
+    const signedIn = new TestBrowser();
+    expect((await sessionUser((await finishOnApp(app, signedIn, await approveAt(signedIn, 'github'))).session)).id).toBe(user.userId);
+  });
+
+  it('a password-less account may unlink one provider while another remains, never the last', async () => {
+    const email = uniqueEmail('sso-only');
+    standIns.accounts.google = { sub: '7007', email, email_verified: true, name: 'Only SSO' };
+    const first = new TestBrowser();
+    const landed = await finishOnApp(app, first, await approveAt(first, 'google'));
+    const user: SignedInUser = { userId: (await sessionUser(landed.session)).id, email, organizationId: '', cookie: `bullpen_session=${landed.session}`, sessionId: landed.session! };
+    standIns.accounts.github = { user: { id: 7008, login: 'only-sso', name: null }, emails: [{ email: uniqueEmail('elsewhere'), primary: true, verified: false }] };
+    expect((await linkAs(user, 'github')).location).toBe('/');
+    expect((await request(`${app.api}/auth/identities`, { headers: { cookie: user.cookie } })).body.identities.map((entry: { provider: string }) => entry.provider)).toEqual(['google', 'github']);
+    expect((await unlink(user, 'google')).status).toBe(200);
+    const last = await unlink(user, 'github');
+    expect(last.status).toBe(409);
+    expect(last.body.code).toBe('LAST_SIGN_IN_METHOD');
+    expect(await sql(app, `select provider from external_identity where user_id = '${user.userId}'`)).toEqual([{ provider: 'github' }]);
   });
 });
 

@@ -60,12 +60,12 @@ describe('sign-in with an OpenID Connect provider', () => {
     expect(await sql(app, `select id from app_user where email = 'bob@example.test'`)).toHaveLength(1);
   });
 
-  it('links a verified email to the existing email/password user', async () => {
+  it('never links a verified email to the existing email/password user: account_exists (linking: account-linking.test.ts)', async () => {
     const existing = await signUp(app, 'carol');
     const browser = new TestBrowser();
     const landed = await finishOnApp(app, browser, await providerRoundTrip(browser, account('carol-sso', existing.email)));
-    const session = await request(`${app.api}/session`, { headers: { cookie: `bullpen_session=${landed.session}` } });
-    expect(session.body.user.id).toBe(existing.userId);
+    expect(landed).toEqual({ location: '/?authError=account_exists', session: undefined });
+    expect(await sql(app, `select id from external_identity where subject = 'carol-sso'`)).toEqual([]);
   });
 
   it('never links or creates with an unverified email, and audits the refusal', async () => {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { bootApp } from '../../helpers/app.js';
 import { asBrowser, bearer, sessionCookieOf } from '../../helpers/auth.js';
+import { ExternalIdentity } from '../../../server/persistence/entities/external-identity.js';
+import { User } from '../../../server/persistence/entities/user.js';
 import { DocumentValidator } from '../document-validator.js';
 import { app, browser, docs, document, example, owner, state, withExample } from './tour.js';
 
@@ -103,6 +105,26 @@ export function accountChecks(): void {
     expect((await docs.check(reset, 400)).body.code).toBe('RESET_LINK_INVALID'); // the example token is no link
     await docs.check({ ...reset, body: { ...(reset.body as object), token: link.body.token } }, 200);
     await docs.check({ ...reset, body: { ...(reset.body as object), token: link.body.token } }, 400);
+  });
+
+  it('linked identities: list, unlink (the link redirect itself: test/auth/oauth/)', async () => {
+    await docs.check({ operation: 'GET /auth/link/{provider}', path: { provider: 'oidc' }, headers: browser() }, 404);
+    await docs.check({ operation: 'GET /auth/identities', headers: owner() }, 401);
+    await docs.check({ operation: 'GET /auth/identities', headers: browser() }, 200);
+    const unlink = (provider: string, headers = browser()) => ({ operation: 'DELETE /auth/identities/{provider}', path: { provider }, headers });
+    await docs.check(unlink('github'), 404);
+    await docs.check(unlink('facebook'), 400);
+    // No provider is configured here: the links the flow makes are written directly.
+    const em = app.services.persistence.fork();
+    const ssoOnlyId = randomUUID();
+    em.create(User, { id: ssoOnlyId, email: 'sso-only@example.com', name: 'SSO only', passwordHash: '', createdAt: new Date(), lastSignInAt: null });
+    for (const [userId, subject] of [[state.userId!, 'tour-owner'], [ssoOnlyId, 'tour-sso-only']] as const) {
+      em.create(ExternalIdentity, { id: randomUUID(), userId, provider: 'github', subject, email: null, createdAt: new Date(), lastSignInAt: null });
+    }
+    await em.flush();
+    await docs.check(unlink('github'), 200);
+    const ssoOnly = await app.services.auth.lucia.createSession(ssoOnlyId, { activeOrganizationId: null });
+    await docs.check(unlink('github', asBrowser(app, { cookie: `bullpen_session=${ssoOnly.id}` })), 409);
   });
 
   it('sign-up by invitation only (SERVICE_SIGNUP=invite): the first account owns the instance, the next needs an invitation', async () => {
