@@ -25,8 +25,14 @@ const droppedRequestHeaders = new Set([
   'x-forwarded-proto', 'x-real-ip', 'origin', 'referer',
 ]);
 
-/** fetch has already decoded the body, so its encoding and length no longer hold; cookies would land on our origin. */
-const droppedResponseHeaders = new Set(['set-cookie', 'connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length', 'trailer', 'upgrade']);
+/**
+ * fetch has already decoded the body, so its encoding and length no longer hold; cookies would land on our origin;
+ * the headers every response of ours carries (server/http/security-headers.ts) stay ours.
+ */
+const droppedResponseHeaders = new Set([
+  'set-cookie', 'connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length', 'trailer', 'upgrade',
+  'x-content-type-options', 'referrer-policy',
+]);
 
 class BodyTooLarge extends Error {}
 
