@@ -104,7 +104,7 @@ export const alertDestinationSchema = z
     id: z.string(),
     type: z.enum(alertDestinationTypes),
     name: z.string(),
-    url: z.string().describe('The origin only: the path of a webhook URL is often its secret.'),
+    url: z.string().describe('Scheme, host and port only (userinfo as `****`, path and query as `/…`): the path of a webhook URL is often its secret.'),
     createdAt: z.string(),
   })
   .meta({ id: 'AlertDestination' });
