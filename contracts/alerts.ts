@@ -104,7 +104,7 @@ export const alertDestinationSchema = z
     id: z.string(),
     type: z.enum(alertDestinationTypes),
     name: z.string(),
-    url: z.string().describe('The origin only: the path of a webhook URL is often its secret.'),
+    url: z.string().describe('Scheme, host and port only (userinfo as `****`, path and query as `/…`): the path of a webhook URL is often its secret.'),
     createdAt: z.string(),
   })
   .meta({ id: 'AlertDestination' });
@@ -119,7 +119,7 @@ export const alertDeliverySchema = z.object({
   status: z.enum(['pending', 'delivered', 'failed']),
   attempts: z.number().int(),
   lastStatusCode: z.number().int().nullable(),
-  lastError: z.string().nullable(),
+  lastError: z.string().nullable().describe('`answered <status>`, no HTTP answer (unreachable, silent or not HTTP), or refused by SERVICE_WEBHOOK_ALLOW: one text per outcome, never the network error.'),
   createdAt: z.string(),
   deliveredAt: z.string().nullable(),
   nextAttemptAt: z.string().nullable(),

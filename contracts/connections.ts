@@ -75,7 +75,7 @@ export const updateConnectionInput = connectionIdParams.extend({
 export const connectionRecordSchema = z.object({
   id: z.string(),
   name: z.string(),
-  url: z.string().describe('The URL with its password (and username) replaced by `****`.'),
+  url: z.string().describe('Scheme, host, port and database number only: username and password as `****`, a query as `/…`.'),
   environment: connectionEnvironmentSchema,
   prefix: z.string().describe('The main BullMQ key prefix: `prefixes[0]`.'),
   prefixes: z.array(z.string()),

@@ -1,7 +1,8 @@
 /**
  * Store URLs: one `redis://` / `rediss://` URL, or for a Redis Cluster a
  * comma-separated list of seed node URLs. Pure functions, shared by the
- * contracts (validation) and the server (redaction).
+ * contracts (validation) and the server (client options). Redaction is
+ * server/secrets/redact-credentials.ts's.
  */
 
 const schemes = new Set(['redis:', 'rediss:']);
@@ -36,19 +37,4 @@ export function storeUrlProblem(url: string): string | null {
 
 export function usesTls(url: string): boolean {
   return splitSeedList(url)[0]!.startsWith('rediss://');
-}
-
-/** The URL with credentials replaced by `****` and any query string dropped: safe for responses and logs. */
-export function redactStoreUrl(url: string): string {
-  return splitSeedList(url)
-    .map((part) => {
-      try {
-        const parsed = new URL(part);
-        const credentials = parsed.username || parsed.password ? `${parsed.username ? '****' : ''}:****@` : '';
-        return `${parsed.protocol}//${credentials}${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-      } catch {
-        return '<unparsable url>';
-      }
-    })
-    .join(',');
 }

@@ -2,19 +2,20 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError } from '../../contracts/app-error.js';
 import { AlertDestination, AlertRule, type AlertDestinationRow } from '../../server/persistence/entities/alerts.js';
 import type { EntityManager } from '../../server/persistence/orm.js';
+import { redactUrlCredentials } from '../../server/secrets/redact-credentials.js';
 import type { UrlCipher } from '../../server/secrets/url-cipher.js';
 import { assertWebhookAllowed } from '../../server/alerts/send-delivery.js';
 import type { TargetPolicy } from '../../server/stores/target-policy.js';
 
-/** The URL's origin only: a webhook's path and query are often its secret (Slack's are). */
+/** The URL redacted (scheme, host and port): a webhook's path and query are often its secret (Slack's are). */
 export function toDestinationView(row: AlertDestinationRow, cipher: UrlCipher) {
-  let origin = '(sealed)';
+  let shown = '(sealed)';
   try {
-    origin = `${new URL(cipher.decrypt(row.urlSealed, row.id)).origin}/…`;
+    shown = redactUrlCredentials(cipher.decrypt(row.urlSealed, row.id));
   } catch {
     // A key that cannot open it: the listing still works.
   }
-  return { id: row.id, type: row.type as 'webhook' | 'slack', name: row.name, url: origin, createdAt: row.createdAt.toISOString() };
+  return { id: row.id, type: row.type as 'webhook' | 'slack', name: row.name, url: shown, createdAt: row.createdAt.toISOString() };
 }
 
 export async function findDestination(em: EntityManager, organizationId: string, id: string): Promise<AlertDestinationRow> {

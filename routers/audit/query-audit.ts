@@ -3,6 +3,7 @@ import type { AuditEventView, AuditPage, AuditQuery } from '../../contracts/audi
 import { AuditEvent, type AuditEventRecord } from '../../server/persistence/entities/audit-event.js';
 import type { EntityManager } from '../../server/persistence/orm.js';
 import { AppError } from '../../contracts/app-error.js';
+import { redactStoredParameters } from '../../server/audit/redact.js';
 
 interface Cursor {
   at: Date;
@@ -34,7 +35,7 @@ export function eventView(event: AuditEventRecord): AuditEventView {
     procedure: event.procedure,
     connectionId: event.connectionId ?? null,
     queueName: event.queueName ?? null,
-    parameters: parseJson(event.parameters),
+    parameters: redactStoredParameters(parseJson(event.parameters)),
     outcome: event.outcome as AuditEventView['outcome'],
     errorCode: event.errorCode ?? null,
     counts: parseJson(event.counts) as AuditEventView['counts'],

@@ -1,5 +1,5 @@
 import type { ConnectionRecord } from '../../contracts/connections.js';
-import { redactStoreUrl } from '../../contracts/store-url.js';
+import { redactUrlCredentials } from '../../server/secrets/redact-credentials.js';
 import type { StoreConnection } from '../../server/stores/store-connection.js';
 
 /** The public shape of a connection: never the real URL. */
@@ -7,7 +7,7 @@ export function toConnectionRecord(connection: StoreConnection): ConnectionRecor
   return {
     id: connection.id,
     name: connection.name,
-    url: redactStoreUrl(connection.url),
+    url: redactUrlCredentials(connection.url),
     environment: connection.environment,
     prefix: connection.prefixes[0] ?? 'bull',
     prefixes: connection.prefixes,

@@ -10,28 +10,41 @@ const maxStringLength = 1000;
 const maxArrayItems = 100;
 const maxDepth = 6;
 
-/**
- * Parameters as the audit trail keeps them: credentials blanked by key,
- * passwords in connection URLs masked, and big payloads (job data) cut down
- * so one event stays small.
- */
-export function redactParameters(value: unknown, depth = 0): unknown {
+function redactValue(value: unknown, depth: number, cut: boolean): unknown {
   if (typeof value === 'string') {
     const masked = redactUrlCredentials(value);
-    return masked.length > maxStringLength ? `${masked.slice(0, maxStringLength)}…(${masked.length} chars)` : masked;
+    return cut && masked.length > maxStringLength ? `${masked.slice(0, maxStringLength)}…(${masked.length} chars)` : masked;
   }
   if (value === null || typeof value !== 'object') return value;
   if (depth >= maxDepth) return '…(nested too deep)';
   if (Array.isArray(value)) {
-    const kept = value.slice(0, maxArrayItems).map((item) => redactParameters(item, depth + 1));
-    return value.length > maxArrayItems ? [...kept, `…(${value.length - maxArrayItems} more)`] : kept;
+    const kept = (cut ? value.slice(0, maxArrayItems) : value).map((item) => redactValue(item, depth + 1, cut));
+    return cut && value.length > maxArrayItems ? [...kept, `…(${value.length - maxArrayItems} more)`] : kept;
   }
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
       key,
-      secretKey.test(key) && !identifierKey.test(key) && item !== undefined && item !== null ? redacted : redactParameters(item, depth + 1),
+      secretKey.test(key) && !identifierKey.test(key) && item !== undefined && item !== null ? redacted : redactValue(item, depth + 1, cut),
     ]),
   );
+}
+
+/**
+ * Parameters as the audit trail keeps them: credentials blanked by key,
+ * every URL reduced to scheme, host and port (server/secrets/redact-credentials.ts),
+ * and big payloads (job data) cut down so one event stays small.
+ */
+export function redactParameters(value: unknown): unknown {
+  return redactValue(value, 0, true);
+}
+
+/**
+ * Stored parameters on their way out (`GET /api/audit`, the export): redacted
+ * again, so rows an older version wrote (destination URLs kept whole) never
+ * leave as they were; already cut, so nothing is cut twice.
+ */
+export function redactStoredParameters(value: unknown): unknown {
+  return redactValue(value, 0, false);
 }
 
 /**

@@ -22,6 +22,7 @@ import { describeError } from '../trpc/errors.js';
 import { sendClientError, sendError } from './error-body.js';
 import { jsonBodyErrors, maxBodyBytes } from './json-body.js';
 import { apiDocs } from './api-docs.js';
+import { docsSecurityHeaders } from './security-headers.js';
 import { ingestPath, ingestProxy } from './ingest-proxy.js';
 import { apiIndex } from './api-index.js';
 import { readTrpcBody, rejectDeepTrpcInput } from './json-depth.js';
@@ -101,7 +102,7 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
 
   app.get(['/', apiBasePath, `${apiBasePath}/`], apiIndex(apiBasePath, packageJson.version));
   app.get(`${apiBasePath}/openapi.json`, (_req, res) => void res.json(document()));
-  app.use(`${apiBasePath}/docs`, apiDocs(document));
+  app.use(`${apiBasePath}/docs`, docsSecurityHeaders, apiDocs(document));
 
   app.get(`${apiBasePath}${queueEventsPath}`, queueEventsRoute(services, { heartbeatMs: options.sseHeartbeatMs ?? 15_000 }));
   // Text, not JSON: a plain route.

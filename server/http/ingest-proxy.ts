@@ -25,8 +25,14 @@ const droppedRequestHeaders = new Set([
   'x-forwarded-proto', 'x-real-ip', 'origin', 'referer',
 ]);
 
-/** fetch has already decoded the body, so its encoding and length no longer hold; cookies would land on our origin. */
-const droppedResponseHeaders = new Set(['set-cookie', 'connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length', 'trailer', 'upgrade']);
+/**
+ * fetch has already decoded the body, so its encoding and length no longer hold; cookies would land on our origin;
+ * the headers every response of ours carries (server/http/security-headers.ts) stay ours.
+ */
+const droppedResponseHeaders = new Set([
+  'set-cookie', 'connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length', 'trailer', 'upgrade',
+  'x-content-type-options', 'referrer-policy',
+]);
 
 class BodyTooLarge extends Error {}
 
@@ -53,6 +59,22 @@ function limitedBody(req: Request): ReadableStream<Uint8Array> {
   return Readable.toWeb(req.pipe(counter)) as ReadableStream<Uint8Array>;
 }
 
+/**
+ * The request target in origin form (`/path?query`), whatever form it came
+ * in: an absolute-form target (`GET http://evil.example/ingest/x`) keeps its
+ * path and query and loses its scheme and authority, so the upstream is
+ * always the configured host.
+ */
+export function originForm(target: string): string {
+  if (target.startsWith('/')) return target;
+  try {
+    const parsed = new URL(target);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return '/';
+  }
+}
+
 function hasBody(req: Request): boolean {
   return req.method !== 'GET' && req.method !== 'HEAD';
 }
@@ -72,7 +94,8 @@ async function relayResponse(upstream: globalThis.Response, res: Response): Prom
  * `/ingest/*` → ANALYTICS_UPSTREAM_URL: the browser's analytics calls stay on
  * this origin (ad blockers, CSP) and reach the analytics host without our
  * cookies or tokens. Method, path, query and body pass through, streamed both
- * ways. Not authenticated; rate limited like the API.
+ * ways; the host is always ANALYTICS_UPSTREAM_URL's. Not authenticated; rate
+ * limited like the API.
  */
 export function ingestProxy(services: Services, options: IngestProxyOptions) {
   const upstreamBase = options.upstreamUrl.replace(/\/+$/, '');
@@ -85,7 +108,7 @@ export function ingestProxy(services: Services, options: IngestProxyOptions) {
     const clientGone = new AbortController();
     res.on('close', () => clientGone.abort());
     try {
-      const upstream = await fetch(`${upstreamBase}${req.url}`, {
+      const upstream = await fetch(`${upstreamBase}${originForm(req.url)}`, {
         method: req.method,
         headers: forwardedHeaders(req),
         body: hasBody(req) ? limitedBody(req) : undefined,

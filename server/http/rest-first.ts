@@ -1,6 +1,7 @@
 import { IncomingMessage, ServerResponse, type RequestListener, type ServerOptions } from 'node:http';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import type { RestApi } from './rest/rest-api.js';
+import { setBaselineHeaders } from './security-headers.js';
 
 /** What the HTTP server runs: its request listener, and the request and response classes it makes them of. */
 export interface HttpApp {
@@ -41,9 +42,11 @@ function expressClasses(app: Express): ServerOptions {
  * layer walk, a `next` closure per layer, finalhandler) cost a job read
  * ~7 % of its CPU and ~14 % of its garbage (profiled). The same middleware
  * functions answer either way; every other request is the express app's.
+ * Either way the response first gets the headers every response carries.
  */
 export function restFirst(app: Express, observe: RequestHandler, rest: RestApi): HttpApp {
   const listener: RequestListener = (incoming, outgoing) => {
+    setBaselineHeaders(incoming, outgoing);
     const match = incoming.method === 'GET' ? rest.getRouteOf(incoming.url ?? '') : undefined;
     if (!match) return void app(incoming, outgoing);
     const req = incoming as Request;

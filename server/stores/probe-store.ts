@@ -12,13 +12,13 @@ export interface StoreProbe {
   error?: string;
 }
 
-export const probeDeadlineMs = 3000;
 /**
  * A failed probe answers no sooner than this, whatever failed: a closed port
- * fails at once, a non-Redis service a little later, and the difference would
- * make the test route a port scanner.
+ * fails at once, a non-Redis service a little later, a silent one at the
+ * deadline, and the difference would make the test route a port scanner. It
+ * is also when the probe gives up, so a silent port answers then too.
  */
-export const probeFailureMinimumMs = 2000;
+export const probeFailureMinimumMs = 2500;
 
 function infoField(info: string, field: string): string | null {
   return new RegExp(`^${field}:(.+)$`, 'm').exec(info)?.[1]?.trim() ?? null;
@@ -60,7 +60,7 @@ function failureMessage(target: StoreEndpoint, error: unknown): string {
 /**
  * Connects once with a fresh client (never the shared one: a test must not
  * disturb live traffic), PINGs, reads the server version, and gives up after
- * three seconds. With SERVICE_CONNECTION_ALLOW, every seed is checked before
+ * 2.5 seconds. With SERVICE_CONNECTION_ALLOW, every seed is checked before
  * anything is contacted (400 CONNECTION_TARGET_FORBIDDEN), and so is every
  * node a cluster reports. Other failures come back as `ok: false`.
  */
@@ -75,7 +75,7 @@ export async function probeStore(target: StoreEndpoint, policy?: TargetPolicy): 
   client.on('node error', (error: Error) => (reason ??= error));
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error('Command timed out')), probeDeadlineMs - 100);
+    timer = setTimeout(() => reject(new Error('Command timed out')), probeFailureMinimumMs);
   });
   try {
     const probe = await Promise.race([measure(client, requestedMode), deadline]);

@@ -8,6 +8,7 @@ import type { StoreConnection } from './store-connection.js';
  */
 export function isStoreUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  if (speaksNoRedis(error)) return true;
   if (['MaxRetriesPerRequestError', 'ClusterAllFailedError'].includes(error.name)) return true;
   const code = (error as NodeJS.ErrnoException).code;
   if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return true;
@@ -17,15 +18,21 @@ export function isStoreUnavailable(error: unknown): boolean {
   );
 }
 
-/** A reason safe to show: the error kind without hosts, passwords or server banners. */
+/** What a store that never answered as Redis reads as, whatever was behind the address. */
+export const noRedisAnswered = 'no Redis server answered';
+
+/**
+ * A reason safe to show: the error kind without hosts, passwords or server
+ * banners. A Redis that answered says how (refused the password, loading);
+ * anything else (a closed port, a silent one, TLS on one side only, another
+ * protocol) is one answer, so a saved connection is no port scanner. The
+ * service log keeps the cause.
+ */
 export function describeStoreFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (/NOAUTH|WRONGPASS|invalid password/i.test(message)) return 'authentication was refused';
-  if (/timed out|ETIMEDOUT/i.test(message)) return 'the store did not answer in time';
-  if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|None of startup nodes/i.test(message)) return 'the store could not be reached';
   if (/LOADING/.test(message)) return 'the store is loading its dataset';
-  if (error instanceof Error && isTlsFailure(error)) return 'the TLS handshake failed (untrusted certificate, or no TLS on that port)';
-  return 'the connection to the store failed';
+  return noRedisAnswered;
 }
 
 /** The 503 a request gets when its connection's store fails: names the connection, never its URL. */
@@ -41,6 +48,11 @@ export function storeUnavailable(connection: StoreConnection, cause: unknown): A
 /** The error a request answers with when `error` arose on this connection's store: 503 when the store failed. */
 export function asStoreError(connection: StoreConnection, error: unknown): unknown {
   return isStoreUnavailable(error) ? storeUnavailable(connection, error) : error;
+}
+
+/** The peer answered, but not in Redis's protocol (an HTTP server, say): ioredis's decoder gives up on its first byte. */
+function speaksNoRedis(error: Error): boolean {
+  return /^Unknown RESP type /.test(error.message);
 }
 
 /** Certificate rejected, or TLS spoken to a plain port (or the reverse). */

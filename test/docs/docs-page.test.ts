@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Queue } from 'bullmq';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, type TestApp } from '../helpers/app.js';
 import { repoRoot } from '../helpers/process.js';
@@ -16,6 +16,15 @@ if (chromiumMissing) {
 
 const artifacts = path.join(repoRoot, 'test-artifacts');
 const purgePath = '/c/{connectionId}/queues/{queueName}/purge';
+
+/** What the page's Content-Security-Policy refused, as Chromium reports it on the console. */
+function policyViolations(page: Page): string[] {
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  return refused;
+}
 
 describe.skipIf(chromiumMissing)('the /api/docs page in headless Chromium', () => {
   let app: TestApp;
@@ -46,7 +55,9 @@ describe.skipIf(chromiumMissing)('the /api/docs page in headless Chromium', () =
       outside.push(route.request().url());
       return route.abort();
     });
-    await page.goto(`${app.api}/docs/`);
+    const refused = policyViolations(page);
+    const loaded = await page.goto(`${app.api}/docs/`);
+    expect(loaded?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     const purge = page.locator(`.opblock-post:has(.opblock-summary-path[data-path="${purgePath}"])`);
     await purge.waitFor({ timeout: 15_000 });
     await expect(purge.locator('.opblock-summary-description').textContent()).resolves.toBe('Remove every job of the selected statuses; the queue stays');
@@ -59,10 +70,12 @@ describe.skipIf(chromiumMissing)('the /api/docs page in headless Chromium', () =
     await page.screenshot({ path: path.join(artifacts, 'docs-purge.png'), fullPage: false });
     expect(await page.title()).toBe('Bullpen API reference');
     expect(outside).toEqual([]);
+    expect(refused).toEqual([]);
   });
 
   it('Try-it-out pre-fills a purge body the service accepts as is', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const refused = policyViolations(page);
     await page.goto(`${app.api}/docs/`);
     const purge = page.locator(`.opblock-post:has(.opblock-summary-path[data-path="${purgePath}"])`);
     await purge.waitFor({ timeout: 15_000 });
@@ -77,5 +90,6 @@ describe.skipIf(chromiumMissing)('the /api/docs page in headless Chromium', () =
     const status = purge.locator('.live-responses-table tbody .response-col_status').first();
     await status.waitFor({ timeout: 10_000 });
     expect((await status.textContent())?.trim()).toBe('200');
+    expect(refused).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ export async function startUpstream() {
       releaseStream = () => res.end('second part');
       return;
     }
-    res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes', 'set-cookie': 'tracker=1; Path=/' });
+    res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes', 'set-cookie': 'tracker=1; Path=/', 'referrer-policy': 'unsafe-url' });
     res.end(JSON.stringify({ status: 1 }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
