@@ -6,7 +6,7 @@ export const createProcedure = accountProcedure
   .meta({
     permission: 'invitations.write',
     successStatus: 201,
-    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Not an owner or admin of it, or a role above yours' },
+    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Not an owner or admin of it, or a role above yours', CONFLICT: 'The email belongs to a member already: change their role instead' },
     bodyExample: { email: 'grace@example.com', role: 'operator' },
     openapi: {
       method: 'POST',

@@ -11,7 +11,7 @@ export const addMemberProcedure = accountProcedure
   .meta({
     permission: 'members.write',
     successStatus: 201,
-    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'A role above yours' },
+    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'A role above yours', CONFLICT: 'The email belongs to a member already: change their role instead' },
     bodyExample: { email: 'grace@example.com', role: 'operator' },
     openapi: {
       method: 'POST',

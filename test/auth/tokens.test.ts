@@ -38,7 +38,7 @@ describe.each(persistenceKinds)('API tokens (%s persistence)', (persistence) => 
     const { token } = (await createToken(owner, { name: 'script' })).body;
     const created = await request(`${app.api}/auth/tokens`, { method: 'POST', headers: bearer(token), body: { name: 'minted' } });
     expect(created.status).toBe(403);
-    expect(created.body.message).toContain('signed-in users');
+    expect(created.body.message).toContain('signed-in person');
   });
 
   it('cannot exceed its creator’s role, and follows the creator’s current role', async () => {

@@ -35,13 +35,19 @@ describe('races across two replicas on one PostgreSQL', () => {
   const owners = async () =>
     queryDatabase<{ user_id: string }>(database.url, `select user_id from membership where organization_id = $1 and role = 'owner'`, [organization()]);
 
+  /** `target` joins the organization as `role`: `actor` invites, `target` accepts. */
+  async function join(actor: typeof owner, target: typeof owner, role: string): Promise<void> {
+    const invited = await request(`${one.api}/organizations/${organization()}/members`, { method: 'POST', headers: browser(actor), body: { email: target.email, role } });
+    expect(invited.status).toBe(201);
+    expect((await request(`${one.api}/invitations/${invited.body.token}/accept`, { method: 'POST', headers: browser(target) })).status).toBe(200);
+  }
+
   async function makeOtherOwner(): Promise<void> {
     const actor = (await owners()).some((row) => row.user_id === owner.userId) ? owner : other;
     const target = actor === owner ? other : owner;
     const existing = await member(one.api, actor, target, { method: 'PATCH', body: { role: 'owner' } });
     if (existing.status === 404) {
-      const added = await request(`${one.api}/organizations/${organization()}/members`, { method: 'POST', headers: browser(actor), body: { email: target.email, role: 'owner' } });
-      expect(added.status).toBe(200);
+      await join(actor, target, 'owner');
     } else {
       expect(existing.status).toBe(200);
     }
@@ -113,7 +119,7 @@ describe('races across two replicas on one PostgreSQL', () => {
     expect(revocations.map((answer) => answer.status).sort()).toEqual([200, 404, 404, 404]);
 
     const viewer = await signUpOn(one.api, 'viewer');
-    await request(`${one.api}/organizations/${organization()}/members`, { method: 'POST', headers: browser(actor), body: { email: viewer.email, role: 'viewer' } });
+    await join(actor, viewer, 'viewer');
     const removals = await Promise.all(
       Array.from({ length: 4 }, (_, index) => member((index % 2 ? one : two).api, actor, viewer, { method: 'DELETE' })),
     );

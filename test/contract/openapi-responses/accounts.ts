@@ -39,9 +39,10 @@ export function accountChecks(): void {
     await docs.check(withExample('PATCH /organizations/{organizationId}', { path: { organizationId: team }, headers: browser() }), 200);
     await docs.check({ operation: 'GET /organizations/{organizationId}/members', path: { organizationId: team }, headers: browser() }, 200);
     const add = withExample('POST /organizations/{organizationId}/members', { path: { organizationId: team }, headers: browser() });
-    await docs.check(add, 404);
+    const invitation = await docs.check(add, 201);
     const grace = await docs.check({ operation: 'POST /auth/sign-up/email', body: { email: (add.body as { email: string }).email, password: 'correct horse battery', name: 'Grace' } }, 200);
-    await docs.check(add, 200);
+    const graceBrowser = asBrowser(app, { cookie: sessionCookieOf(grace.headers)! });
+    await docs.check({ operation: 'POST /invitations/{token}/accept', path: { token: invitation.body.token }, headers: graceBrowser }, 200);
     await docs.check(add, 409);
     const member = { organizationId: team, userId: grace.body.user.id };
     await docs.check(withExample('PATCH /organizations/{organizationId}/members/{userId}', { path: member, headers: browser() }), 200);
@@ -81,13 +82,15 @@ export function accountChecks(): void {
     await docs.check({ operation: preview, path: { token: invited.body.token } }, 410);
     expect((await docs.check({ ...signUp, body: { ...signUp.body, email: 'lin2@example.com' } }, 410)).body.code).toBe('INVITATION_USED');
 
-    const again = await docs.check({ operation: create, path: org, headers: browser(), body: { email: 'lin@example.com', role: 'operator' } }, 201);
-    const linBrowser = asBrowser(app, { cookie: state.linCookie });
+    expect((await docs.check({ operation: create, path: org, headers: browser(), body: { email: 'lin@example.com', role: 'operator' } }, 409)).body.code).toBe('CONFLICT');
+    const kim = await docs.check({ operation: 'POST /auth/sign-up/email', body: { email: 'kim@example.com', password: 'correct horse battery', name: 'Kim' } }, 200);
+    const kimBrowser = asBrowser(app, { cookie: sessionCookieOf(kim.headers)! });
+    const again = await docs.check({ operation: create, path: org, headers: browser(), body: { email: 'kim@example.com', role: 'operator' } }, 201);
     await docs.check({ operation: accept, path: { token: again.body.token } }, 401);
     expect((await docs.check({ operation: accept, path: { token: again.body.token }, headers: browser() }, 403)).body.code).toBe('INVITATION_EMAIL_MISMATCH');
-    await docs.check({ operation: accept, path: { token: again.body.token }, headers: linBrowser }, 200);
-    await docs.check({ operation: accept, path: { token: again.body.token }, headers: linBrowser }, 410);
-    await docs.check({ operation: accept, path: { token: 'bpi_unknown' }, headers: linBrowser }, 404);
+    await docs.check({ operation: accept, path: { token: again.body.token }, headers: kimBrowser }, 200);
+    await docs.check({ operation: accept, path: { token: again.body.token }, headers: kimBrowser }, 410);
+    await docs.check({ operation: accept, path: { token: 'bpi_unknown' }, headers: kimBrowser }, 404);
   });
 
   it('passwords: change, a member reset link, reset', async () => {

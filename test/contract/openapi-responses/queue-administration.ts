@@ -46,11 +46,14 @@ export function queueAdministrationChecks(): void {
 
   it('a protected connection: 403 CONNECTION_PROTECTED with its fields, on a write and on a destructive action', async () => {
     const patch = { operation: 'PATCH /connections/{id}', path: { id: state.main! }, headers: owner() };
+    // Protection is judged on the parsed input of a call that reaches its queue: the queue must exist.
+    const job = await docs.check({ operation: 'POST /c/{connectionId}/queues/{queueName}/jobs', path: queuePath(), headers: owner(), body: { name: 'guarded', data: {} } }, 201);
     await docs.check({ ...patch, body: { protection: 'confirm' } }, 200);
     const clean = withExample('POST /c/{connectionId}/queues/{queueName}/clean', { path: queuePath(), headers: owner() });
     expect((await docs.check(clean, 403)).body).toMatchObject({ code: 'CONNECTION_PROTECTED', protection: 'confirm', confirmName: 'emails' });
     await docs.check({ ...patch, body: { protection: 'read-only' } }, 200);
     expect((await docs.check({ operation: 'POST /c/{connectionId}/queues/{queueName}/pause', path: queuePath(), headers: owner(), body: {} }, 403)).body.protection).toBe('read-only');
     await docs.check({ ...patch, body: { protection: 'none' } }, 200);
+    await docs.check({ operation: 'POST /c/{connectionId}/queues/{queueName}/jobs/remove', path: queuePath(), headers: owner(), body: { jobIds: [job.body.id] } }, 200);
   });
 }
