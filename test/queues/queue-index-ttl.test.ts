@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { quickScanMs } from '../../server/discovery/index-entry.js';
 import { harness, names, settle, store } from './support/queue-index-harness.js';
 
 /** QueueIndex over time: the first scan, the TTL, background rescans, their spacing and failures. */
@@ -11,8 +12,12 @@ describe('QueueIndex', () => {
     expect(h.scans()).toBe(1);
   });
 
-  it('past the TTL, however long, serves the known names while one background rescan runs', async () => {
+  it('past the TTL, however long, serves a slow store\'s known names while one background rescan runs', async () => {
     const h = harness(5000);
+    h.answer((scan) => {
+      h.advance(1000); // the store takes 1 s to scan
+      return { refs: [{ name: `q${scan}`, prefix: 'bull' }], incomplete: [] };
+    });
     await h.index.list(store('a'));
     h.advance(3_600_000);
     h.holdScans(true);
@@ -23,6 +28,25 @@ describe('QueueIndex', () => {
     await settle();
     expect(await names(h.index.list(store('a')))).toEqual(['q2']);
     expect(h.scans()).toBe(2);
+  });
+
+  it('past the TTL, rescans a store that scans quickly before answering: a queue that appeared since is listed at once', async () => {
+    const h = harness(5000);
+    await h.index.list(store('a'));
+    h.advance(5000);
+    expect(await names(h.index.list(store('a')))).toEqual(['q2']);
+    expect(h.scans()).toBe(2);
+  });
+
+  it('answers a quick store\'s known names when its due rescan hangs, after a bounded wait', async () => {
+    const h = harness(5000);
+    await h.index.list(store('a'));
+    h.advance(5000);
+    h.holdScans(true);
+    const started = Date.now();
+    expect(await names(h.index.list(store('a')))).toEqual(['q1']);
+    expect(Date.now() - started).toBeLessThan(quickScanMs + 200);
+    h.release();
   });
 
   it('spaces background rescans by ten times the last scan duration', async () => {
