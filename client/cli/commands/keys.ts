@@ -33,7 +33,7 @@ export const keysCommand = defineCommand({
           count: Math.min(1000, limit - found.length),
           // The server checks the type and names the valid ones when it refuses.
           type: (values.type ?? '') as KeyType | '',
-          excludeQueueKeys: values['no-queue-keys'] ? 'true' : 'false',
+          excludeQueueKeys: values['no-queue-keys'],
         });
         found.push(...page.keys);
         ({ cursor, done } = page);

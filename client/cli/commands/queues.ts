@@ -33,7 +33,7 @@ export const queuesCommand = defineCommand({
       search: values.search ?? '',
       // The server checks the state and names the valid ones when it refuses.
       ...(values.state !== undefined ? { state: values.state as QueueState } : {}),
-      ...(values.totals ? { totals: 'true' } : {}),
+      ...(values.totals ? { totals: true } : {}),
       page: integerFlag('page', values.page, 1),
       pageSize: integerFlag('page-size', values['page-size'], 50),
     });
