@@ -108,7 +108,7 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
   // Text, not JSON: a plain route.
   app.get(`${apiBasePath}/prometheus`, prometheusRoute(services));
   // Redirects, not JSON: the browser navigates to these.
-  const oauthProviders = createOAuthProviders(services.config.auth.oauthProviders, options.oauth);
+  const oauthProviders = createOAuthProviders(services.config.auth.oauthProviders, options.oauth, services.config.environment);
   app.get(`${apiBasePath}${oauthSignInPath}`, oauthSignInRoute(services, oauthProviders));
   app.get(`${apiBasePath}${oauthCallbackPath}`, oauthCallbackRoute(services, oauthProviders));
   // NDJSON, streamed: also a plain route.
