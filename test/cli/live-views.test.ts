@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,7 @@ describe('bullpen watch into a closed pipe', () => {
     }
     expect(await piped.done).toBe(0);
     const stderr = await readFile(stderrFile, 'utf8');
+    await rm(stderrFile, { force: true });
     expect(piped.stdout().split('\n').slice(0, 5).every((line) => /^\d\d:\d\d:\d\d\.\d{3}\s+\w+/.test(line))).toBe(true);
     expect(piped.stdout()).toMatch(/exit=0\n$/);
     expect(stderr).not.toMatch(/EPIPE|Error|at /);

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
@@ -81,6 +81,7 @@ describe('bullpen edit', () => {
     await writeFile(file, '{"to": "file@example.com"}');
     expect((await bullpen(['edit', 'invoices', job.id!, '--data', `@${file}`])).code).toBe(0);
     expect((await queue.getJob(job.id!))!.data).toEqual({ to: 'file@example.com' });
+    await rm(file, { force: true });
     expect((await bullpen(['edit', 'invoices', job.id!, '--data', '@-', '--set', 'via=stdin'], '{"to": "stdin@example.com"}')).code).toBe(0);
     expect((await queue.getJob(job.id!))!.data).toEqual({ to: 'stdin@example.com', via: 'stdin' });
   });
