@@ -56,18 +56,6 @@ export function rescanDue(entry: Entry, now: number, ttlMs: number): boolean {
   return now - oldest >= Math.max(ttlMs, slowest * scanSpacingFactor);
 }
 
-/**
- * A due rescan of a store whose last scan took at most this long is awaited
- * (at most this long too): on such a store a list sees the queues that
- * appeared since the last scan, without waiting for the next list.
- */
-export const quickScanMs = 250;
-
-export function scansQuickly(entry: Entry): boolean {
-  const records = [...entry.scans.values()];
-  return records.length > 0 && Math.max(...records.map((record) => record.durationMs)) <= quickScanMs;
-}
-
 /** One record per prefix of a finished scan; a prefix the scan was cut short under says why. */
 export function scanRecordsOf(prefixes: readonly string[], result: QueueScan, startedAt: number, durationMs: number): ScanRecord[] {
   return prefixes.map((prefix): ScanRecord => {

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import { LruCache } from '../stores/lru-cache.js';
 import type { StoreHandle } from '../stores/store-handle.js';
 import { volatileIndexStore, type QueueIndexStore } from './queue-index-store.js';
-import { discoveryStatusOf, newEntry, quickScanMs, rescanDue, scansQuickly, type Entry } from './index-entry.js';
+import { discoveryStatusOf, newEntry, rescanDue, type Entry } from './index-entry.js';
 import { withoutRef, withRef } from './index-changes.js';
 import { foldScan, loadEntry, saveEntry } from './index-sync.js';
 
@@ -21,20 +21,13 @@ export interface QueueIndexOptions {
   scan?: (store: StoreHandle, limits: ScanLimits) => Promise<QueueScan>;
 }
 
-/** Waits for `work` at most `ms`. */
-async function settledWithin(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()))]);
-  clearTimeout(timer);
-}
-
 /**
  * The queue names of each connection: kept in the database (per connection
  * and prefix), served from memory, reconciled by background scans. Only the
  * very first list of a connection that was never scanned waits for a scan;
  * after a restart the first list answers from the database while a scan
- * reconciles. Past the TTL, a store whose scans are quick is rescanned
- * before the list answers; a slower one in the background. A scan cut short (SCAN cap, failure) never drops queues it did
+ * reconciles. While it has found no queue, a list waits for a rescan (spaced
+ * as background ones are, but not by the TTL). A scan cut short (SCAN cap, failure) never drops queues it did
  * not see, and the status says so.
  */
 export class QueueIndex implements QueueDirectory {
@@ -57,11 +50,12 @@ export class QueueIndex implements QueueDirectory {
     // TTL 0: every list sees a scan that started after it was asked (the first one counts).
     if (this.options.ttlMs === 0) {
       if (entry.scansStarted === scansBefore) await this.scan(store, entry);
-    } else if (!entry.scanning && rescanDue(entry, this.now(), this.options.ttlMs)) {
-      const rescan = this.scanInBackground(store, entry);
-      // A store that scans quickly is rescanned before the answer: queues that appeared since show at once.
-      if (scansQuickly(entry)) await settledWithin(rescan, quickScanMs);
-    }
+    } else if (entry.refs.length === 0) {
+      // No queue found yet: the connection is still being discovered, and "no queues" is the answer most
+      // likely wrong (jobs may have just appeared). Wait for a rescan (one that started for this list counts),
+      // due by its spacing alone, not the TTL.
+      if (entry.scanning || (entry.scansStarted === scansBefore && rescanDue(entry, this.now(), 0))) await this.scan(store, entry);
+    } else if (!entry.scanning && rescanDue(entry, this.now(), this.options.ttlMs)) this.scanInBackground(store, entry);
     return entry.refs;
   }
 
@@ -120,17 +114,16 @@ export class QueueIndex implements QueueDirectory {
    */
   private ready(store: StoreHandle, entry: Entry): Promise<void> {
     if (entry.ready) return entry.ready;
-    entry.ready = entry.loaded.then(() => (entry.scans.size > 0 ? void this.scanInBackground(store, entry) : this.scan(store, entry)));
+    entry.ready = entry.loaded.then(() => (entry.scans.size > 0 ? this.scanInBackground(store, entry) : this.scan(store, entry)));
     // A first scan that failed is not kept: the next request tries again.
     entry.ready.catch(() => this.entries.get(store.connection.id) === entry && this.entries.delete(store.connection.id));
     return entry.ready;
   }
 
-  /** Never rejects: a failed scan is logged and the names known stay. */
-  private scanInBackground(store: StoreHandle, entry: Entry): Promise<void> {
-    return this.scan(store, entry).catch((error: Error) => {
-      this.options.logger?.warn({ connectionId: store.connection.id, reason: error.message }, 'background queue scan failed');
-    });
+  private scanInBackground(store: StoreHandle, entry: Entry): void {
+    this.scan(store, entry).catch((error: Error) =>
+      this.options.logger?.warn({ connectionId: store.connection.id, reason: error.message }, 'background queue scan failed'),
+    );
   }
 
   private scan(store: StoreHandle, entry: Entry): Promise<void> {
