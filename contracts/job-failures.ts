@@ -9,7 +9,8 @@ export const failureExampleCount = 5;
 /** `30m`, `24h`, `7d`: a window of at most 9999 of a unit. */
 export const failureWindowPattern = /^([1-9]\d{0,3})([mhd])$/;
 
-export const listFailuresInput = queueParams.extend({
+export const listFailuresInput = z.strictObject({
+  ...queueParams.shape,
   window: z
     .string()
     .regex(failureWindowPattern, 'a span such as 30m, 24h or 7d')

@@ -139,6 +139,7 @@ describe('GET …/queues/{queueName}/failures (failure triage)', () => {
       [`${base}/failures?limit=5001`, 'limit'],
       [`${other}/failures?cursor=${cursor}`, 'cursor'],
       [`${base}/failures?cursor=not-a-cursor`, 'cursor'],
+      [`${base}/failures?window=1h&windw=2h`, 'windw'],
     ] as const) {
       const refused = await request(url);
       expect(refused.status, url).toBe(400);
