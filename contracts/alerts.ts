@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTime } from './times.js';
 import { databaseText } from './database-text.js';
 import { connectionParams } from './params.js';
 import { strictBoolean } from './strict-boolean.js';
@@ -53,10 +54,10 @@ export const alertRuleSchema = z
     queues: z.object({ include: z.array(z.string()), exclude: z.array(z.string()) }),
     destinationIds: z.array(z.string()),
     cooldownMinutes: z.number().int(),
-    snoozedUntil: z.string().nullable(),
+    snoozedUntil: isoTime().nullable(),
     enabled: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: isoTime(),
+    updatedAt: isoTime(),
   })
   .meta({ id: 'AlertRule' });
 export const alertRuleListSchema = z.object({ rules: z.array(alertRuleSchema) });
@@ -76,9 +77,9 @@ export const alertEventSchema = z
     queueName: z.string().nullable(),
     value: z.number(),
     threshold: z.number(),
-    firedAt: z.string(),
-    resolvedAt: z.string().nullable(),
-    acknowledgedAt: z.string().nullable(),
+    firedAt: isoTime(),
+    resolvedAt: isoTime().nullable(),
+    acknowledgedAt: isoTime().nullable(),
   })
   .meta({ id: 'AlertEvent' });
 
@@ -105,7 +106,7 @@ export const alertDestinationSchema = z
     type: z.enum(alertDestinationTypes),
     name: z.string(),
     url: z.string().describe('Scheme, host and port only (userinfo as `****`, path and query as `/…`): the path of a webhook URL is often its secret.'),
-    createdAt: z.string(),
+    createdAt: isoTime(),
   })
   .meta({ id: 'AlertDestination' });
 export const createdAlertDestinationSchema = alertDestinationSchema.extend({
@@ -120,9 +121,9 @@ export const alertDeliverySchema = z.object({
   attempts: z.number().int(),
   lastStatusCode: z.number().int().nullable(),
   lastError: z.string().nullable().describe('`answered <status>`, no HTTP answer (unreachable, silent or not HTTP), or refused by SERVICE_WEBHOOK_ALLOW: one text per outcome, never the network error.'),
-  createdAt: z.string(),
-  deliveredAt: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
+  createdAt: isoTime(),
+  deliveredAt: isoTime().nullable(),
+  nextAttemptAt: isoTime().nullable(),
 });
 export const alertDeliveryListSchema = z.object({ deliveries: z.array(alertDeliverySchema).describe('Newest first, at most 100.') });
 export const alertDestinationTestSchema = z.object({ delivered: z.boolean(), statusCode: z.number().int().nullable(), error: z.string().nullable() });

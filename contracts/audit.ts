@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTime } from './times.js';
 import { databaseText } from './database-text.js';
 import { minimumRoleByPermission } from './permissions.js';
 
@@ -25,7 +26,7 @@ export const auditActorKindSchema = z
 
 export const auditEventSchema = z.object({
   id: z.string(),
-  at: z.string().describe('When the action finished (ISO 8601).'),
+  at: isoTime().describe('When the action finished (ISO 8601).'),
   organizationId: z.string(),
   actor: z.object({
     kind: auditActorKindSchema,

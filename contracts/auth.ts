@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTime } from './times.js';
 import { roleSchema } from './system.js';
 import { strictBoolean } from './strict-boolean.js';
 
@@ -42,7 +43,7 @@ export const resetPasswordInputSchema = z.strictObject({ token: z.string().min(1
 export const passwordResetLinkSchema = z.object({
   url: z.string().describe('Shown once: only the hash of its token is stored.'),
   token: z.string().describe('The token in the link, for POST /api/auth/reset-password.'),
-  expiresAt: z.string().describe('ISO 8601; one hour after creation.'),
+  expiresAt: isoTime().describe('ISO 8601; one hour after creation.'),
 });
 
 export const signInInputSchema = z.strictObject({ email, password: z.string().min(1).max(1000).describe("The account's password.") });
@@ -51,13 +52,13 @@ export const userSchema = z.object({
   id: z.string(),
   email: z.string().nullable().describe('null only for the synthetic authless owner.'),
   name: z.string(),
-  createdAt: z.string().describe('ISO 8601.'),
-  lastSignInAt: z.string().nullable().describe('ISO 8601; updated at sign-in and by GET /api/app/config.'),
+  createdAt: isoTime().describe('ISO 8601.'),
+  lastSignInAt: isoTime().nullable().describe('ISO 8601; updated at sign-in and by GET /api/app/config.'),
 }).meta({ id: 'User' });
 
 export const sessionInfoSchema = z
   .object({
-    expiresAt: z.string().nullable().describe('ISO 8601; sliding: extended when used in the second half of its 30 days. null in authless mode.'),
+    expiresAt: isoTime().nullable().describe('ISO 8601; sliding: extended when used in the second half of its 30 days. null in authless mode.'),
     activeOrganizationId: z.string().nullable(),
   })
   .describe('The session; its id travels only in the HttpOnly cookie.');
@@ -78,9 +79,9 @@ export const tokenSchema = z.object({
   role: roleSchema.describe('The most the token may do; never above its creator’s current role.'),
   organizationId: z.string(),
   createdByUserId: z.string(),
-  expiresAt: z.string().nullable(),
-  lastUsedAt: z.string().nullable().describe('Updated at most once a minute.'),
-  createdAt: z.string(),
+  expiresAt: isoTime().nullable(),
+  lastUsedAt: isoTime().nullable().describe('Updated at most once a minute.'),
+  createdAt: isoTime(),
 }).meta({ id: 'ApiToken' });
 
 export const createTokenInputSchema = z.strictObject({

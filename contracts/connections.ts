@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTime } from './times.js';
 import { storeUrlProblem } from './store-url.js';
 import { databaseText } from './database-text.js';
 import { strictBoolean } from './strict-boolean.js';
@@ -84,8 +85,8 @@ export const connectionRecordSchema = z.object({
   cluster: z.boolean(),
   protection: connectionProtectionSchema,
   source: z.enum(['saved', 'env']).describe('`env` for connections from SERVICE_REDIS_URL_* variables.'),
-  createdAt: z.string().describe('ISO 8601.'),
-  updatedAt: z.string().describe('ISO 8601.'),
+  createdAt: isoTime().describe('ISO 8601.'),
+  updatedAt: isoTime().describe('ISO 8601.'),
 }).meta({ id: 'Connection' });
 
 export const connectionListSchema = z.object({

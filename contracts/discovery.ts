@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { isoTime } from './times.js';
 
 export const discoveryStatusSchema = z
   .object({
-    lastScanAt: z.string().nullable().describe('When the last finished scan of every prefix began (ISO 8601); null before the first one.'),
+    lastScanAt: isoTime().nullable().describe('When the last finished scan of every prefix began (ISO 8601); null before the first one.'),
     durationMs: z.number().int().nullable().describe('How long that scan took.'),
     queues: z.number().int().describe('Queues in the index now.'),
     scanning: z.boolean().describe('Whether a scan is running now.'),

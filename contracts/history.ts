@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTime } from './times.js';
 import { databaseText } from './database-text.js';
 import { connectionParams, queueParams } from './params.js';
 
@@ -32,12 +33,12 @@ const queueFigures = {
 };
 
 export const queueHistoryPointSchema = z
-  .object({ at: z.string().describe('Start of the step (ISO 8601).'), ...queueFigures, paused: z.boolean() })
+  .object({ at: isoTime().describe('Start of the step (ISO 8601).'), ...queueFigures, paused: z.boolean() })
   .meta({ id: 'QueueHistoryPoint' });
 
 export const connectionHistoryPointSchema = z
   .object({
-    at: z.string().describe('Start of the step (ISO 8601).'),
+    at: isoTime().describe('Start of the step (ISO 8601).'),
     ...queueFigures,
     paused: z.number().int().describe('Paused queues at the end of the step.'),
     queues: z.number().int().describe('Queues sampled.'),
@@ -51,8 +52,8 @@ export const connectionHistoryPointSchema = z
 
 const historyPage = <T extends z.ZodType>(point: T) =>
   z.object({
-    from: z.string(),
-    to: z.string(),
+    from: isoTime(),
+    to: isoTime(),
     stepSeconds: z.number().int().describe('Length of each step: the sample interval, or more when the range holds more than `points` samples.'),
     points: z.array(point).describe('Oldest first; steps without a sample are left out.'),
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTime } from './times.js';
 import { organizationParams } from './organizations.js';
 import { roleSchema } from './system.js';
 
@@ -15,10 +16,10 @@ export const invitationSchema = z.object({
   organizationId: z.string(),
   email: z.string(),
   role: roleSchema,
-  expiresAt: z.string().describe('ISO 8601.'),
-  createdAt: z.string(),
+  expiresAt: isoTime().describe('ISO 8601.'),
+  createdAt: isoTime(),
   invitedByUserId: z.string(),
-  acceptedAt: z.string().nullable(),
+  acceptedAt: isoTime().nullable(),
 });
 
 export const createdInvitationSchema = invitationSchema.extend({
@@ -36,7 +37,7 @@ export const invitationPreviewSchema = z.object({
   organization: z.object({ id: z.string(), name: z.string() }),
   role: roleSchema,
   email: z.string(),
-  expiresAt: z.string(),
+  expiresAt: isoTime(),
 });
 
 export const acceptedInvitationSchema = z.object({ organizationId: z.string(), role: roleSchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { epochMs } from './times.js';
 import { jobStateSchema } from './job-statuses.js';
 
 export const jobRefSchema = z.object({
@@ -30,11 +31,11 @@ export const jobDetailSchema = z.object({
   stacktrace: z.array(z.string()),
   attemptsMade: z.number().int(),
   attemptsStarted: z.number().int(),
-  delay: z.number(),
+  delay: z.number().describe('Milliseconds it waits, once added, before it may run.'),
   priority: z.number(),
-  timestamp: z.number(),
-  processedOn: z.number().nullable(),
-  finishedOn: z.number().nullable(),
+  timestamp: epochMs('When the job was created.'),
+  processedOn: epochMs('When a worker last started it.').nullable(),
+  finishedOn: epochMs('When it last completed or failed.').nullable(),
   processedBy: z.string().nullable().describe('The worker that last processed it, when known.'),
   parent: jobRefSchema.optional().describe('The parent job of a flow child.'),
   children: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { epochMs } from './times.js';
 import { pageInfo, pageQuery } from './pagination.js';
 import { queueParams } from './params.js';
 import { jobStateSchema, jobStatusSchema } from './job-statuses.js';
@@ -51,11 +52,11 @@ export const jobSummarySchema = z
     progress: z.unknown().optional(),
     failedReason: z.string().nullable().optional(),
     attemptsMade: z.number().int().optional(),
-    delay: z.number().optional(),
+    delay: z.number().optional().describe('Milliseconds it waits, once added, before it may run.'),
     priority: z.number().optional(),
-    timestamp: z.number().optional(),
-    processedOn: z.number().nullable().optional(),
-    finishedOn: z.number().nullable().optional(),
+    timestamp: epochMs('When the job was created.').optional(),
+    processedOn: epochMs('When a worker last started it.').nullable().optional(),
+    finishedOn: epochMs('When it last completed or failed.').nullable().optional(),
     truncated: z.boolean().describe('Whether a preview was cut to maxDataBytes; the detail route has the full value.'),
     truncatedFields: z.array(z.enum(['data', 'returnvalue'])).describe('Which fields were cut.'),
   })

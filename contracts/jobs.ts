@@ -4,3 +4,4 @@ export * from './job-statuses.js';
 export * from './job-list.js';
 export * from './job-detail.js';
 export * from './job-logs.js';
+export * from './job-failures.js';

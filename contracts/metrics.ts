@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryBoolean } from './query-boolean.js';
 import { warningsSchema } from './introspection.js';
 import { connectionParams, queueParams } from './params.js';
 
@@ -19,7 +20,7 @@ const metricsQuery = z.object({
     .regex(prioritiesPattern, 'must be a comma-separated list of positive integers')
     .optional()
     .describe('Comma-separated priorities whose waiting job counts are sampled, e.g. `1,2,5`.'),
-  includePrometheus: z.stringbool().optional().describe("`1`/`true` adds the queue library's native Prometheus text export."),
+  includePrometheus: queryBoolean().optional().describe("`1`/`true` adds the queue library's native Prometheus text export."),
 });
 
 const rangeQuery = z.object({
@@ -42,7 +43,7 @@ export const queueMetricsInput = queueParams
 
 export const connectionMetricsInput = connectionParams
   .extend(metricsQuery.shape)
-  .extend({ detailed: z.stringbool().optional().describe('`1`/`true`: add the full native payload of every queue.') });
+  .extend({ detailed: queryBoolean().optional().describe('`1`/`true`: add the full native payload of every queue.') });
 
 const metricsSeriesSchema = z
   .object({

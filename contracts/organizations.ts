@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { isoTime } from './times.js';
 import { roleSchema } from './system.js';
 
 export const organizationSchema = z.object({
   id: z.string(),
   name: z.string(),
   slug: z.string(),
-  createdAt: z.string(),
+  createdAt: isoTime(),
   role: roleSchema.describe('Your role in it.'),
 }).meta({ id: 'Organization' });
 
@@ -26,7 +27,7 @@ export const memberSchema = z.object({
   email: z.string(),
   name: z.string(),
   role: roleSchema,
-  joinedAt: z.string(),
+  joinedAt: isoTime(),
 }).meta({ id: 'Member' });
 
 export const memberListSchema = z.object({ members: z.array(memberSchema) }).meta({ id: 'MemberList' });

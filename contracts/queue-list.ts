@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryBoolean } from './query-boolean.js';
 import { pageInfo, pageQuery } from './pagination.js';
 import { connectionParams } from './params.js';
 import { jobCountKinds, jobCountsSchema } from './queue-counts.js';
@@ -31,7 +32,7 @@ export const listQueuesInput = connectionParams.extend(pageQuery.shape).extend({
       'Only queues in this state: `paused` (`isPaused`), `running` (not paused, whether or not it has jobs or workers), `failing` (`failed` ≥ 1), `idle` (`waiting`, `prioritized`, `paused`, `active` and `delayed` all 0: nothing left to run; finished jobs and jobs waiting for children may remain; a paused queue can be idle). Combines with `search`; `total` counts the matching queues.',
     )
     .optional(),
-  totals: z.stringbool().describe('`true`: add `totals`, the job counts of every queue of the connection summed by status, and `totalsAt`.').optional(),
+  totals: queryBoolean().describe('`true`: add `totals`, the job counts of every queue of the connection summed by status, and `totalsAt`.').optional(),
 });
 export type ListQueuesQuery = Omit<z.infer<typeof listQueuesInput>, 'connectionId'>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryBoolean } from './query-boolean.js';
 import { warningsSchema } from './introspection.js';
 import { connectionParams } from './params.js';
 import { protectionConfirmName } from './protection.js';
@@ -17,7 +18,7 @@ export const searchKeysInput = connectionParams.extend({
     .union([z.enum(keyTypes), z.literal('')])
     .optional()
     .describe('Only keys of this type (SCAN TYPE); empty for any type.'),
-  excludeQueueKeys: z.stringbool().default(false).describe("`true`: leave out keys under the queue library's reserved prefixes."),
+  excludeQueueKeys: queryBoolean().default(false).describe("`true`: leave out keys under the queue library's reserved prefixes."),
 });
 
 export const keySummarySchema = z.object({

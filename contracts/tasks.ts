@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoTime } from './times.js';
 import { databaseText } from './database-text.js';
 import { connectionParams } from './params.js';
 import { strictNumber } from './strict-number.js';
@@ -15,11 +16,11 @@ export const taskSchema = z
     total: z.number().int().nullable().describe('Jobs the task expects to act on, when known.'),
     ratePerSecond: z.number().describe('Jobs per second since it started (until it ended).'),
     maxPerSecond: z.number().int().nullable(),
-    startedAt: z.string().nullable(),
-    finishedAt: z.string().nullable(),
+    startedAt: isoTime().nullable(),
+    finishedAt: isoTime().nullable(),
     error: z.string().nullable(),
     result: z.record(z.string(), z.unknown()).nullable(),
-    createdAt: z.string(),
+    createdAt: isoTime(),
   })
   .meta({ id: 'Task' });
 

@@ -20,6 +20,10 @@ export interface Command<O extends ParseArgsOptionsConfig = ParseArgsOptionsConf
   usage: string;
   summary: string;
   options: O;
+  /** One line of help per flag of `options` (`bullpen <command> --help`). */
+  flagHelp: { [K in keyof O]: string };
+  /** Whole command lines an operator would type, shown under "examples:". */
+  examples: string[];
   /** How many positionals the command takes: [min, max]. */
   arity: [number, number];
   /** Resolves with the exit code (0 when nothing is returned). */

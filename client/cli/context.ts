@@ -4,6 +4,8 @@ import { createBullpenClient, type BullpenClient } from '../index.js';
 /** Where the CLI talks to and how it authenticates: from BULLPEN_URL/BULLPEN_TOKEN, flags override. */
 export interface CliConfig {
   url: string;
+  /** Where `url` came from: `--url`, BULLPEN_URL, or the default (said when the service cannot be reached). */
+  urlSource?: 'flag' | 'env' | 'default';
   token?: string;
   /** Connection name or id; omitted: the organization's default connection. */
   connectionId?: string;

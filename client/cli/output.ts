@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { isBullpenError, type BullpenError } from '../errors.js';
+import type { CliConfig } from './context.js';
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -27,12 +28,36 @@ export function formatTime(epochMs: number | null | undefined): string {
   return epochMs ? new Date(epochMs).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '-';
 }
 
+/** The innermost reason a request got no answer: a system error code (ECONNREFUSED, ENOTFOUND) or a message. */
+function networkReason(error: unknown): string {
+  let reason = error instanceof Error ? error.message : String(error);
+  for (let current = error as { cause?: unknown; code?: unknown; message?: unknown } | undefined; current; current = current.cause as typeof current) {
+    if (typeof current.code === 'string' && /^E[A-Z]+$/.test(current.code)) return current.code;
+    if (typeof current.message === 'string' && current.message) reason = current.message;
+  }
+  return reason;
+}
+
+/** fetch's own failure (no HTTP answer at all), as the event stream meets it outside the tRPC client. */
+const isFetchFailure = (error: unknown) => error instanceof TypeError && error.message === 'fetch failed';
+
+const urlAdvice = {
+  flag: 'the address --url gave: is the service running there?',
+  env: 'the address in BULLPEN_URL: is the service running there? (--url overrides it)',
+  default: 'the default address, as neither BULLPEN_URL nor --url is set: set BULLPEN_URL or pass --url',
+};
+
+function unreachable(error: unknown, config: Pick<CliConfig, 'url' | 'urlSource'>) {
+  const reason = networkReason(error);
+  const text = `cannot reach the Bullpen service at ${config.url} (${reason}); that is ${urlAdvice[config.urlSource ?? 'default']}`;
+  return { text, json: { message: text, code: 'NETWORK_ERROR', url: config.url, reason } };
+}
+
 /** The one line (or JSON object) a failed command leaves on stderr: the server's message and code. */
-export function describeFailure(error: unknown, url: string): { text: string; json: Record<string, unknown> } {
+export function describeFailure(error: unknown, config: Pick<CliConfig, 'url' | 'urlSource'>): { text: string; json: Record<string, unknown> } {
+  if (isFetchFailure(error)) return unreachable(error, config);
   if (isBullpenError(error)) {
-    if (error.code === 'NETWORK_ERROR') {
-      return { text: `cannot reach ${url}: ${error.message}`, json: { message: error.message, code: error.code, url } };
-    }
+    if (error.code === 'NETWORK_ERROR') return unreachable(error, config);
     const extra = Object.entries(error.details).map(([key, value]) => ` ${key}=${JSON.stringify(value)}`).join('');
     const issues = (error.issues ?? []).map((issue) => `\n  ${issue.path.join('.') || '(input)'}: ${issue.message}`).join('');
     return {

@@ -8,6 +8,15 @@ export function sparkline(values: number[]): string {
   return values.map((value) => bars[span === 0 ? 0 : Math.round(((value - min) / span) * (bars.length - 1))]).join('');
 }
 
+/**
+ * One character per step of a time axis, scaled from 0 to `max` (so equal
+ * values look equal across rows of one scale); a step without a sample
+ * (null) is a blank: gaps in the data show as gaps.
+ */
+export function timeline(values: Array<number | null>, max: number): string {
+  return values.map((value) => (value === null ? ' ' : bars[max <= 0 ? 0 : Math.round((Math.max(0, value) / max) * (bars.length - 1))])).join('');
+}
+
 /** Keeps the newest `width` values: a sparkline as wide as the terminal allows. */
 export function newest(values: number[], width: number): number[] {
   return values.slice(Math.max(0, values.length - width));

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { QueueEvent } from '../../contracts/events.js';
+import { queryBoolean } from '../../contracts/query-boolean.js';
 import { queueTargetOf, resolveQueue } from '../../server/bullmq/resolve-queue.js';
 import { plainRoute } from '../../server/http/plain-route.js';
 import type { Services } from '../../server/services.js';
@@ -9,7 +10,7 @@ export const queueEventsPath = '/c/:connectionId/queues/:queueName/events';
 
 const eventsQuery = z.object({
   prefix: z.string().optional(),
-  includeData: z.stringbool().default(false),
+  includeData: queryBoolean().default(false),
 });
 
 export interface QueueEventsRouteOptions {

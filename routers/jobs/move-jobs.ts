@@ -31,7 +31,8 @@ export async function moveJob(source: Queue, job: Job, target: MoveTarget): Prom
     const opts = Object.fromEntries(Object.entries(job.opts).filter(([key]) => !(dropped as readonly string[]).includes(key))) as JobsOptions;
     if (target.keepIds && /^\d+$/.test(jobId)) return refused(jobId, 'FAILED', `Job "${jobId}" has a numeric id, which BullMQ does not accept as a custom id; move it without keepIds`);
     const targetId = target.keepIds ? jobId : movedJobId(source.name, jobId);
-    await target.queue.add(job.name, job.data, { ...opts, jobId: targetId });
+    // Same name and creation time: the move itself is in the audit log.
+    await target.queue.add(job.name, job.data, { ...opts, timestamp: job.timestamp, jobId: targetId });
     if ((await source.remove(jobId)) === 0) {
       // It became active between the check and the removal: take the copy back out.
       await target.queue.remove(targetId).catch(() => 0);

@@ -11,10 +11,12 @@ import { stacktracesProcedure } from './stacktraces.js';
 import { treeProcedure } from './tree.js';
 import { listProcedure } from './list.js';
 import { searchProcedure } from './search.js';
+import { failuresProcedure } from './failures.js';
 
 export const jobsRouter = router({
   list: listProcedure,
   search: searchProcedure,
+  failures: failuresProcedure,
   get: getProcedure,
   logs: logsProcedure,
   clearLogs: clearLogsProcedure,

@@ -26,7 +26,8 @@ export interface QueueIndexOptions {
  * and prefix), served from memory, reconciled by background scans. Only the
  * very first list of a connection that was never scanned waits for a scan;
  * after a restart the first list answers from the database while a scan
- * reconciles. A scan cut short (SCAN cap, failure) never drops queues it did
+ * reconciles. While it has found no queue, a list waits for a rescan (spaced
+ * as background ones are, but not by the TTL). A scan cut short (SCAN cap, failure) never drops queues it did
  * not see, and the status says so.
  */
 export class QueueIndex implements QueueDirectory {
@@ -49,6 +50,11 @@ export class QueueIndex implements QueueDirectory {
     // TTL 0: every list sees a scan that started after it was asked (the first one counts).
     if (this.options.ttlMs === 0) {
       if (entry.scansStarted === scansBefore) await this.scan(store, entry);
+    } else if (entry.refs.length === 0) {
+      // No queue found yet: the connection is still being discovered, and "no queues" is the answer most
+      // likely wrong (jobs may have just appeared). Wait for a rescan (one that started for this list counts),
+      // due by its spacing alone, not the TTL.
+      if (entry.scanning || (entry.scansStarted === scansBefore && rescanDue(entry, this.now(), 0))) await this.scan(store, entry);
     } else if (!entry.scanning && rescanDue(entry, this.now(), this.options.ttlMs)) this.scanInBackground(store, entry);
     return entry.refs;
   }

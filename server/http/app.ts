@@ -27,6 +27,7 @@ import { ingestPath, ingestProxy } from './ingest-proxy.js';
 import { apiIndex } from './api-index.js';
 import { readTrpcBody, rejectDeepTrpcInput } from './json-depth.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
+import { forDocsPage } from './openapi/document-mode.js';
 import { successStatusOf } from './success-status.js';
 import { restApi } from './rest/rest-api.js';
 import { restFirst, type HttpApp } from './rest-first.js';
@@ -66,7 +67,9 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
   const app = express();
   // Built on its first request: most processes never serve it, and it costs memory and startup time.
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
-  const document = () => (openApiDocument ??= buildOpenApiDocument(packageJson.version));
+  // Built at the first request, once the port is bound: the document names the address clients use.
+  const documentMode = () => ({ authless: services.config.authless, appBaseUrl: services.config.auth.appBaseUrl, localUrl: services.auth.appBaseUrl });
+  const document = () => (openApiDocument ??= buildOpenApiDocument(packageJson.version, documentMode()));
   // The REST paths from the procedures' meta: the same ones the document lists, without building it.
   const restRoutes = restOperations(appRouter);
   const routeLabel = createRouteLabeler({
@@ -102,13 +105,13 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
 
   app.get(['/', apiBasePath, `${apiBasePath}/`], apiIndex(apiBasePath, packageJson.version));
   app.get(`${apiBasePath}/openapi.json`, (_req, res) => void res.json(document()));
-  app.use(`${apiBasePath}/docs`, docsSecurityHeaders, apiDocs(document));
+  app.use(`${apiBasePath}/docs`, docsSecurityHeaders, apiDocs(() => forDocsPage(document(), apiBasePath)));
 
   app.get(`${apiBasePath}${queueEventsPath}`, queueEventsRoute(services, { heartbeatMs: options.sseHeartbeatMs ?? 15_000 }));
   // Text, not JSON: a plain route.
   app.get(`${apiBasePath}/prometheus`, prometheusRoute(services));
   // Redirects, not JSON: the browser navigates to these.
-  const oauthProviders = createOAuthProviders(services.config.auth.oauthProviders, options.oauth);
+  const oauthProviders = createOAuthProviders(services.config.auth.oauthProviders, options.oauth, services.config.environment);
   app.get(`${apiBasePath}${oauthSignInPath}`, oauthSignInRoute(services, oauthProviders));
   app.get(`${apiBasePath}${oauthCallbackPath}`, oauthCallbackRoute(services, oauthProviders));
   app.get(`${apiBasePath}${oauthLinkPath}`, oauthLinkRoute(services, oauthProviders));

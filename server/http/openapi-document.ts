@@ -6,6 +6,7 @@ import { describeParameters } from './openapi/parameter-descriptions.js';
 import { plainRoutePaths } from './openapi/plain-routes.js';
 import { describeRequestBody } from './openapi/request-bodies.js';
 import { csrfRule, securityOf, securitySchemes } from './openapi/security.js';
+import { defaultDocumentMode, serversFor, withoutCredentials, type DocumentMode } from './openapi/document-mode.js';
 import { oauthPaths } from './openapi-oauth-paths.js';
 import { applySuccessStatuses } from './success-status.js';
 
@@ -30,11 +31,16 @@ const tags = {
   tasks: 'Background tasks (async bulk actions and purges): progress and cancelling.',
 };
 
-const apiDescription =
+const authentication = {
+  required: 'Authentication: a bearer API token or the `bullpen_session` cookie (see the security schemes). ' + `CSRF: ${csrfRule}`,
+  authless: 'Authentication: none. This instance runs in authless mode (SERVICE_AUTHLESS, trusted networks only): every route answers without credentials, and the account routes answer 400 `AUTHLESS_MODE`.',
+};
+
+const apiDescription = (mode: DocumentMode) =>
   'Administer BullMQ queues across Redis stores.\n\n' +
   'Errors answer `{ message, code }` plus route-specific fields; each response lists the `code` values it carries. ' +
-  'Authentication: a bearer API token or the `bullpen_session` cookie (see the security schemes). ' +
-  `CSRF: ${csrfRule}\n\n` +
+  `${mode.authless ? authentication.authless : authentication.required}\n\n` +
+  'Job times (`timestamp`, `processedOn`, `finishedOn` and the like) are epoch milliseconds; other instants are ISO 8601 text (`format: date-time`).\n\n' +
   'A POST, PUT, PATCH or DELETE without a body is the empty object; a non-empty body must be `application/json`.';
 
 /** `async: true` on a route that may run as a background task answers 202, the same body with its `taskId` (server/http/success-status.ts). */
@@ -57,14 +63,19 @@ function completeOperation(facts: OperationFacts): void {
   if (meta.runsAsTask) addTaskAccepted(operation.responses);
 }
 
-/** The OpenAPI 3.1 description of every REST route, generated from the procedures. */
-export function buildOpenApiDocument(version: string): OpenAPIObject {
+/**
+ * The OpenAPI 3.1 description of every REST route, generated from the
+ * procedures, as true for this instance: its address, and in authless mode
+ * no credentials asked anywhere.
+ */
+export function buildOpenApiDocument(version: string, mode: DocumentMode = defaultDocumentMode): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
     title: 'Bullpen API',
-    description: apiDescription,
+    description: apiDescription(mode),
     version,
     baseUrl: apiBasePath,
-    license: { name: 'UNLICENSED', identifier: 'LicenseRef-Proprietary' },
+    // The project's licence, as package.json and client/package.json say.
+    license: { name: 'MIT', identifier: 'MIT' },
     contact: { name: 'Bullpen maintainers' },
     securitySchemes,
   });
@@ -76,5 +87,7 @@ export function buildOpenApiDocument(version: string): OpenAPIObject {
   for (const name of Object.keys(components.schemas)) if (name.startsWith('error.')) delete components.schemas[name];
   components.responses = responses;
   document.tags = Object.entries(tags).map(([name, description]) => ({ name, description }));
+  document.servers = serversFor(mode, apiBasePath);
+  if (mode.authless) withoutCredentials(document);
   return applySuccessStatuses(document, appRouter);
 }

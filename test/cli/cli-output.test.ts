@@ -72,7 +72,7 @@ describe('bullpen CLI (the real binary against a live server)', () => {
       bullpen(['purge', queueName, '--status', 'stuck', '--yes']),
     ]);
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr).toContain('cannot reach http://127.0.0.1:9');
+    expect(unreachable.stderr).toContain('cannot reach the Bullpen service at http://127.0.0.1:9');
     expect(overridden.code).toBe(0);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--status');

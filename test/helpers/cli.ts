@@ -24,7 +24,9 @@ export interface CliOptions {
   /**
    * Run it on a pseudo-terminal (util-linux `script`): stdin, stdout and stderr
    * are a TTY, and stdout carries all output. Write input once the prompt shows,
-   * and keep stdin open until the CLI ends (`script` hangs up on EOF).
+   * and keep stdin open until the CLI ends (`script` hangs up on EOF). The
+   * shell `script` starts execs the CLI, so Ctrl-C (`\u0003`) reaches the CLI
+   * alone, as in a terminal.
    */
   terminal?: boolean;
 }
@@ -38,7 +40,7 @@ export function spawnBullpen(
   options: CliOptions = {},
 ): { child: ChildProcess; result: Promise<CliRun>; stdout(): string } {
   const [command, ...prefix] = options.compiled ? [bullpenBin] : sourceCommand;
-  const argv = options.terminal ? ['script', '-qefc', [command, ...prefix, ...args].map(quoted).join(' '), '/dev/null'] : [command, ...prefix, ...args];
+  const argv = options.terminal ? ['script', '-qefc', `exec ${[command, ...prefix, ...args].map(quoted).join(' ')}`, '/dev/null'] : [command, ...prefix, ...args];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: repoRoot,
     env: { PATH: options.path ?? process.env.PATH ?? '', ...options.env },

@@ -25,6 +25,34 @@ describe('QueueIndex', () => {
     expect(h.scans()).toBe(2);
   });
 
+  it('while no queue is known, waits for a rescan on a list within the TTL: the first queues show at once', async () => {
+    const h = harness(5000);
+    h.answer((scan) => ({ refs: scan === 1 ? [] : [{ name: 'first', prefix: 'bull' }], incomplete: [] }));
+    expect(await names(h.index.list(store('a')))).toEqual([]);
+    h.advance(10);
+    expect(await names(h.index.list(store('a')))).toEqual(['first']);
+    expect(h.scans()).toBe(2);
+    // Found: back to the TTL and background rescans.
+    h.advance(10);
+    await h.index.list(store('a'));
+    expect(h.scans()).toBe(2);
+  });
+
+  it('while no queue is known, spaces those rescans by ten times the last scan duration', async () => {
+    const h = harness(5000);
+    h.answer(() => {
+      h.advance(200); // every scan takes 200 ms and finds nothing
+      return { refs: [], incomplete: [] };
+    });
+    await h.index.list(store('a'));
+    h.advance(1000);
+    await h.index.list(store('a'));
+    expect(h.scans()).toBe(1);
+    h.advance(1000);
+    await h.index.list(store('a'));
+    expect(h.scans()).toBe(2);
+  });
+
   it('spaces background rescans by ten times the last scan duration', async () => {
     const h = harness(1000);
     h.answer((scan) => {

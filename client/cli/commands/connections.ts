@@ -6,6 +6,8 @@ export const connectionsCommand = defineCommand({
   usage: '',
   summary: 'List the connections (stores) you can act on; the default is marked',
   options: {},
+  flagHelp: {},
+  examples: ['bullpen connections', 'bullpen connections --json'],
   arity: [0, 0],
   async run({ client, config, io }) {
     const result = await client.connections.list.query();

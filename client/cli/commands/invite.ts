@@ -10,6 +10,11 @@ export const inviteCommand = defineCommand({
   usage: '<email> [--role viewer|operator|admin|owner] [--expires-in-hours N]',
   summary: 'Invite someone into your organization (needs an admin token); prints the invitation URL, shown once',
   options: { role: { type: 'string', default: 'viewer' }, 'expires-in-hours': { type: 'string' } },
+  flagHelp: {
+    role: 'what the new member may do: viewer (default), operator, admin or owner',
+    'expires-in-hours': 'hours before the invitation lapses (default: the service\'s)',
+  },
+  examples: ['bullpen invite ada@example.com', 'bullpen invite ops@example.com --role operator --expires-in-hours 24'],
   arity: [1, 1],
   async run({ client, config, io }, { positionals: [email], values }) {
     if (!roles.includes(values.role as Role)) throw new UsageError(`--role must be one of ${roles.join(', ')}`);

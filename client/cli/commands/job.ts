@@ -22,6 +22,8 @@ export const jobCommand = defineCommand({
   usage: '<queue> <id> [--logs]',
   summary: 'Show one job in full (data, options, result, failure, stack trace); --logs adds its log lines',
   options: { logs: { type: 'boolean', default: false } },
+  flagHelp: { logs: 'also print every log line the job wrote' },
+  examples: ['bullpen job emails 42', 'bullpen job emails 42 --logs', 'bullpen job emails 42 --json'],
   arity: [2, 2],
   async run({ client, config, io, connectionId }, { positionals: [queueName, jobId], values }) {
     const target = { connectionId: await connectionId(), queueName: queueName!, jobId: jobId! };

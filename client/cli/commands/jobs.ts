@@ -8,6 +8,13 @@ export const jobsCommand = defineCommand({
   usage: '<queue> [--status STATUS] [--page N] [--page-size N] [--oldest]',
   summary: "List one page of a queue's jobs of a status (default waiting; active, delayed, completed, failed, ...)",
   options: { status: { type: 'string', default: 'waiting' }, page: { type: 'string' }, 'page-size': { type: 'string' }, oldest: { type: 'boolean', default: false } },
+  flagHelp: {
+    status: 'waiting (default), active, delayed, prioritized, completed, failed, paused or waitingChildren',
+    page: 'which page, from 1 (default 1)',
+    'page-size': 'jobs per page (default 50)',
+    oldest: 'oldest first (default: newest first)',
+  },
+  examples: ['bullpen jobs emails --status failed', 'bullpen jobs emails --status completed --page 2 --page-size 100', 'bullpen jobs emails --oldest'],
   arity: [1, 1],
   async run({ client, config, io, connectionId }, { positionals: [queueName], values }) {
     const result = await client.jobs.list.query({

@@ -10,6 +10,12 @@ export const keysCommand = defineCommand({
   usage: '<pattern> [--type TYPE] [--limit N] [--no-queue-keys]',
   summary: 'Find store keys matching a glob pattern (SCAN, never KEYS), up to --limit (default 100)',
   options: { type: { type: 'string' }, limit: { type: 'string' }, 'no-queue-keys': { type: 'boolean', default: false } },
+  flagHelp: {
+    type: 'only keys of this Redis type: string, hash, list, set, zset or stream',
+    limit: 'stop after this many keys (default 100)',
+    'no-queue-keys': "leave out BullMQ's own queue keys",
+  },
+  examples: ["bullpen keys 'session:*'", "bullpen keys '*' --type hash --limit 20", "bullpen keys 'cache:*' --no-queue-keys --json"],
   arity: [1, 1],
   async run({ client, config, io, connectionId }, { positionals: [pattern], values }) {
     const limit = integerFlag('limit', values.limit, 100);
@@ -27,7 +33,7 @@ export const keysCommand = defineCommand({
           count: Math.min(1000, limit - found.length),
           // The server checks the type and names the valid ones when it refuses.
           type: (values.type ?? '') as KeyType | '',
-          excludeQueueKeys: values['no-queue-keys'] ? 'true' : 'false',
+          excludeQueueKeys: values['no-queue-keys'],
         });
         found.push(...page.keys);
         ({ cursor, done } = page);

@@ -2,7 +2,7 @@ import { defineCommand, integerFlag } from '../command.js';
 import { confirmationFor, confirmFlag } from '../confirm.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
-import { runSearchAction, searchFlags, type SearchBody } from './search-selection.js';
+import { runSearchAction, searchFlagHelp, searchFlags, type SearchBody } from './search-selection.js';
 
 const statuses = ['waiting', 'delayed', 'completed', 'failed', 'prioritized'] as const;
 
@@ -21,6 +21,21 @@ export const moveCommand = defineCommand({
     ...searchFlags,
     ...confirmFlag,
   },
+  flagHelp: {
+    to: 'the queue the jobs go to (created when missing)',
+    'to-conn': 'the connection of the target queue, by name or id (default: the same connection)',
+    'keep-ids': 'keep each job id (default: <source queue>-<id>)',
+    async: 'run as a background task; follow it with bullpen tasks',
+    'max-per-second': 'with --async: jobs moved per second at most',
+    ...searchFlagHelp,
+    status: 'without --search: move every job of this status (waiting, delayed, completed, failed, prioritized); with it, the statuses to look in',
+    confirm: 'the source queue name, which a confirm-protected connection asks for (a move empties its source)',
+  },
+  examples: [
+    'bullpen move emails-dead-letter --to emails --status failed',
+    'bullpen move emails --to emails-dead-letter 41 42 43',
+    'bullpen move emails --to emails-retry --search smtp --in failedReason --dry-run',
+  ],
   arity: [1, Number.POSITIVE_INFINITY],
   async run(context, { positionals: [queueName, ...jobIds], values }) {
     const { client, config, io, connectionId } = context;

@@ -8,6 +8,8 @@ export const obliterateCommand = defineCommand({
   usage: '<queue> [--yes]',
   summary: 'Remove the queue and every key of it, active jobs included; asks you to type the queue name unless --yes',
   options: { yes: { type: 'boolean', short: 'y', default: false } },
+  flagHelp: { yes: 'do not ask for the queue name' },
+  examples: ['bullpen obliterate old-imports', 'bullpen obliterate old-imports --yes'],
   arity: [1, 1],
   async run({ client, config, io, connectionId }, { positionals: [queueName], values }) {
     const connection = await connectionId();

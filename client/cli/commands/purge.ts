@@ -23,6 +23,12 @@ export const purgeCommand = defineCommand({
   usage: '<queue> --status STATUS [--status STATUS...] [--yes] [--async]',
   summary: 'Remove every job of the given statuses (the queue stays); asks you to type the queue name unless --yes',
   options: { status: { type: 'string', multiple: true, default: [] }, yes: { type: 'boolean', short: 'y', default: false }, async: { type: 'boolean', default: false } },
+  flagHelp: {
+    status: 'a status to empty (repeat it): completed, failed, delayed, waiting, prioritized, paused, or all',
+    yes: 'do not ask for the queue name',
+    async: 'run as a background task without the batch cap; follow it with bullpen tasks',
+  },
+  examples: ['bullpen purge emails --status completed', 'bullpen purge emails --status failed --status completed --yes', 'bullpen purge emails --status all --async --yes'],
   arity: [1, 1],
   async run({ client, config, io, connectionId }, { positionals: [queueName], values }) {
     const statuses = purgeStatuses(values.status);

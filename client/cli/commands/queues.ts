@@ -18,6 +18,14 @@ export const queuesCommand = defineCommand({
     page: { type: 'string' },
     'page-size': { type: 'string' },
   },
+  flagHelp: {
+    search: 'only queues whose name contains this text',
+    state: 'only paused, running, failing (failed jobs) or idle (nothing waiting or active) queues',
+    totals: 'add one line of job counts summed over every queue of the connection',
+    page: 'which page, from 1 (default 1)',
+    'page-size': 'queues per page (default 50)',
+  },
+  examples: ['bullpen queues', 'bullpen queues --state failing --totals', 'bullpen queues --search mail --page-size 10'],
   arity: [0, 0],
   async run({ client, config, io, connectionId }, { values }) {
     const result = await client.queues.list.query({
@@ -25,7 +33,7 @@ export const queuesCommand = defineCommand({
       search: values.search ?? '',
       // The server checks the state and names the valid ones when it refuses.
       ...(values.state !== undefined ? { state: values.state as QueueState } : {}),
-      ...(values.totals ? { totals: 'true' } : {}),
+      ...(values.totals ? { totals: true } : {}),
       page: integerFlag('page', values.page, 1),
       pageSize: integerFlag('page-size', values['page-size'], 50),
     });

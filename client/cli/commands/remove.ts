@@ -3,7 +3,7 @@ import { defineCommand } from '../command.js';
 import { confirmationFor, confirmFlag } from '../confirm.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
-import { runSearchAction, searchFlags, type SearchBody } from './search-selection.js';
+import { runSearchAction, searchFlagHelp, searchFlags, type SearchBody } from './search-selection.js';
 
 /** The most ids the remove route takes per call. */
 const idsPerCall = 100;
@@ -13,6 +13,13 @@ export const removeCommand = defineCommand({
   usage: '<queue> <id...> | <queue> --search TEXT [--in FIELD] [--status STATUS] [--batch N] [--dry-run | --async [--max-per-second N]] [--confirm QUEUE]',
   summary: 'Remove jobs: the ids given, or the jobs a search matches (default: waiting, delayed, completed, failed, prioritized; --dry-run counts); --confirm names the queue on a confirm-protected connection',
   options: { async: { type: 'boolean', default: false }, 'max-per-second': { type: 'string' }, ...searchFlags, ...confirmFlag },
+  flagHelp: {
+    async: 'with --search: run as a background task; follow it with bullpen tasks',
+    'max-per-second': 'with --async: jobs removed per second at most',
+    ...searchFlagHelp,
+    confirm: 'the queue name, which a confirm-protected connection asks for',
+  },
+  examples: ['bullpen remove emails 41 42', "bullpen remove emails --search 'test-' --in name --dry-run", 'bullpen remove emails --search smtp --status failed --confirm emails'],
   arity: [1, Number.POSITIVE_INFINITY],
   async run(context, { positionals: [queueName, ...jobIds], values }) {
     if ((values.search === undefined) === (jobIds.length === 0)) throw new UsageError('give job ids or --search (one of them)');

@@ -3,7 +3,7 @@ import { defineCommand, integerFlag } from '../command.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
 import { withProgress } from '../progress.js';
-import { runSearchAction, searchFlags, type SearchBody } from './search-selection.js';
+import { runSearchAction, searchFlagHelp, searchFlags, type SearchBody } from './search-selection.js';
 
 /** The most ids the retry route takes per call. */
 const idsPerCall = 100;
@@ -15,6 +15,13 @@ export const retryCommand = defineCommand({
   usage: '<queue> <id...> | <queue> --all-failed [--async [--max-per-second N]] | <queue> --search TEXT [--in FIELD] [--status STATUS] [--batch N] [--dry-run | --async [--max-per-second N]]',
   summary: 'Move failed jobs back to waiting: the ids given, every failed job, or the failed jobs a search matches (--dry-run counts; --async: as a background task)',
   options: { 'all-failed': { type: 'boolean', default: false }, async: { type: 'boolean', default: false }, 'max-per-second': { type: 'string' }, ...searchFlags },
+  flagHelp: {
+    'all-failed': 'every failed job of the queue',
+    async: 'with --all-failed or --search: run as a background task; follow it with bullpen tasks',
+    'max-per-second': 'with --async: jobs retried per second at most',
+    ...searchFlagHelp,
+  },
+  examples: ['bullpen retry emails 41 42', 'bullpen retry emails --all-failed', 'bullpen retry emails --search SmtpTimeout --in failedReason --dry-run'],
   arity: [1, Number.POSITIVE_INFINITY],
   async run(context, { positionals: [queueName, ...jobIds], values }) {
     const { client, config, io, connectionId } = context;

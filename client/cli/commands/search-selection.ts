@@ -13,6 +13,14 @@ export const searchFlags = {
   batch: { type: 'string' },
 } as const;
 
+export const searchFlagHelp = {
+  search: 'act on the jobs whose id, name, data or failure reason contains this text',
+  in: 'with --search: the fields to look in (repeat or comma-separate): id, name, data, failedReason',
+  status: 'with --search: the statuses to look in (repeat or comma-separate)',
+  'dry-run': 'count the jobs (and show a few ids) without acting',
+  batch: 'with --search: matches acted on per request',
+} as const satisfies Record<keyof typeof searchFlags, string>;
+
 export interface SearchFlagValues {
   search?: string | undefined;
   in?: string[] | undefined;

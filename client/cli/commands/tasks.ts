@@ -16,6 +16,8 @@ export const tasksCommand = defineCommand({
   usage: '[task-id] [--cancel]',
   summary: "Background tasks of the connection; with an id, follow one with a progress bar until it ends (--cancel stops it)",
   options: { cancel: { type: 'boolean', default: false } },
+  flagHelp: { cancel: 'with a task id: stop that task' },
+  examples: ['bullpen tasks', 'bullpen tasks 7f3c2a9e', 'bullpen tasks 7f3c2a9e --cancel'],
   arity: [0, 1],
   async run({ client, config, io, connectionId }, { positionals: [taskId], values }) {
     const connection = await connectionId();

@@ -29,11 +29,32 @@ async function snapshot(client: BullpenClient, connectionId: string, sort: SortK
   return header + formatTable(['queue', 'paused', 'waiting', 'active', 'delayed', 'failed', 'done/min', 'failed/min', 'backlog 30m'], rows);
 }
 
+/**
+ * Waits `ms` or until `signal` aborts. The timer keeps the process alive: an
+ * unref'd one let Node end the CLI after the first frame (issue 35).
+ */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
 export const topCommand = defineCommand({
   name: 'top',
   usage: '[connection] [--sort failed|waiting|active|delayed|completed|name] [--limit N]',
   summary: 'A live table of the busiest queues, refreshed every 2 s until Ctrl-C (one table when not a terminal)',
   options: { sort: { type: 'string', default: 'failed' }, limit: { type: 'string' } },
+  flagHelp: {
+    sort: 'order of the rows, busiest first (default failed; name sorts A to Z)',
+    limit: 'how many queues to show (default 20)',
+  },
+  examples: ['bullpen top', 'bullpen top --sort waiting --limit 10', 'bullpen top staging   # another connection, by name'],
   arity: [0, 1],
   async run({ client, io, connectionId }, { positionals: [named], values }) {
     if (!sortKeys.includes(values.sort as SortKey)) throw new UsageError(`--sort takes one of ${sortKeys.join(', ')}`);
@@ -49,9 +70,9 @@ export const topCommand = defineCommand({
       while (!stop.signal.aborted) {
         const table = await snapshot(client, connection, sort, limit);
         io.stdout.write(`\u001b[H\u001b[2J${table}(Ctrl-C to stop)\n`);
-        await new Promise((resolve) => setTimeout(resolve, refreshMs).unref()).then(() => undefined);
-        if (stop.signal.aborted) break;
+        await pause(refreshMs, stop.signal);
       }
+      io.stdout.write('\n'); // past the ^C the terminal echoed
     } finally {
       process.off('SIGINT', interrupt);
       process.off('SIGTERM', interrupt);

@@ -18,6 +18,11 @@ export const watchCommand = defineCommand({
   usage: '<queue> [--data] [--prefix PREFIX]',
   summary: "Print a queue's live events until interrupted (--json: one JSON object per line)",
   options: { data: { type: 'boolean', default: false }, prefix: { type: 'string' } },
+  flagHelp: {
+    data: "include completed jobs' return values",
+    prefix: "the queue's BullMQ prefix, when it is not the connection's first",
+  },
+  examples: ['bullpen watch emails', 'bullpen watch emails --json | head -20', 'bullpen watch emails --data'],
   arity: [1, 1],
   async run({ client, config, io, connectionId }, { positionals: [queueName], values }) {
     const stop = new AbortController();

@@ -1,4 +1,6 @@
 import type { ServerMetadata } from 'openid-client';
+import type { Environment } from '../../config-types.js';
+import { isLoopbackHost } from '../loopback.js';
 import { gitHubEndpoints, gitHubProvider, type GitHubEndpoints } from './github-provider.js';
 import type { OAuthProvider } from './oauth-provider.js';
 import { openIdConnectProvider } from './openid-connect-provider.js';
@@ -28,11 +30,21 @@ export interface OAuthTestEndpoints {
 /** By id as it appears in the route (`oidc`, `github`, `google`). */
 export type OAuthProviders = ReadonlyMap<string, OAuthProvider>;
 
-function providerFor(settings: OAuthProviderSettings, test: OAuthTestEndpoints): OAuthProvider {
+/**
+ * Plain http to an issuer on this machine, outside production: an identity
+ * provider in development mode (a Keycloak on http://localhost:8080) serves
+ * no https. Anywhere else, and always in production, the issuer must be https.
+ */
+export function issuerMayUseHttp(issuerUrl: string, environment: Environment): boolean {
+  const url = new URL(issuerUrl);
+  return environment !== 'production' && url.protocol === 'http:' && isLoopbackHost(url.hostname);
+}
+
+function providerFor(settings: OAuthProviderSettings, test: OAuthTestEndpoints, environment: Environment): OAuthProvider {
   const allowInsecureRequests = test.allowInsecureRequests === true;
   switch (settings.id) {
     case 'oidc':
-      return openIdConnectProvider(settings, { issuerUrl: settings.issuerUrl!, allowInsecureRequests });
+      return openIdConnectProvider(settings, { issuerUrl: settings.issuerUrl!, allowInsecureRequests: allowInsecureRequests || issuerMayUseHttp(settings.issuerUrl!, environment) });
     case 'google':
       return openIdConnectProvider(settings, { metadata: { ...googleMetadata, ...test.google }, allowInsecureRequests });
     case 'github':
@@ -41,6 +53,6 @@ function providerFor(settings: OAuthProviderSettings, test: OAuthTestEndpoints):
 }
 
 /** The configured providers by id; nothing is contacted until someone signs in. */
-export function createOAuthProviders(settings: OAuthProviderSettings[], test: OAuthTestEndpoints = {}): OAuthProviders {
-  return new Map(settings.map((entry) => [entry.id, providerFor(entry, test)]));
+export function createOAuthProviders(settings: OAuthProviderSettings[], test: OAuthTestEndpoints = {}, environment: Environment = 'production'): OAuthProviders {
+  return new Map(settings.map((entry) => [entry.id, providerFor(entry, test, environment)]));
 }

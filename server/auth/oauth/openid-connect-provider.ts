@@ -11,7 +11,7 @@ export interface OpenIdConnectSource {
   issuerUrl?: string;
   /** Known endpoints (Google): no discovery round trip. */
   metadata?: OpenId.ServerMetadata;
-  /** Plain-http endpoints: loopback stand-ins in tests only. */
+  /** Plain-http endpoints: loopback stand-ins in tests, and an issuer on loopback outside production. */
   allowInsecureRequests: boolean;
 }
 

@@ -36,7 +36,7 @@ const queueEventsOperation = {
     pathParam('connectionId', 'Connection id.', 'local'),
     pathParam('queueName', 'Queue name, percent-encoded.', 'emails'),
     { name: 'prefix', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 200 }, description: descriptionOf(queuePrefixField) },
-    { name: 'includeData', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] }, description: 'Include return values of completed jobs.' },
+    { name: 'includeData', in: 'query', required: false, schema: { type: 'boolean' }, description: 'Include return values of completed jobs (`true`/`false`, also `1`/`0`).' },
   ],
   responses: {
     '200': {

@@ -67,9 +67,9 @@ describe('an issuer whose discovery names another issuer', () => {
   });
 });
 
-describe('plain-http issuers outside tests', () => {
-  it('are refused: only the test option allows them', async () => {
-    const strict = await bootApp({ env: oidcEnv(issuer.url) });
+describe('plain-http issuers in production', () => {
+  it('are refused, even on loopback (outside production a loopback one is allowed: oidc-loopback-http.test.ts)', async () => {
+    const strict = await bootApp({ env: { ...oidcEnv(issuer.url), NODE_ENV: 'production' } });
     try {
       const response = await fetch(`${strict.api}/auth/sign-in/oidc`, { redirect: 'manual' });
       expect(response.headers.get('location')).toBe('/?authError=provider_unavailable');

@@ -1,7 +1,7 @@
 // What an outside TypeScript project writes against the client @hey-api/openapi-ts
 // generated from /api/openapi.json (./generated): no Bullpen code is imported.
 import { createClient } from './generated/client/index.js';
-import { authSignOut, queuesGet, queuesPause, type QueuesGetErrors } from './generated/index.js';
+import { authSignOut, queuesGet, queuesList, queuesPause, type QueuesGetErrors } from './generated/index.js';
 
 const clientFor = (baseUrl: string, headers: Record<string, string>) => createClient({ baseUrl, headers });
 
@@ -31,4 +31,10 @@ export async function readQueue(baseUrl: string, headers: Record<string, string>
   const notFound = error as QueuesGetErrors[404];
   const code: 'NOT_FOUND' = notFound.code;
   return { status, code, message: notFound.message };
+}
+
+/** Lists queues with their totals: `totals` is a boolean query parameter, as the document types it. */
+export async function listWithTotals(baseUrl: string, headers: Record<string, string>, connectionId: string) {
+  const { data, response } = await queuesList({ client: clientFor(baseUrl, headers), path: { connectionId }, query: { totals: true } });
+  return { status: statusOf(response), waiting: data?.totals?.waiting };
 }

@@ -49,6 +49,8 @@ export function connectionAndJobChecks(): void {
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs', path: queuePath(), query: { status: 'waiting' }, headers: owner() }, 200);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs', path: queuePath(), query: { status: 'stuck' }, headers: owner() }, 400);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/search', path: queuePath(), query: { q: 'welcome' }, headers: owner() }, 200);
+    await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/failures', path: queuePath(), query: { window: '1h', limit: '10' }, headers: owner() }, 200);
+    await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/failures', path: queuePath(), query: { window: 'forever' }, headers: owner() }, 400);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs/{jobId}', path: jobPath, headers: owner() }, 200);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs/{jobId}', path: { ...jobPath, jobId: 'missing' }, headers: owner() }, 404);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs/{jobId}/logs', path: jobPath, headers: owner() }, 200);
