@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { isoTime } from './times.js';
 
 export const oauthProviderIdSchema = z.enum(['oidc', 'github', 'google']);
 
 export const linkedIdentitySchema = z.object({
   provider: oauthProviderIdSchema,
   email: z.string().nullable().describe('The email the provider reported when last used; for the record only.'),
-  createdAt: z.string().describe('ISO 8601: when it was linked (or created the account).'),
-  lastSignInAt: z.string().nullable().describe('ISO 8601; null when never used to sign in since linked.'),
+  createdAt: isoTime().describe('ISO 8601: when it was linked (or created the account).'),
+  lastSignInAt: isoTime().nullable().describe('ISO 8601; null when never used to sign in since linked.'),
 });
 
 export const linkedIdentitiesSchema = z

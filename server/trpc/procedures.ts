@@ -109,11 +109,18 @@ export const savedConnectionWriteProcedure = baseProcedure.use(
 );
 
 /**
+ * The procedures that may change a store: mutations. A query's permission
+ * changes nothing (test/system/strict-inputs.test.ts holds it), so reads,
+ * the hot path, skip the decision and its middleware layer.
+ */
+const changesStore = ['mutation'] as const;
+
+/**
  * For every `/c/:connectionId/...` route: the connection resolved into
  * `ctx.store` (see openRouteConnection); its protection judged on the parsed
  * input, last, right before the procedure runs (decideOnParsedInput).
  */
-export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection])), decideOnParsedInput);
+export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection])), decideOnParsedInput, changesStore);
 
 /**
  * For every route under `/c/:connectionId/queues/:queueName/...` and
@@ -123,4 +130,5 @@ export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<On
 export const queueProcedure = withFinalStep(
   baseProcedure.use(chainSteps<OnQueue>([...authedSteps, openRouteConnection, resolveRouteQueue])),
   decideOnParsedInput,
+  changesStore,
 );

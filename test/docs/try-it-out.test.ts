@@ -59,5 +59,6 @@ describe.skipIf(chromiumMissing)('the docs page’s Try it out, authenticated, o
 
     await mkdir(artifacts, { recursive: true });
     await page.screenshot({ path: path.join(artifacts, 'docs-try-it-out.png'), fullPage: false });
-  });
+    // A browser start, a page of 200+ operations and three round trips through it: ~20 s on a busy 2-core machine.
+  }, 90_000);
 });

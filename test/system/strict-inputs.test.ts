@@ -1,6 +1,7 @@
 import type { AnyProcedure } from '@trpc/server';
 import { getInputOutputParsers } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeChangeByPermission } from '../../contracts/permissions.js';
 import { appRouter } from '../../routers/_app.js';
 import { buildOpenApiDocument } from '../../server/http/openapi-document.js';
 import type { ProcedureMeta } from '../../server/trpc/init.js';
@@ -42,6 +43,14 @@ describe('strict inputs, generated from the router', () => {
   it('every procedure declares its input (void when it takes none): tRPC ignores input given to one that declares none', () => {
     const undeclared = procedures.filter(([, procedure]) => (procedure._def as { inputs: unknown[] }).inputs.length === 0).map(([name]) => name);
     expect(undeclared).toEqual([]);
+  });
+
+  it('every query changes nothing in a store (mutations alone get the protection decision)', () => {
+    const writingQueries = procedures.filter(([, procedure]) => {
+      const permission = (procedure._def.meta as ProcedureMeta | undefined)?.permission;
+      return procedure._def.type === 'query' && permission !== undefined && storeChangeByPermission[permission] !== 'none';
+    });
+    expect(writingQueries.map(([name]) => name)).toEqual([]);
   });
 
   it('every procedure input is a strict object, down to its nested objects', () => {
