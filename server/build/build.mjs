@@ -66,6 +66,47 @@ export async function buildService(esbuild) {
   return Date.now() - started;
 }
 
+export const libraryEntry = path.join(root, 'dist/bullpen.js');
+export const libraryTypes = path.join(root, 'dist/types/routers/_bullpen.d.ts');
+
+/**
+ * The package's in-process entry (`import { createBullpen } from 'bullpen'`,
+ * routers/_bullpen.ts) as plain JavaScript: one ESM bundle of our own source,
+ * packages external, so plain Node runs it without a TypeScript loader.
+ */
+export async function buildLibrary(esbuild) {
+  await esbuild.build({
+    entryPoints: [path.join(root, 'routers/_bullpen.ts')],
+    outfile: libraryEntry,
+    absWorkingDir: root,
+    bundle: true,
+    plugins: [externalsExceptInlined],
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  await writeFile(path.join(root, 'dist/package.json'), '{ "type": "module" }\n');
+}
+
+/**
+ * Its declarations (dist/types/, one .d.ts per source file the entry reaches),
+ * emitted by the TypeScript compiler with the project's own options, so a
+ * TypeScript consumer gets `createBullpen` and every procedure typed. Skipped
+ * (false) without the compiler, as in a production install.
+ */
+export async function buildLibraryTypes() {
+  const ts = await import('typescript').then((module) => module.default, () => null);
+  if (!ts) return false;
+  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => { throw new Error(String(diagnostic.messageText)); } });
+  const options = { ...parsed.options, noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: path.join(root, 'dist/types'), rootDir: root };
+  const program = ts.createProgram({ rootNames: [path.join(root, 'routers/_bullpen.ts')], options });
+  const { diagnostics } = program.emit();
+  if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+  return true;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const esbuild = await loadCompiler();
   if (!esbuild) {
@@ -75,5 +116,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const ms = await buildService(esbuild);
   // The client's JavaScript too, so the workspace's `bullpen` command runs; its declarations are built at pack time.
   await buildClientJs(esbuild);
-  console.error(`build: dist/server/main.js in ${ms} ms, client/dist`);
+  await buildLibrary(esbuild);
+  const typed = await buildLibraryTypes();
+  console.error(`build: dist/server/main.js in ${ms} ms, client/dist, dist/bullpen.js${typed ? ' and dist/types/' : ' (no TypeScript: no declarations)'}`);
 }

@@ -15,7 +15,7 @@ type ConnectorOptions = ConstructorParameters<typeof StandaloneConnector>[0] & {
  * that was checked, never resolving the name a second time (TLS still
  * verifies the certificate against the name).
  */
-export function guardedConnector(policy: TargetPolicy) {
+export function guardedConnector(policy: TargetPolicy): StandaloneConnectorClass {
   return class GuardedConnector extends StandaloneConnector {
     private readonly target: { host: string; port: number };
 
