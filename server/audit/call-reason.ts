@@ -1,3 +1,4 @@
+import { redactUrlCredentials } from '../secrets/redact-credentials.js';
 import type { Context } from '../trpc/context.js';
 
 /** The header a call gives its reason in, over REST, tRPC and MCP (`Bullpen-Reason`; lower case as Node keeps it). */
@@ -23,11 +24,13 @@ function headerText(value: string): string {
  * The reason a call gives for itself: an MCP tool's `reason` argument, else
  * the `Bullpen-Reason` header; null when there is none or it is blank. Stored
  * in the call's audit event (cut to its column), required for the changes
- * SERVICE_REQUIRE_REASON names (server/auth/require-reason.ts).
+ * SERVICE_REQUIRE_REASON names (server/auth/require-reason.ts). A URL in it
+ * keeps its scheme, host and port only, as everywhere in the audit trail: a
+ * pasted webhook or store URL carries its secret in the rest.
  */
 export function callReason(ctx: Pick<Context, 'req' | 'reason'>): string | null {
   const header = ctx.req?.headers[reasonHeader];
   const given = ctx.reason ?? (typeof header === 'string' ? headerText(header) : undefined);
   const trimmed = given?.trim();
-  return trimmed ? trimmed : null;
+  return trimmed ? redactUrlCredentials(trimmed) : null;
 }

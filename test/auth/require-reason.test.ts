@@ -59,8 +59,9 @@ describe.each(persistenceKinds)('SERVICE_REQUIRE_REASON=destructive (%s persiste
   it('asks nothing of a store write or a dry run, and keeps a reason given anyway', async () => {
     const paused = await request(`${base}/pause`, { method: 'POST' });
     expect(paused.status).toBe(200);
-    await request(`${base}/resume`, { method: 'POST', headers: { 'bullpen-reason': 'back to work' } });
-    expect((await audit('queues.pause'))[0]).toMatchObject({ procedure: 'queues.resume', reason: 'back to work' });
+    await request(`${base}/resume`, { method: 'POST', headers: { 'bullpen-reason': 'back to work, see redis://ops:hunter2@10.0.0.5:6379/0 and https://hooks.example/T0/secret' } });
+    const [resumed] = await audit('queues.pause');
+    expect(resumed).toMatchObject({ procedure: 'queues.resume', reason: 'back to work, see redis://****:****@10.0.0.5:6379/0 and https://hooks.example/…' });
     const dryRun = await request(`${base}/jobs/remove`, { method: 'POST', body: { query: { q: 'work', status: ['failed'] }, dryRun: true } });
     expect([dryRun.status, dryRun.body.matched]).toEqual([200, 3]);
     expect(await queue.getFailedCount()).toBe(3);
