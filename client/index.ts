@@ -15,6 +15,12 @@ export interface BullpenClientOptions {
   token?: string;
   /** Extra headers for every request (e.g. `x-organization-id`). */
   headers?: Record<string, string>;
+  /**
+   * Why you make the changes this client makes, sent as `Bullpen-Reason`:
+   * kept in their audit events, and required for the changes the service's
+   * SERVICE_REQUIRE_REASON names (REASON_REQUIRED otherwise).
+   */
+  reason?: string;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -34,8 +40,21 @@ export type BullpenClient = TRPCClient<AppRouter> & {
   watchQueue(options: WatchQueueOptions): AsyncGenerator<QueueEvent>;
 };
 
+/**
+ * A reason as a header value: its UTF-8 bytes, one character each (fetch
+ * sends header characters as single bytes and refuses any above U+00FF); the
+ * service reads the bytes back as UTF-8, so a reason may be in any language.
+ */
+export function reasonHeaderValue(reason: string): string {
+  return String.fromCharCode(...new TextEncoder().encode(reason.replace(/[\r\n]+/g, ' ').trim()));
+}
+
 function requestHeaders(options: BullpenClientOptions): Record<string, string> {
-  return { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+  return {
+    ...options.headers,
+    ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    ...(options.reason ? { 'bullpen-reason': reasonHeaderValue(options.reason) } : {}),
+  };
 }
 
 /** Rejects every failed call with a BullpenError carrying code, HTTP status and route fields. */

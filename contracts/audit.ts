@@ -21,8 +21,10 @@ const auditTime = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
 export const auditOutcomeSchema = z.enum(['success', 'denied', 'failure']);
 
 export const auditActorKindSchema = z
-  .enum(['authless', 'user', 'token', 'internal', 'anonymous'])
-  .describe('`internal`: in-process tooling acting as the instance owner; `anonymous`: a failed sign-in with an identity provider.');
+  .enum(['authless', 'user', 'token', 'agent', 'internal', 'anonymous'])
+  .describe(
+    '`token`: an API token over REST or tRPC; `agent`: a call through the MCP endpoint (`/api/mcp`), with the token in `tokenId` (null in authless mode); `internal`: in-process tooling acting as the instance owner; `anonymous`: a failed sign-in with an identity provider.',
+  );
 
 export const auditEventSchema = z.object({
   id: z.string(),
@@ -41,6 +43,10 @@ export const auditEventSchema = z.object({
   outcome: auditOutcomeSchema.describe('`denied`: 401/403; `failure`: any other error.'),
   errorCode: z.string().nullable(),
   counts: z.record(z.string(), z.unknown()).nullable().describe('Figures the result reported, e.g. `totalRemoved`.'),
+  reason: z
+    .string()
+    .nullable()
+    .describe('Why, as the caller said: the `Bullpen-Reason` header, or an MCP tool\'s `reason` argument (at most 1,000 characters are kept); null when none was given.'),
 }).meta({ id: 'AuditEvent' });
 
 export const auditQuerySchema = z.strictObject({

@@ -73,10 +73,15 @@ export const setActiveOrganizationInputSchema = z.strictObject({
   organizationId: z.string().min(1).max(36).describe('An organization you are a member of; the session acts in it from now on.'),
 });
 
+export const tokenScopeSchema = z
+  .enum(['full', 'read'])
+  .describe('`read`: the token may only read (every change is refused with 403, and the MCP endpoint lists only read tools to it); `full`: whatever its role allows.');
+
 export const tokenSchema = z.object({
   id: z.string(),
   name: z.string(),
   role: roleSchema.describe('The most the token may do; never above its creator’s current role.'),
+  scope: tokenScopeSchema,
   organizationId: z.string(),
   createdByUserId: z.string(),
   expiresAt: isoTime().nullable(),
@@ -87,6 +92,7 @@ export const tokenSchema = z.object({
 export const createTokenInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).describe('A label to recognize the token by, trimmed.'),
   role: roleSchema.optional().describe('Defaults to your role; cannot exceed it.'),
+  scope: tokenScopeSchema.optional().describe('Default `full`; `read` makes a read-only token (for agents that should only look).'),
   expiresAt: z.iso.datetime({ offset: true }).optional().describe('ISO 8601, in the future; omit for no expiry.'),
 });
 
@@ -106,6 +112,7 @@ export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 export type CurrentSession = z.infer<typeof currentSessionSchema>;
 export type SignedIn = z.infer<typeof signedInSchema>;
 export type TokenView = z.infer<typeof tokenSchema>;
+export type TokenScope = z.infer<typeof tokenScopeSchema>;
 export type CreatedToken = z.infer<typeof createdTokenSchema>;
 export type CreateTokenInput = z.infer<typeof createTokenInputSchema>;
 

@@ -20,6 +20,12 @@ export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
     organizationId: z.string().optional(),
     connectionId: connectionId.optional(),
     reason: z.literal('csrf').optional().describe('Set when a cookie-authenticated change came from another origin.'),
+    tokenScope: z.literal('read').optional().describe('Set when a read-only API token (`scope: read`) asked for a change.'),
+  }),
+  REASON_REQUIRED: z.object({
+    setting: z.literal('SERVICE_REQUIRE_REASON').describe('The variable that asks for reasons.'),
+    requireReason: z.enum(['destructive', 'all-writes']).describe('Its value.'),
+    permission: z.string().describe('The change that needs a reason (its permission).'),
   }),
   RESERVED_KEY: z.object({ key: z.string() }),
   CONNECTION_PROTECTED: z.object({

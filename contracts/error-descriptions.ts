@@ -10,6 +10,8 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   BODY_TOO_DEEP: 'JSON nested deeper than 64 levels',
   BAD_REQUEST: 'The request cannot be read (e.g. a path parameter that is not valid percent-encoding)',
   CONFIRMATION_MISMATCH: '`confirmName` is missing where the route requires it, or differs from the queue name (`queueName`) or, on connection-wide routes, the connection name (`connectionName`) it must equal exactly (nothing changed)',
+  REASON_REQUIRED:
+    'SERVICE_REQUIRE_REASON asks this change for a reason (destructive changes with `destructive`, every store change with `all-writes`): send it in the `Bullpen-Reason` header (MCP: the `reason` argument); `setting` names the variable (nothing changed)',
   AUTHLESS_MODE: 'The service runs in authless mode, where accounts do not exist',
   WEBHOOK_TARGET_FORBIDDEN: 'The webhook host is outside SERVICE_WEBHOOK_ALLOW, does not resolve, or is link-local (cloud metadata) and not listed by address; `target` names it',
   CONNECTION_TARGET_FORBIDDEN: 'The store host is outside SERVICE_CONNECTION_ALLOW, does not resolve, or is link-local (cloud metadata) and not listed by address; `target` names it',
@@ -18,7 +20,7 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   UNSUPPORTED_QUEUE_NAME: 'The route would create a queue whose name holds ":", which BullMQ refuses (existing such queues stay readable and operable)',
   JOB_ACTIVE: 'A worker holds the job (it is active): its data cannot change under it; try when it finishes',
   UNAUTHORIZED: 'Not signed in: no valid session cookie or API token',
-  FORBIDDEN: 'The role may not do this, the organization is not yours, or a cookie-authenticated change came from another origin (CSRF)',
+  FORBIDDEN: 'The role may not do this, the organization is not yours, a read-only API token (`scope: read`) asked for a change, or a cookie-authenticated change came from another origin (CSRF)',
   RESERVED_KEY: 'The key belongs to the queue library',
   SIGNUP_CLOSED: 'SERVICE_SIGNUP does not admit this sign-up: `invite` needs an `invitationToken`, `closed` refuses every new account; `setting` names the variable',
   SETUP_TOKEN_REQUIRED: 'The first account on a non-loopback listener needs the one-time `setupToken` printed in the service log at first start',

@@ -23,9 +23,14 @@ export interface BullpenOptions {
   env?: Record<string, string | undefined>;
 }
 
+export interface BullpenCallOptions {
+  /** Why: kept in the audit events of the changes made, as the `Bullpen-Reason` header is over HTTP (and required where SERVICE_REQUIRE_REASON asks). */
+  reason?: string;
+}
+
 export interface Bullpen {
   /** The procedures as functions (`api.queues.list({ connectionId })`), acting as `identity`; no HTTP. */
-  api(identity: BullpenIdentity): BullpenCaller;
+  api(identity: BullpenIdentity, options?: BullpenCallOptions): BullpenCaller;
   /** Closes the database, the store connections and the rest; call it once when done. */
   close(): Promise<void>;
 }
@@ -55,9 +60,9 @@ export async function createBullpen(options: BullpenOptions = {}): Promise<Bullp
   let closed: Promise<void> | undefined;
   return {
     // A fresh context per call: its own request id, and credentials checked each time (a revoked token stops working).
-    api: (identity) => {
+    api: (identity, { reason } = {}) => {
       const identify = identifier(services, identity);
-      return createCaller(() => createInnerContext(services, 'internal', identify));
+      return createCaller(() => ({ ...createInnerContext(services, 'internal', identify), ...(reason ? { reason } : {}) }));
     },
     close: () => (closed ??= closeServices(services)),
   };

@@ -61,6 +61,7 @@ export const envSchema = z.object({
   ),
   APP_BASE_URL: optionalText.pipe(z.url().optional()),
   SERVICE_SIGNUP: z.enum(['invite', 'open', 'closed']).default('invite'),
+  SERVICE_REQUIRE_REASON: z.enum(['off', 'destructive', 'all-writes']).default('off'),
   SERVICE_CONNECTION_ALLOW: optionalText,
   SERVICE_WEBHOOK_ALLOW: optionalText,
   OIDC_ISSUER_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),

@@ -4,6 +4,9 @@ import type { StoreConnection } from './stores/store-connection.js';
 /** Who may create an account: see server/auth/admit-new-user.ts. */
 export type SignupPolicy = 'invite' | 'open' | 'closed';
 
+/** Which store changes need a `Bullpen-Reason` (SERVICE_REQUIRE_REASON): see server/auth/require-reason.ts. */
+export type ReasonPolicy = 'off' | 'destructive' | 'all-writes';
+
 export type PersistenceMode = 'embedded' | 'server';
 export type Environment = 'development' | 'test' | 'production';
 
@@ -51,6 +54,8 @@ export interface Config {
   database: DatabaseLimits;
   /** Audit events older than this many days are deleted; 0 keeps them all. */
   auditRetentionDays: number;
+  /** Store changes that must give a reason (the `Bullpen-Reason` header or the MCP `reason` argument). */
+  requireReason: ReasonPolicy;
 }
 
 /** Bounds on every wait for the database (see README "Operating under faults"). */

@@ -72,6 +72,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxWaiting: vars.DATABASE_MAX_WAITING ?? 4 * vars.DATABASE_POOL_SIZE,
     },
     auditRetentionDays: vars.SERVICE_AUDIT_DAYS,
+    requireReason: vars.SERVICE_REQUIRE_REASON,
   };
 }
 

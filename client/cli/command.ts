@@ -6,6 +6,7 @@ export const globalOptions = {
   url: { type: 'string' },
   token: { type: 'string' },
   conn: { type: 'string' },
+  reason: { type: 'string' },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsOptionsConfig;
@@ -40,6 +41,7 @@ export interface GlobalFlags {
   url?: string;
   token?: string;
   conn?: string;
+  reason?: string;
   json: boolean;
   help: boolean;
 }

@@ -9,6 +9,8 @@ export interface CliConfig {
   token?: string;
   /** Connection name or id; omitted: the organization's default connection. */
   connectionId?: string;
+  /** `--reason`: sent as `Bullpen-Reason` with every call (kept in the audit trail; see SERVICE_REQUIRE_REASON). */
+  reason?: string;
   json: boolean;
 }
 
@@ -32,7 +34,7 @@ export class UsageError extends Error {
 }
 
 export function createCliContext(config: CliConfig, io: CliIo): CliContext {
-  const client = createBullpenClient({ baseUrl: config.url, ...(config.token ? { token: config.token } : {}) });
+  const client = createBullpenClient({ baseUrl: config.url, ...(config.token ? { token: config.token } : {}), ...(config.reason ? { reason: config.reason } : {}) });
   let resolved: Promise<string> | undefined;
   return {
     client,

@@ -7,6 +7,7 @@ const globalFlagHelp: Array<[string, string]> = [
   ['--url URL', `service address (env BULLPEN_URL, default ${defaultUrl})`],
   ['--token TOKEN', 'API token, sent as a bearer token (env BULLPEN_TOKEN)'],
   ['--conn NAME', "connection to act on, by name or id (default: the organization's default connection)"],
+  ['--reason TEXT', 'why you make this change: sent as Bullpen-Reason, kept in the audit trail (required where SERVICE_REQUIRE_REASON asks)'],
   ['--json', 'print the JSON the API returned instead of tables'],
   ['-h, --help', 'help for bullpen or a command'],
 ];

@@ -18,6 +18,7 @@ function cliConfig(env: NodeJS.ProcessEnv, flags: Partial<GlobalFlags>): CliConf
     urlSource,
     ...(token ? { token } : {}),
     ...(flags.conn ? { connectionId: flags.conn } : {}),
+    ...(flags.reason ? { reason: flags.reason } : {}),
     json: flags.json ?? false,
   };
 }

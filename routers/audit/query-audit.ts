@@ -39,6 +39,7 @@ export function eventView(event: AuditEventRecord): AuditEventView {
     outcome: event.outcome as AuditEventView['outcome'],
     errorCode: event.errorCode ?? null,
     counts: parseJson(event.counts) as AuditEventView['counts'],
+    reason: event.reason ?? null,
   };
 }
 

@@ -6,7 +6,7 @@ export const createTokenProcedure = accountProcedure
   .meta({
     permission: 'tokens.manage',
     errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Called with a token, or a role above yours' },
-    sessionOnly: true, bodyExample: { name: 'ci-deploy', role: 'viewer' },
+    sessionOnly: true, bodyExample: { name: 'ci-deploy', role: 'viewer', scope: 'full' },
     openapi: {
       method: 'POST',
       path: '/auth/tokens',

@@ -34,6 +34,7 @@ export async function createToken(input: CreateTokenInput & { em: EntityManager;
     createdByUserId: userId,
     name: input.name,
     role,
+    scope: input.scope ?? 'full',
     tokenHash: input.hash(token),
     expiresAt,
     lastUsedAt: null,

@@ -17,6 +17,8 @@ export interface AuditEventInput {
   outcome: AuditOutcome;
   errorCode: string | null;
   counts: Record<string, unknown> | null;
+  /** The reason the caller gave (server/audit/call-reason.ts); absent or null: none. */
+  reason?: string | null;
 }
 
 /** Marks a value cut to fit its column. */
@@ -25,7 +27,7 @@ export const cutMarker = '…[cut]';
 export const maxLoggedLineBytes = 2048;
 
 /** Column widths of audit_event (see the entity); longer values are cut with the marker, never refused. */
-const columnWidths = { action: 100, procedure: 200, connectionId: 200, queueName: 1000, errorCode: 50 } as const;
+const columnWidths = { action: 100, procedure: 200, connectionId: 200, queueName: 1000, errorCode: 50, reason: 1000 } as const;
 
 function fit(value: string, width: number): string;
 function fit(value: string | null, width: number): string | null;
@@ -49,6 +51,7 @@ function auditRow(input: AuditEventInput) {
     outcome: input.outcome,
     errorCode: fit(input.errorCode, columnWidths.errorCode),
     counts: input.counts ? JSON.stringify(input.counts) : null,
+    reason: fit(input.reason ?? null, columnWidths.reason),
   };
 }
 

@@ -1,7 +1,7 @@
 import { AppError } from '../../contracts/app-error.js';
 import { Membership } from '../persistence/entities/membership.js';
 import type { EntityManager } from '../persistence/orm.js';
-import type { Actor } from './actor.js';
+import { actsWithToken, type Actor } from './actor.js';
 
 /**
  * Whether the actor is the instance owner: an owner of the local (instance)
@@ -12,7 +12,7 @@ import type { Actor } from './actor.js';
  */
 export async function isInstanceOwner(em: EntityManager, localOrganizationId: string, actor: Actor): Promise<boolean> {
   if (actor.kind === 'internal') return true;
-  if (actor.kind === 'token') return actor.organizationId === localOrganizationId && actor.role === 'owner';
+  if (actsWithToken(actor)) return actor.organizationId === localOrganizationId && actor.role === 'owner';
   if (actor.kind !== 'user' || !actor.userId) return false;
   return (await em.count(Membership, { organizationId: localOrganizationId, userId: actor.userId, role: 'owner' })) > 0;
 }

@@ -39,16 +39,20 @@ function chooseMembership(memberships: MembershipRecord[], requested: string | u
  * Who the request acts as, in which organization, with which role; null when
  * nobody is signed in (or the credentials are not valid). Authless mode: the
  * owner of the local organization. A token acts in its own organization with
- * its role, never above its creator's current role there.
+ * its role, never above its creator's current role there, and its scope.
+ * Over the MCP endpoint the actor is an `agent` (token or authless).
  */
 export async function resolveActor(ctx: Context, routeOrganizationId?: string): Promise<Actor | null> {
   const identity = await ctx.identify();
   if (!identity) return null;
   const requested = requestedOrganization(ctx, routeOrganizationId);
+  // Calls through the MCP endpoint act as agents: audited apart from the same token over REST.
+  const viaMcp = ctx.transport === 'mcp';
   if (identity.kind === 'authless' || identity.kind === 'system') {
     const organizationId = ctx.services.persistence.localOrganizationId();
     if (requested && requested !== organizationId) throw notMember(requested);
-    return { kind: identity.kind === 'system' ? 'internal' : 'authless', userId: null, tokenId: null, organizationId, role: 'owner' };
+    const kind = identity.kind === 'system' ? 'internal' : viaMcp ? 'agent' : 'authless';
+    return { kind, userId: null, tokenId: null, organizationId, role: 'owner' };
   }
   const em = ctx.services.persistence.fork();
   if (identity.kind === 'token') {
@@ -57,7 +61,8 @@ export async function resolveActor(ctx: Context, routeOrganizationId?: string): 
     const creator = await em.findOne(Membership, { organizationId: token.organizationId, userId: token.createdByUserId });
     // The creator left the organization: the token acts for nobody.
     if (!creator) return null;
-    return { kind: 'token', userId: token.createdByUserId, tokenId: token.id, organizationId: token.organizationId, role: lowerRole(token.role, creator.role) };
+    const role = lowerRole(token.role, creator.role);
+    return { kind: viaMcp ? 'agent' : 'token', userId: token.createdByUserId, tokenId: token.id, organizationId: token.organizationId, role, tokenScope: token.scope };
   }
   const [userId, preferred] =
     identity.kind === 'user' ? [identity.user.id, identity.session.activeOrganizationId] : [identity.userId, identity.organizationId];

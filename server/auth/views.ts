@@ -14,6 +14,7 @@ export function tokenView(token: ApiTokenRecord): TokenView {
     id: token.id,
     name: token.name,
     role: token.role,
+    scope: token.scope,
     organizationId: token.organizationId,
     createdByUserId: token.createdByUserId,
     expiresAt: iso(token.expiresAt),

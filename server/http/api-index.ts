@@ -8,6 +8,8 @@ export function apiIndex(basePath: string, version: string) {
     docs: `${basePath}/docs`,
     openapi: `${basePath}/openapi.json`,
     health: `${basePath}/health`,
+    /** The Model Context Protocol endpoint for agents (POST, API token). */
+    mcp: `${basePath}/mcp`,
   };
   return (_req: Request, res: Response): void => void res.json(body);
 }

@@ -20,12 +20,12 @@ import type { Services } from '../services.js';
 import { createHttpContextFactory } from '../trpc/context.js';
 import { describeError } from '../trpc/errors.js';
 import { sendClientError, sendError } from './error-body.js';
-import { jsonBodyErrors, maxBodyBytes } from './json-body.js';
+import { jsonBodyErrors, maxBodyBytes, parseJsonBody } from './json-body.js';
 import { apiDocs } from './api-docs.js';
 import { docsSecurityHeaders } from './security-headers.js';
 import { ingestPath, ingestProxy } from './ingest-proxy.js';
 import { apiIndex } from './api-index.js';
-import { readTrpcBody, rejectDeepTrpcInput } from './json-depth.js';
+import { readTrpcBody, rejectDeepBody, rejectDeepTrpcInput } from './json-depth.js';
 import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
 import { forDocsPage } from './openapi/document-mode.js';
 import { successStatusOf } from './success-status.js';
@@ -34,6 +34,7 @@ import { restFirst, type HttpApp } from './rest-first.js';
 import { lazyTrpcEndpoint } from './trpc-endpoint.js';
 import type { ProcedureMeta } from '../trpc/init.js';
 import { observeRequests } from './request-observation.js';
+import { mcpEndpoint, mcpMethodNotAllowed, mcpPath } from '../mcp/mcp-endpoint.js';
 import { createRouteLabeler, restOperations } from '../observability/route-labels.js';
 
 function causeMessage(error: unknown): string {
@@ -76,7 +77,7 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
     basePath: apiBasePath,
     restRoutes,
     procedures: Object.keys(appRouter._def.procedures),
-    fixedRoutes: ['/openapi.json', '/docs', '/prometheus', auditExportPath],
+    fixedRoutes: ['/openapi.json', '/docs', '/prometheus', auditExportPath, mcpPath],
     expressRoutes: [queueEventsPath, oauthSignInPath, oauthCallbackPath, oauthLinkPath],
   });
   app.disable('x-powered-by');
@@ -102,6 +103,10 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
     rejectDeepTrpcInput,
     lazyTrpcEndpoint({ router: appRouter, createContext: createHttpContextFactory(services, 'trpc'), onError, maxBodySize: maxBodyBytes }),
   );
+
+  // The Model Context Protocol for agents: the procedures as tools, under the same middleware (server/mcp/).
+  app.post(`${apiBasePath}${mcpPath}`, parseJsonBody, jsonBodyErrors, rejectDeepBody, mcpEndpoint({ router: appRouter, services, version: packageJson.version, onError }));
+  app.all(`${apiBasePath}${mcpPath}`, mcpMethodNotAllowed);
 
   app.get(['/', apiBasePath, `${apiBasePath}/`], apiIndex(apiBasePath, packageJson.version));
   app.get(`${apiBasePath}/openapi.json`, (_req, res) => void res.json(document()));

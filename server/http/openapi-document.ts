@@ -5,6 +5,7 @@ import { operationsOf, type OperationFacts } from './openapi/operations.js';
 import { describeParameters } from './openapi/parameter-descriptions.js';
 import { plainRoutePaths } from './openapi/plain-routes.js';
 import { describeRequestBody } from './openapi/request-bodies.js';
+import { addReasonHeader } from './openapi/reason-header.js';
 import { csrfRule, securityOf, securitySchemes } from './openapi/security.js';
 import { defaultDocumentMode, serversFor, withoutCredentials, type DocumentMode } from './openapi/document-mode.js';
 import { oauthPaths } from './openapi-oauth-paths.js';
@@ -59,6 +60,7 @@ function completeOperation(facts: OperationFacts): void {
   for (const status of Object.keys(operation.responses)) if (Number(status) >= 400 || status === 'default') delete operation.responses[status];
   Object.assign(operation.responses, errorResponsesOf(facts));
   describeParameters(facts);
+  addReasonHeader(facts);
   describeRequestBody(facts);
   if (meta.runsAsTask) addTaskAccepted(operation.responses);
 }

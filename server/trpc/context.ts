@@ -6,8 +6,8 @@ import { identifyRequest, type Identity } from '../auth/identity.js';
 import { lazyLogger, type Logger } from '../logger.js';
 import type { Services } from '../services.js';
 
-/** How a call reached the procedures: REST path params arrive percent-encoded, tRPC input does not. */
-export type Transport = 'rest' | 'trpc' | 'internal';
+/** How a call reached the procedures: REST path params arrive percent-encoded, tRPC and MCP input do not. */
+export type Transport = 'rest' | 'trpc' | 'mcp' | 'internal';
 
 /**
  * What every procedure receives. The inner part (services, no request) is
@@ -22,6 +22,8 @@ export interface Context {
   res?: Response;
   /** Who presented credentials (cookie, bearer token, authless); resolved once per request, on first use. */
   identify(): Promise<Identity | null>;
+  /** The reason an MCP tool call gives in its `reason` argument; others give theirs in the header (see callReason). */
+  reason?: string;
 }
 
 /** Computed once per request; a failure is not kept, so a retried call (see retry-terminated-read) asks again. */
@@ -44,9 +46,13 @@ export function createInnerContext(services: Services, transport: Transport = 'i
   return { services, transport, requestId, logger: services.logger.child({ requestId }), identify: identify ? once(identify) : identifier(services) };
 }
 
-/** Context factory for an HTTP transport; the request observation has given the request its id and logger. */
+/**
+ * Context factory for an HTTP transport; the request observation has given
+ * the request its id and logger. Without `res` (MCP, whose transport writes
+ * the response itself) nothing sets headers or cookies.
+ */
 export function createHttpContextFactory(services: Services, transport: Exclude<Transport, 'internal'>) {
-  return ({ req, res }: { req: Request; res: Response }): Context => ({
+  return ({ req, res }: { req: Request; res?: Response }): Context => ({
     services,
     transport,
     requestId: String(req.id),

@@ -34,9 +34,12 @@ const auditCall: Step<AuthedContext> = ({ ctx, type, path, meta, getRawInput, ne
   return auditMutations({ ctx, type, path, meta, getRawInput, target: auditTarget, next: () => next({ ctx: { auditTarget } }) });
 };
 
-/** 403 unless the actor's role allows the procedure's `meta.permission` (and a token may call it: `meta.sessionOnly`). */
-const authorizeCall: Step<AuthedContext> = ({ ctx, meta, path, next }) => {
-  authorize(ctx.actor, meta?.permission, path, meta?.sessionOnly === true);
+/**
+ * 403 unless the actor's role allows the procedure's `meta.permission`, a
+ * token may call it (`meta.sessionOnly`) and, for a mutation, the token is not read-scoped.
+ */
+const authorizeCall: Step<AuthedContext> = ({ ctx, meta, path, type, next }) => {
+  authorize(ctx.actor, meta?.permission, path, { sessionOnly: meta?.sessionOnly === true, mutation: type === 'mutation' });
   return next();
 };
 

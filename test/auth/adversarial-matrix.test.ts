@@ -101,7 +101,7 @@ describe('the adversarial matrix: every mutation × role × relation × protecti
       const relation = row.relation.startsWith('both') ? 'both' : (row.relation as 'same' | 'another');
       // A route under /organizations/{organizationId} acts in the organization of its path (A), whatever the session says.
       const caller = world.caller(row.role, relation, row.relation !== 'both-in-B' || meta.openapi!.path.includes('{organizationId}'));
-      const expected: Expectation = expectedAnswer({ facts, route, caller, protection: row.protection, variant: row.variant });
+      const expected: Expectation = expectedAnswer({ facts, route, caller, protection: row.protection, variant: row.variant, transport: row.transport });
       const watch = expected.refused || expected.dry;
       const before = watch ? [await storeSnapshot(world, connection), databaseSnapshot(world)] : [];
       const successes = auditSuccesses(world, name);

@@ -76,6 +76,20 @@ describe.each(persistenceKinds)('API tokens (%s persistence)', (persistence) => 
     expect((await request(`${app.api}/auth/tokens/${revoked.id}`, { method: 'DELETE', headers: asBrowser(app, owner) })).status).toBe(404);
   });
 
+  it('has scope full unless created with scope read, which reads everything its role may and changes nothing', async () => {
+    expect((await createToken(owner, { name: 'full' })).body.scope).toBe('full');
+    expect((await createToken(owner, { name: 'bad', scope: 'write' })).status).toBe(400);
+    const reader = (await createToken(owner, { name: 'reader', scope: 'read' })).body;
+    expect(reader).toMatchObject({ scope: 'read', role: 'owner' });
+    const listed = (await request(`${app.api}/auth/tokens`, { headers: { cookie: owner.cookie } })).body.tokens;
+    expect(listed.find((token: { id: string }) => token.id === reader.id)).toMatchObject({ scope: 'read' });
+    expect((await request(`${app.api}/organizations/${owner.organizationId}/members`, { headers: bearer(reader.token) })).status).toBe(200);
+    const rename = await request(`${app.api}/organizations/${owner.organizationId}`, { method: 'PATCH', headers: bearer(reader.token), body: { name: 'renamed' } });
+    expect([rename.status, rename.body.code, rename.body.tokenScope]).toEqual([403, 'FORBIDDEN', 'read']);
+    const [organization] = (await request(`${app.api}/organizations`, { headers: { cookie: owner.cookie } })).body.organizations;
+    expect(organization.name).not.toBe('renamed');
+  });
+
   it('answers 401 for an unknown bearer token', async () => {
     const response = await request(`${app.api}/organizations`, { headers: bearer('bp_not-a-real-token') });
     expect(response.status).toBe(401);

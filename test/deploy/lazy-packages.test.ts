@@ -8,9 +8,21 @@ import { compiledServiceEntry } from '../helpers/compiled-service.js';
  * ~1.3 MB resident) when a provider signs someone in, the tRPC HTTP adapter on the first /api/trpc call,
  * the docs page's assets when it is opened, BullMQ (~4-5 MiB resident with msgpackr and its other
  * backends) on the first request that needs a Queue or a job's options, cron-parser (with luxon) on the
- * first cron schedule read. A static import anywhere in the service would load them at startup.
+ * first cron schedule read, the MCP SDK (with hono and ajv) on the first /api/mcp request. A static
+ * import anywhere in the service would load them at startup.
  */
-const loadedOnFirstUse = ['openid-client', '@mikro-orm/postgresql', '@mikro-orm/sqlite', '@trpc/server/adapters/express', 'swagger-ui-express', 'bullmq', 'cron-parser'];
+const loadedOnFirstUse = [
+  'openid-client',
+  '@mikro-orm/postgresql',
+  '@mikro-orm/sqlite',
+  '@trpc/server/adapters/express',
+  'swagger-ui-express',
+  'bullmq',
+  'cron-parser',
+  '@modelcontextprotocol/sdk/server/index.js',
+  '@modelcontextprotocol/sdk/server/streamableHttp.js',
+  '@modelcontextprotocol/sdk/types.js',
+];
 
 const escaped = (name: string) => name.replace(/[/.-]/g, (character) => `\\${character}`);
 

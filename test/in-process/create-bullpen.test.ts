@@ -121,6 +121,22 @@ describe('createBullpen identities', () => {
     expect(events.map((event) => event.actor)).toEqual([{ kind: 'internal', userId: null, tokenId: null }]);
   });
 
+  it('gives a reason with api(identity, { reason }): required where SERVICE_REQUIRE_REASON asks, kept in the audit event', async () => {
+    const strict = await createBullpen({ env: { ...env, SERVICE_REQUIRE_REASON: 'destructive' } });
+    const queue = await seedQueue(fixture.bullmq, 'in-process-reasons', { completed: 2 });
+    try {
+      const purge = (api: ReturnType<Bullpen['api']>) => api.queues.purge({ connectionId: 'main', queueName: queue.name, confirmName: queue.name, statuses: ['completed'] });
+      expect(await failureCode(purge(strict.api({ system: true })))).toBe('REASON_REQUIRED');
+      expect(await queue.getCompletedCount()).toBe(2);
+      await expect(purge(strict.api({ system: true }, { reason: 'nightly tidy-up' }))).resolves.toMatchObject({ totalRemoved: 2 });
+      const { events } = await strict.api({ system: true }).audit.list({ action: 'queues.purge' });
+      expect(events.slice(0, 2).map((event) => [event.outcome, event.reason])).toEqual([['success', 'nightly tidy-up'], ['failure', null]]);
+    } finally {
+      await queue.close();
+      await strict.close();
+    }
+  });
+
   it('reads the configuration like the service: a bad variable is named', async () => {
     await expect(createBullpen({ env: { ...env, PORT: '99999' } })).rejects.toThrow(/Invalid PORT/);
   });

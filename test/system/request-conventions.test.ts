@@ -88,7 +88,7 @@ describe('methods and literal paths (rule 6)', () => {
     for (const target of [`${bed.app.url}/`, bed.app.api]) {
       const response = await raw(target, 'GET');
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ docs: '/api/docs', openapi: '/api/openapi.json' });
+      expect(response.body).toMatchObject({ docs: '/api/docs', openapi: '/api/openapi.json', mcp: '/api/mcp' });
     }
     expect((await raw(`${bed.app.api}/openapi.json`, 'GET')).status).toBe(200);
   });

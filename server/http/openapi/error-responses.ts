@@ -41,7 +41,20 @@ export function impliedErrorCodes(operation: OperationFacts): ErrorCode[] {
   if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_FOUND', 'STORE_UNAVAILABLE', 'ENCRYPTION_KEY_MISSING', 'ENCRYPTION_KEY_MISMATCH');
   if (operation.meta.queue === 'create') codes.push('UNSUPPORTED_QUEUE_NAME'); // a new queue BullMQ would refuse
   if (protectionRefusal(operation)) codes.push('CONNECTION_PROTECTED');
+  if (reasonRefusal(operation)) codes.push('REASON_REQUIRED');
   return codes;
+}
+
+/** The SERVICE_REQUIRE_REASON values that ask a route for a reason (server/auth/require-reason.ts): store changes only. */
+export function reasonPolicies({ path, meta }: Pick<OperationFacts, 'path' | 'meta'>): string | undefined {
+  const change = meta.permission ? storeChangeByPermission[meta.permission] : 'none';
+  if (!path.startsWith('/c/{connectionId}') || change === 'none') return undefined;
+  return change === 'destroy' ? '`destructive` or `all-writes`' : '`all-writes`';
+}
+
+function reasonRefusal(operation: Pick<OperationFacts, 'path' | 'meta'>): string | undefined {
+  const policies = reasonPolicies(operation);
+  return policies && `SERVICE_REQUIRE_REASON is ${policies} and no \`Bullpen-Reason\` header was sent (nothing changed)`;
 }
 
 /**
@@ -125,7 +138,13 @@ function missingResources({ path, meta }: Pick<OperationFacts, 'path' | 'meta'>)
 export function errorResponsesOf(operation: OperationFacts): Record<string, ResponseObject> {
   const missing = missingResources(operation);
   const protection = protectionRefusal(operation);
-  const descriptions: RouteErrors = { ...(missing ? { NOT_FOUND: missing } : {}), ...(protection ? { CONNECTION_PROTECTED: protection } : {}), ...operation.errors };
+  const reason = reasonRefusal(operation);
+  const descriptions: RouteErrors = {
+    ...(missing ? { NOT_FOUND: missing } : {}),
+    ...(protection ? { CONNECTION_PROTECTED: protection } : {}),
+    ...(reason ? { REASON_REQUIRED: reason } : {}),
+    ...operation.errors,
+  };
   const codes = [...new Set([...impliedErrorCodes(operation), ...(Object.keys(operation.errors) as ErrorCode[])])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {

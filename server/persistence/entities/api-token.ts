@@ -1,6 +1,9 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { roleOrder } from '../../../contracts/permissions.js';
 
+/** `read`: the token may only read (see server/auth/authorize.ts). */
+export const tokenScopes = ['full', 'read'] as const;
+
 /** An API token: only its hash is stored; the token itself is shown once, at creation. */
 export const ApiToken = defineEntity({
   name: 'ApiToken',
@@ -11,6 +14,7 @@ export const ApiToken = defineEntity({
     createdByUserId: p.string().length(36),
     name: p.string().length(200),
     role: p.enum(roleOrder).length(20),
+    scope: p.enum(tokenScopes).length(20).default('full'),
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime().nullable(),
     lastUsedAt: p.datetime().nullable(),

@@ -20,6 +20,8 @@ export const AuditEvent = defineEntity({
     outcome: p.string().length(20),
     errorCode: p.string().length(50).nullable(),
     counts: p.text().nullable(),
+    /** Why, as the caller said (`Bullpen-Reason`, or the MCP `reason` argument); cut to 1,000 characters. */
+    reason: p.string().length(1000).nullable(),
   },
 });
 

@@ -3,6 +3,7 @@ import { errorStatusByCode } from '../../../contracts/errors.js';
 import type { AuditOutcome } from '../../../contracts/audit.js';
 import { redactParameters, resultCounts } from '../../audit/redact.js';
 import type { Actor } from '../../auth/actor.js';
+import { callReason } from '../../audit/call-reason.js';
 import { recordAuditEvent } from '../../audit/record-audit-event.js';
 import type { QueueRef } from '../../bullmq/queue-key.js';
 import type { Context } from '../context.js';
@@ -81,7 +82,7 @@ function logQueueAction(call: AuditedCall<Outcome>, connectionId: string | null,
  * The audit trail, as one middleware: every mutation, allowed or not, leaves
  * one event (who, organization, connection, queue, action = meta.permission,
  * redacted input, outcome, counts from the result, or from the error when it
- * stopped part way), and a destructive queue action its log line. It runs
+ * stopped part way, and the reason the caller gave), and a destructive queue action its log line. It runs
  * after the action; a failed write is logged loudly without touching the
  * action's result.
  */
@@ -102,6 +103,7 @@ export async function auditMutations<Result extends Outcome>(call: AuditedCall<R
     parameters: redactParameters(input ?? null),
     ...outcomeOf(error),
     counts,
+    reason: callReason(call.ctx),
   });
   return result;
 }

@@ -31,6 +31,8 @@ export interface CaseShape {
   caller: Caller;
   protection: ConnectionProtection;
   variant: InputVariant;
+  /** `mcp`: the procedure as a tool of `/api/mcp`, which takes API tokens only and has no session-only tools. */
+  transport?: string;
 }
 
 export type Expectation =
@@ -59,11 +61,14 @@ const atLeast = (role: Role, least: Role) => roleOrder.indexOf(role) >= roleOrde
  * protection rules and the route's own rules: refused (and then nothing may
  * change) or allowed (then it answers 2xx; a dry run changes nothing either).
  */
-export function expectedAnswer({ facts, route, caller, protection, variant }: CaseShape): Expectation {
+export function expectedAnswer({ facts, route, caller, protection, variant, transport }: CaseShape): Expectation {
+  if (transport === 'mcp' && !caller.isToken) return refuse('the MCP endpoint takes API tokens only', [401], ['UNAUTHORIZED']);
+  if (transport === 'mcp' && facts.sessionOnly) return refuse('a session-only procedure is no tool', [404], ['UNKNOWN_TOOL']);
   const role = caller.actsIn === 'A' || route.reach === 'membership' ? caller.roleInA : null;
   if (!role) return outOfReach(facts, variant);
   if (!atLeast(role, minimumRoleByPermission[facts.permission])) return refuse(`${role} is below ${facts.permission}`, [403], ['FORBIDDEN']);
   if (facts.sessionOnly && caller.isToken) return refuse('tokens may not', [403], ['FORBIDDEN']);
+  if (caller.readOnly) return refuse('a read-scoped token changes nothing', [403], ['FORBIDDEN']);
   const unknown = refuse('a field the route does not take', [400], ['UNKNOWN_FIELD']);
   if (variant === 'unknownField') return unknown;
   if (variant === 'dryRun' && !facts.takesDryRun) return unknown;

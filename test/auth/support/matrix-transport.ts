@@ -1,6 +1,7 @@
+import { errorStatusByCode, type ErrorCode } from '../../../contracts/errors.js';
 import { request } from '../../helpers/app.js';
 
-export const transports = ['rest', 'trpc', 'trpc-batch'] as const;
+export const transports = ['rest', 'trpc', 'trpc-batch', 'mcp'] as const;
 export type Transport = (typeof transports)[number];
 
 export interface Answer {
@@ -30,8 +31,27 @@ function restCall(call: RouteCall): Promise<{ status: number; body: any }> {
   return request(`${call.api}${path}`, { method: call.method, headers: call.headers, body });
 }
 
+const mcpHeaders = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+
+/**
+ * MCP: one JSON-RPC `tools/call` to `/api/mcp` (stateless, so no session to
+ * open first). A tool's error result carries the REST error body, whose code
+ * gives the status REST would answer; an HTTP refusal (401) is itself; an
+ * unknown tool (a JSON-RPC error) is `UNKNOWN_TOOL`, 404.
+ */
+async function mcpCall(call: RouteCall): Promise<Answer> {
+  const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: call.procedure.replaceAll('.', '_'), arguments: call.input } };
+  const { status, body } = await request(`${call.api}/mcp`, { method: 'POST', headers: { ...call.headers, ...mcpHeaders }, body: message });
+  if (status !== 200) return { status, code: body?.code, body };
+  if (body?.error) return { status: 404, code: /Unknown tool/.test(body.error.message) ? 'UNKNOWN_TOOL' : `JSON-RPC ${body.error.code}`, body };
+  if (!body?.result?.isError) return { status: 200, code: undefined, body };
+  const error = JSON.parse(body.result.content[0].text) as { code: ErrorCode };
+  return { status: errorStatusByCode[error.code] ?? 500, code: error.code, body: error };
+}
+
 /** The same call over each transport, answered as one shape: HTTP status (a batch: its item's) and error code. */
 export async function callRoute(transport: Transport, call: RouteCall): Promise<Answer> {
+  if (transport === 'mcp') return mcpCall(call);
   if (transport === 'rest') {
     const { status, body } = await restCall(call);
     return { status, code: status >= 400 ? body?.code : undefined, body };

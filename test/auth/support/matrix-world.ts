@@ -9,7 +9,7 @@ import { addMember, asBrowser, signUp, type SignedInUser } from '../../helpers/a
 import { deleteKeysMatching, redisUrl, uniquePrefix } from '../../helpers/stores.js';
 import { QueueTemplate } from './queue-template.js';
 
-export const matrixRoles = ['viewer', 'operator', 'admin', 'owner', 'token'] as const;
+export const matrixRoles = ['viewer', 'operator', 'admin', 'owner', 'token', 'reader'] as const;
 export type MatrixRole = (typeof matrixRoles)[number];
 export const relations = ['same', 'another', 'both'] as const;
 export type Relation = (typeof relations)[number];
@@ -23,6 +23,8 @@ export interface Caller {
   /** The role it has in A when it acts there; null when it has none. */
   roleInA: Role | null;
   isToken: boolean;
+  /** A read-scoped token (`reader`): refused every change. */
+  readOnly: boolean;
 }
 
 export interface SavedConnection {
@@ -39,7 +41,8 @@ export interface SavedConnection {
  * someone with no role in A. For each role there are three callers:
  * `same` (a member of A with that role), `another` (a member of B only) and
  * `both` (that role in A, owner in B); `token` is an operator token whose
- * organization is A (same), or B (another, both).
+ * organization is A (same), or B (another, both); `reader` the same with the
+ * owner role and scope `read`.
  */
 export class MatrixWorld {
   readonly redis = new Redis({ host: '127.0.0.1', port: 6379, db: 0, lazyConnect: true });
@@ -88,15 +91,17 @@ export class MatrixWorld {
       await addMember(app, this.ownerB, this.organizationB, both, 'owner');
       Object.entries({ same, another, both }).forEach(([relation, user]) => this.people.set(`${relation}:${role}`, user));
     }
-    this.tokens.set('same', await this.token(this.people.get('same:owner')!, this.organizationA));
-    this.tokens.set('another', await this.token(this.ownerB, this.organizationB));
-    this.tokens.set('both', await this.token(this.people.get('both:owner')!, this.organizationB));
+    for (const [kind, body] of [['token', { role: 'operator' }], ['reader', { role: 'owner', scope: 'read' }]] as const) {
+      this.tokens.set(`${kind}:same`, await this.token(this.people.get('same:owner')!, this.organizationA, body));
+      this.tokens.set(`${kind}:another`, await this.token(this.ownerB, this.organizationB, body));
+      this.tokens.set(`${kind}:both`, await this.token(this.people.get('both:owner')!, this.organizationB, body));
+    }
     for (const protection of connectionProtections) this.connections[protection] = await this.saveConnection(protection);
     await this.template.build();
   }
 
-  private async token(user: SignedInUser, organizationId: string): Promise<string> {
-    const created = await request(`${this.app.api}/auth/tokens`, { method: 'POST', headers: this.browser(user, organizationId), body: { name: 'matrix', role: 'operator' } });
+  private async token(user: SignedInUser, organizationId: string, body: Record<string, string>): Promise<string> {
+    const created = await request(`${this.app.api}/auth/tokens`, { method: 'POST', headers: this.browser(user, organizationId), body: { name: 'matrix', ...body } });
     if (created.status !== 201 && created.status !== 200) throw new Error(`token: ${created.status} ${JSON.stringify(created.body)}`);
     return created.body.token;
   }
@@ -114,14 +119,15 @@ export class MatrixWorld {
    * B (its session's choice, or its token's organization).
    */
   caller(role: MatrixRole, relation: Relation, viaA: boolean): Caller {
-    if (role === 'token') {
+    if (role === 'token' || role === 'reader') {
       const actsIn = relation === 'same' ? 'A' : 'B';
-      return { headers: { authorization: `Bearer ${this.tokens.get(relation)!}` }, userId: '', actsIn, roleInA: relation === 'same' ? 'operator' : null, isToken: true };
+      const roleInA = relation !== 'same' ? null : role === 'token' ? 'operator' : 'owner';
+      return { headers: { authorization: `Bearer ${this.tokens.get(`${role}:${relation}`)!}` }, userId: '', actsIn, roleInA, isToken: true, readOnly: role === 'reader' };
     }
     const user = this.people.get(`${relation}:${role}`)!;
     const actsIn = relation === 'same' || (relation === 'both' && viaA) ? 'A' : 'B';
     const organizationId = actsIn === 'A' ? this.organizationA : this.organizationB;
-    return { headers: this.browser(user, organizationId), userId: user.userId, actsIn, roleInA: relation === 'another' ? null : role, isToken: false };
+    return { headers: this.browser(user, organizationId), userId: user.userId, actsIn, roleInA: relation === 'another' ? null : role, isToken: false, readOnly: false };
   }
 
   async close(): Promise<void> {
