@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // `import … from 'bullpen'` in tests reads the sources (package.json `exports`, condition `source`), not dist/.
-  ssr: { resolve: { conditions: ['source', 'module', 'node', 'development|production'] } },
+  // `import … from 'bullpen'` in tests reads the sources (package.json `exports`, condition `bullpen-source`), not dist/.
+  ssr: { resolve: { conditions: ['bullpen-source', 'module', 'node', 'development|production'] } },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -17,7 +17,7 @@ const tsc = path.join(repoRoot, 'node_modules/.bin/tsc');
  * `import { createBullpen } from 'bullpen'` as a user of the package does it:
  * package.json `exports` resolve to compiled JavaScript (dist/bullpen.js) and
  * declarations (dist/types/), which plain Node 22 and the TypeScript compiler
- * read without this repository's `source` condition. `npm install` builds
+ * read without this repository's `bullpen-source` condition. `npm install` builds
  * them (prepare); the JavaScript is rebuilt here so the test reads this code.
  */
 describe('the compiled package entry', () => {

@@ -64,10 +64,10 @@ describe('the README example', () => {
     await writeFile(tsconfig, JSON.stringify({ extends: '../../tsconfig.json', include: [`${name}.ts`] }));
     try {
       await promisify(execFile)(path.join(repoRoot, 'node_modules/.bin/tsc'), ['-p', tsconfig], { cwd: repoRoot });
-      // The sources (condition `source`), as this repository's tests read them; the compiled entry has its own test.
+      // The sources (condition `bullpen-source`), as this repository's tests read them; the compiled entry has its own test.
       const run = await promisify(execFile)(path.join(repoRoot, 'node_modules/.bin/tsx'), [file], {
         cwd: repoRoot,
-        env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '--conditions=source', ...env },
+        env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: '--conditions=bullpen-source', ...env },
       });
       expect(run.stdout).toBe('emails: retried 3 failed jobs\n');
     } finally {
