@@ -12,6 +12,8 @@ export function alertAndEventChecks(): void {
     await docs.check({ operation: 'GET /c/{connectionId}/history', path: connection, headers: owner() }, 200);
     await docs.check({ operation: 'GET /c/{connectionId}/history', path: connection, query: { points: 'many' }, headers: owner() }, 400);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/history', path: queuePath(), headers: owner() }, 200);
+    await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/history/insights', path: queuePath(), query: { window: '24h' }, headers: owner() }, 200);
+    await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/history/insights', path: queuePath(), query: { window: 'a day' }, headers: owner() }, 400);
 
     const hook = createServer((req, res) => req.resume().on('end', () => res.end('ok')));
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
