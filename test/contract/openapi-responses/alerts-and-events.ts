@@ -59,4 +59,13 @@ export function alertAndEventChecks(): void {
     await docs.check({ operation: 'GET /prometheus', headers: owner() }, 200);
     await docs.check({ operation: 'GET /prometheus' }, 401);
   });
+
+  it('definitions: export, a dry run, and an import missing its secrets', async () => {
+    const exported = await docs.check({ operation: 'GET /definitions', headers: owner() }, 200);
+    expect(exported.body.bullpenDefinitions).toBe(1);
+    await docs.check(withExample('POST /definitions', { headers: owner() }), 200);
+    const needsSecrets = { bullpenDefinitions: 1, alertDestinations: [{ name: 'from a file', type: 'webhook', target: { secret: 'hook.url' }, signingSecret: { secret: 'hook.key' } }] };
+    const refused = await docs.check({ operation: 'POST /definitions', headers: owner(), body: { definitions: needsSecrets } }, 400);
+    expect(refused.body.code).toBe('SECRETS_MISSING');
+  });
 }
