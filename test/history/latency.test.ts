@@ -107,6 +107,11 @@ describe('latency roll-ups, insights, Prometheus and the CLI', () => {
     expect(insights.body.slowestJobs[0].processingMs).toBeGreaterThanOrEqual(250);
     expect(insights.body.slowestJobs).toHaveLength(10);
     expect(insights.body.processingMs.p99).toBeGreaterThanOrEqual(250);
+    const cli = await runBullpen(['insights', 'checkout', '--window', '1h'], { env: { BULLPEN_URL: bed.app.url } });
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toMatch(/^checkout: 14 job\(s\) finished since .+Z$/m);
+    expect(cli.stdout).toMatch(/^charge\s+4\s+1\s+80%$/m);
+    expect(cli.stdout).toMatch(new RegExp(`^${ids[7]}\\s+report\\s+completed\\s+2\\d\\dms\\s`, 'm'));
     expect((await api('/c/main/queues/checkout/history/insights?window=1w')).status).toBe(400);
     expect((await api('/c/main/queues/no-such-queue/history/insights')).status).toBe(404);
   });
