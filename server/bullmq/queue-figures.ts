@@ -63,7 +63,7 @@ export interface FigureReadings {
 }
 
 /** Indexes of `refs` per script call: one group per hash tag on a cluster (a script's keys share a slot), cut in runs of `perCall`. */
-export function callGroups(client: StoreClient, refs: readonly QueueRef[], perCall: number): number[][] {
+function callGroups(client: StoreClient, refs: readonly QueueRef[], perCall: number): number[][] {
   const byTag = new Map<string, number[]>();
   refs.forEach((ref, index) => {
     const tag = client instanceof Cluster ? hashTag(queueKey(ref, 'meta')) : '';

@@ -94,7 +94,7 @@ export function totalsOf(queues: QueuePoint[]): ConnectionSample['totals'] {
 async function latencyOfBusyQueues(store: StoreHandle, readings: QueueReading[], since: number): Promise<Map<number, QueueLatency>> {
   const busy = readings.flatMap((reading, index) => (reading.completedSince + reading.failedSince > 0 ? [index] : []));
   if (busy.length === 0) return new Map();
-  const latencies = await readLatencies(store.client, busy.map((index) => readings[index]!.ref), since);
+  const latencies = await readLatencies(store.client, busy.map((index) => ({ ref: readings[index]!.ref, finished: readings[index]!.completedSince + readings[index]!.failedSince })), since);
   return new Map(busy.map((index, at) => [index, latencies[at]!]));
 }
 

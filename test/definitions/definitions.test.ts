@@ -112,6 +112,14 @@ describe.each(persistenceKinds)('definitions export and import (%s persistence)'
     const [sealed] = await sql<{ id: string; secret_sealed: string }>(target, 'select "id", "secret_sealed" from "alert_destination"');
     expect(target.services.secretCipher.decrypt(sealed!.secret_sealed, `${sealed!.id}:secret`)).toBe(destinationSecret);
 
+    // The audit trail names the import and keeps none of its secrets; neither does the log.
+    const audit = JSON.stringify(await sql(target, `select * from "audit_event" where "procedure" = 'definitions.import'`));
+    expect(audit).toContain('definitions.write');
+    for (const secret of [password, 'very-secret-path', destinationSecret]) {
+      expect(audit).not.toContain(secret);
+      expect(target.logs.join('')).not.toContain(secret);
+    }
+
     const before = await records(target);
     const twice = await importInto(target, { definitions: again, secrets: secrets() });
     expect(twice.body).toMatchObject({ applied: false, summary: { create: 0, change: 0, unchanged: 5, notInFile: 0 } });

@@ -1,7 +1,8 @@
 import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { latencyJobsPerQueue } from '../../server/history/sample-latency.js';
-import { totalsOf, type ConnectionSample, type QueuePoint } from '../../server/history/collect-sample.js';
+import { latencyJobsPerCall, latencyJobsPerQueue } from '../../server/history/sample-latency.js';
+import { collectSample, totalsOf, type ConnectionSample, type QueuePoint } from '../../server/history/collect-sample.js';
+import { commandsDuring } from '../helpers/command-count.js';
 import { writeSample } from '../../server/history/write-sample.js';
 import { persistenceKinds, request } from '../helpers/app.js';
 import { runBullpen } from '../helpers/cli.js';
@@ -73,6 +74,21 @@ describe.each(persistenceKinds)('latency in the history (%s persistence)', (pers
     expect(Object.fromEntries(['latency_jobs', 'processing_p50_ms', 'processing_p95_ms', 'processing_p99_ms', 'wait_p50_ms', 'wait_p95_ms', 'wait_p99_ms'].map((column) => [column, Number(row![column])]))).toEqual({
       latency_jobs: 14, processing_p50_ms: 30, processing_p95_ms: 90, processing_p99_ms: 500, wait_p50_ms: 5, wait_p95_ms: 50, wait_p99_ms: 80,
     });
+  });
+
+  it('reads latency in one more script call for the queues that finished jobs (≤ 1,000 job reads each), none when nothing finished', async () => {
+    await bed.app.services.history.sampleOnce();
+    await runJobs(bed, 'busy-a', [{ ms: 5 }, { ms: 5 }]);
+    await runJobs(bed, 'busy-b', [{ ms: 5 }]);
+    const store = bed.app.services.stores.handle((await bed.app.services.connections.find('main'))!);
+    const scripts = async (since: number) => {
+      const sent = await commandsDuring(store.client, () => collectSample(store, bed.app.services.queueDirectory, since, Date.now()));
+      expect(sent.filter((name) => ['zrevrangebyscore', 'hmget', 'zcount', 'zrange'].includes(name))).toEqual([]);
+      return sent.filter((name) => name === 'evalsha' || name === 'eval').length;
+    };
+    expect(latencyJobsPerCall).toBe(1000);
+    expect(await scripts(Date.now() - 60_000)).toBe(2);
+    expect(await scripts(Date.now())).toBe(1);
   });
 
   it('measures at most the newest 100 finished jobs per queue and sample', async () => {
