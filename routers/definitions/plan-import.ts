@@ -87,6 +87,9 @@ export async function planImport(deps: PlanDeps, document: DefinitionsDocument, 
   const { services, writers } = deps;
   assertUnique(document.connections.map((connection) => connection.name), 'the connection');
   assertUnique(document.alertDestinations.map((destination) => destination.name), 'the alert destination');
+  if (document.connections.filter((connection) => connection.isDefault === true).length > 1) {
+    throw new AppError('VALIDATION_FAILED', 'The document makes more than one connection the default (isDefault: true); an organization has one', { field: 'definitions' });
+  }
   const current = await readCurrent(services, deps.em, deps.organizationId);
   assertDestinationsKnown(document, current.destinations.map((row) => row.name));
   const book = new SecretBook(secrets);

@@ -65,3 +65,25 @@ describe('definitions: roles and organizations', () => {
     expect(theirs[0]!.id).not.toBe(before[0]!.id);
   });
 });
+
+describe('definitions: Bullpen\'s records change in one transaction', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_CONNECTION_ALLOW: '127.0.0.1:6379' } });
+  });
+  afterAll(() => app?.close());
+
+  it('rolls the destination back when a connection after it is refused (SERVICE_CONNECTION_ALLOW)', async () => {
+    const definitions = {
+      bullpenDefinitions: 1,
+      alertDestinations: [{ name: 'pager', type: 'webhook', target: { secret: 'pager.url' }, signingSecret: { secret: 'pager.key' } }],
+      connections: [{ name: 'elsewhere', url: 'redis://127.0.0.1:6499/0', credentials: null }],
+    };
+    const secrets = { 'pager.url': 'http://127.0.0.1:9/hook', 'pager.key': 'whsec_x' };
+    const refused = await request(`${app.api}/definitions`, { method: 'POST', body: { definitions, secrets } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('CONNECTION_TARGET_FORBIDDEN');
+    expect(await sql(app, 'select * from "alert_destination"')).toEqual([]);
+    expect(await sql(app, 'select * from "connection"')).toEqual([]);
+  });
+});

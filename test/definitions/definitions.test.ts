@@ -167,6 +167,7 @@ describe.each(persistenceKinds)('definitions export and import (%s persistence)'
       { definitions: { ...document, connections: [{ ...document.connections[0], schedulers: [{ ...document.connections[0].schedulers[0], schedule: { type: 'cron', pattern: 'every day' } }] }] }, secrets: secrets() },
       { definitions: { ...document, connections: [{ ...document.connections[0], url: storeUrl }] }, secrets: secrets() },
       { definitions: document, secrets: secrets(), extra: true },
+      { definitions: { ...document, connections: [document.connections[0], { ...document.connections[0], name: 'second' }] }, secrets: secrets() },
     ];
     const messages: string[] = [];
     for (const body of bad) {
@@ -179,6 +180,7 @@ describe.each(persistenceKinds)('definitions export and import (%s persistence)'
     expect(messages[3]).toMatch(/Secret "connections.primary.url" is a URL of another store/);
     expect(messages[4]).toMatch(/Job scheduler primary\/emails\/digest: .*pattern/);
     expect(messages[5]).toMatch(/url carries credentials/);
+    expect(messages[7]).toMatch(/more than one connection the default/);
     for (const message of messages) expect(message).not.toContain(password);
     expect(await records(target)).toEqual(before);
   });
