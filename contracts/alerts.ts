@@ -91,6 +91,15 @@ export const listAlertEventsInput = connectionParams.extend({
 });
 export const alertEventPageSchema = z.object({ events: z.array(alertEventSchema).describe('Newest first.'), nextCursor: z.string().nullable() });
 export const alertEventParams = connectionParams.extend({ eventId: databaseText().min(1).max(36).describe('Alert event id.') });
+export const acknowledgeAlertEventInput = alertEventParams.extend({
+  snoozeRuleUntil: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe("Also snooze the event's rule until then (its `snoozedUntil`): no firing and no delivery of it, for any queue, until that instant."),
+});
+export const acknowledgedAlertEventSchema = alertEventSchema.extend({
+  ruleSnoozedUntil: isoTime().nullable().describe("The rule's `snoozedUntil` after the call (null: not snoozed)."),
+});
 
 export const alertDestinationTypes = ['webhook', 'slack'] as const;
 export const createAlertDestinationInput = z.strictObject({
@@ -110,7 +119,7 @@ export const alertDestinationSchema = z
   })
   .meta({ id: 'AlertDestination' });
 export const createdAlertDestinationSchema = alertDestinationSchema.extend({
-  secret: z.string().describe('Keys the `X-Bullpen-Signature` HMAC; shown this once.'),
+  secret: z.string().describe('Keys the `Bullpen-Signature` (and `X-Bullpen-Signature`) HMAC; shown this once.'),
 });
 export const alertDestinationListSchema = z.object({ destinations: z.array(alertDestinationSchema) });
 

@@ -38,6 +38,9 @@ export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
   WEBHOOK_TARGET_FORBIDDEN: z.object({ target: z.string().describe('The refused `host:port`.') }),
   SIGNUP_CLOSED: z.object({ setting: z.literal('SERVICE_SIGNUP').describe('The variable that decides who may sign up.') }),
   UNSUPPORTED_QUEUE_NAME: z.object({ queueName: z.string().describe('The refused queue name.') }),
+  SECRETS_MISSING: z.object({
+    missingSecrets: z.array(z.object({ secret: z.string(), env: z.string().optional(), for: z.string() })).describe('Each secret to give in `secrets`, by name.'),
+  }),
   NOT_FOUND: z.object({
     connectionId: connectionId.optional(),
     queueName: z.string().optional(),

@@ -18,6 +18,7 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   CURRENT_PASSWORD_INCORRECT: '`currentPassword` is not your current password',
   RESET_LINK_INVALID: 'The password reset link is unknown, already used or expired (links last one hour)',
   UNSUPPORTED_QUEUE_NAME: 'The route would create a queue whose name holds ":", which BullMQ refuses (existing such queues stay readable and operable)',
+  SECRETS_MISSING: 'A definitions import needs secrets it was not given (nothing changed); `missingSecrets` names each, with the environment variable the document names for it',
   JOB_ACTIVE: 'A worker holds the job (it is active): its data cannot change under it; try when it finishes',
   UNAUTHORIZED: 'Not signed in: no valid session cookie or API token',
   FORBIDDEN: 'The role may not do this, the organization is not yours, a read-only API token (`scope: read`) asked for a change, or a cookie-authenticated change came from another origin (CSRF)',

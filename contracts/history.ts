@@ -32,8 +32,21 @@ const queueFigures = {
   workers: z.number().int().describe('Worker connections at the end of the step.'),
 };
 
+const percentiles = (what: string) =>
+  z
+    .object({ p50: z.number().int(), p95: z.number().int(), p99: z.number().int() })
+    .nullable()
+    .describe(`${what} in milliseconds, p50/p95/p99 of the jobs measured (each the worst sample's of the step); null when none finished.`);
+
+/** Latency of a queue's step: what the sampler measured of the jobs that finished (see the README's History). */
+const queueLatency = {
+  latencyJobs: z.number().int().describe('Finished jobs measured in the step: the newest finished since the previous sample, at most 100 per sample.'),
+  processingMs: percentiles('Processing time (finishedOn − processedOn)'),
+  waitMs: percentiles('Wait time (processedOn − timestamp: a delay the job was given, and earlier attempts, count as waiting)'),
+};
+
 export const queueHistoryPointSchema = z
-  .object({ at: isoTime().describe('Start of the step (ISO 8601).'), ...queueFigures, paused: z.boolean() })
+  .object({ at: isoTime().describe('Start of the step (ISO 8601).'), ...queueFigures, paused: z.boolean(), ...queueLatency })
   .meta({ id: 'QueueHistoryPoint' });
 
 export const connectionHistoryPointSchema = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { searchableFields, searchableFieldSchema, type SearchableField } from './job-search.js';
+import { requireCriteria, searchableFields, searchableFieldSchema, type SearchableField } from './job-search.js';
+import { whereField } from './job-where.js';
 import { strictBoolean } from './strict-boolean.js';
 import { strictNumber } from './strict-number.js';
 
@@ -16,8 +17,9 @@ export const maxQuerySampleIds = 20;
  */
 export function querySelection<S extends string>(statuses: readonly [S, ...S[]]) {
   return z
-    .object({
-      q: z.string().min(1).max(1000).describe('Text to find, case-insensitive, as in `GET …/search` (`data` is matched against its JSON text).'),
+    .strictObject({
+      q: z.string().min(1).max(1000).optional().describe('Text to find, case-insensitive, as in `GET …/search` (`data` is matched against its JSON text). Give `q`, `where` or both.'),
+      where: whereField.optional(),
       in: z
         .array(searchableFieldSchema)
         .min(1)
@@ -31,12 +33,13 @@ export function querySelection<S extends string>(statuses: readonly [S, ...S[]])
         .optional()
         .describe(`Statuses to scan, in this order, each newest first (default: ${statuses.join(', ')}).`),
     })
-    .strict()
+    .superRefine(requireCriteria)
     .describe('Act on the jobs a search matches (as `GET …/search` finds them), a bounded scan per request continued by `cursor`.');
 }
 
 export interface JobQuery<S extends string = string> {
-  q: string;
+  q?: string | undefined;
+  where?: string | undefined;
   in?: SearchableField[] | undefined;
   status?: S[] | undefined;
 }

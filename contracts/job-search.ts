@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whereField } from './job-where.js';
 import { commaList, jobStatuses, jobStatusSchema, jobSummarySchema, summaryOptions } from './jobs.js';
 import { queueParams } from './params.js';
 
@@ -8,8 +9,14 @@ export type SearchableField = z.infer<typeof searchableFieldSchema>;
 
 export const maxSearchLimit = 100;
 
+/** A search needs something to match: `q`, `where`, or both (400 naming `q` otherwise). */
+export function requireCriteria(input: { q?: string | undefined; where?: string | undefined }, check: z.RefinementCtx): void {
+  if (input.q === undefined && input.where === undefined) check.addIssue({ code: 'custom', path: ['q'], message: 'give q (text to find), where (field terms such as data.customer.id:42), or both' });
+}
+
 export const searchJobsInput = queueParams.extend(summaryOptions.shape).extend({
-  q: z.string().min(1).max(1000).describe('Text to find, case-insensitive. `data` is matched against its JSON text.'),
+  q: z.string().min(1).max(1000).optional().describe('Text to find, case-insensitive. `data` is matched against its JSON text. Give `q`, `where` or both (a job must match both).'),
+  where: whereField.optional(),
   in: commaList(searchableFieldSchema)
     .default([...searchableFields])
     .describe(`Comma-separated fields to look in: ${searchableFields.join(', ')} (default: all).`),
@@ -18,7 +25,7 @@ export const searchJobsInput = queueParams.extend(summaryOptions.shape).extend({
     .describe(`Comma-separated statuses to scan, in this order (default: ${jobStatuses.join(', ')}).`),
   limit: z.number().int().min(1).max(maxSearchLimit).default(50).describe('Stop after this many matches.'),
   cursor: z.string().min(1).max(2000).optional().describe('The `cursor` of the previous answer, to continue the same search.'),
-});
+}).superRefine(requireCriteria);
 export type SearchJobsInput = z.output<typeof searchJobsInput>;
 
 export const jobSearchSchema = z.object({

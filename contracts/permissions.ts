@@ -53,6 +53,9 @@ export const minimumRoleByPermission = {
   'organizations.create': 'viewer',
   'session.write': 'viewer',
   'audit.read': 'admin',
+  // Definitions carry connections, protection, schedulers and alerting: what admins change.
+  'definitions.read': 'admin',
+  'definitions.write': 'admin',
 } as const satisfies Record<string, Role>;
 
 export type Permission = keyof typeof minimumRoleByPermission;
@@ -115,6 +118,9 @@ export const storeChangeByPermission = {
   'organizations.create': 'none',
   'session.write': 'none',
   'audit.read': 'none',
+  'definitions.read': 'none',
+  // An import may set queue settings and schedulers; each connection's protection is applied to its part.
+  'definitions.write': 'write',
 } as const satisfies Record<Permission, 'none' | 'write' | 'destroy'>;
 
 export type StoreChange = (typeof storeChangeByPermission)[Permission];

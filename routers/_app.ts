@@ -6,7 +6,12 @@ import { auditRouter } from './audit/router.js';
 import { authRouter } from './auth/router.js';
 import { organizationsRouter } from './organizations/router.js';
 import { invitationsRouter } from './invitations/router.js';
+import { createDestination, updateDestination } from './alert-destinations/destination-rows.js';
+import { createRule, updateRule } from './alerts/alert-rules.js';
+import { createConnection } from './connections/create-connection.js';
 import { connectionsRouter } from './connections/router.js';
+import { updateConnection } from './connections/update-connection.js';
+import { definitionsRouter } from './definitions/router.js';
 import { discoveryRouter } from './discovery/router.js';
 import { historyRouter } from './history/router.js';
 import { removeAcrossTask, retryAcrossTask } from './jobs/across-task.js';
@@ -18,10 +23,18 @@ import { metricsRouter } from './metrics/router.js';
 import { purgeTask } from './queues/purge-task.js';
 import { queuesRouter } from './queues/router.js';
 import { schedulersRouter } from './schedulers/router.js';
+import { saveScheduler } from './schedulers/save-scheduler.js';
+import { toScheduler } from './schedulers/to-scheduler.js';
+import { toRepeatOptions } from './schedulers/validate-schedule.js';
 import { storeKeysRouter } from './store-keys/router.js';
 import { systemRouter } from './system/router.js';
 import { tasksRouter } from './tasks/router.js';
 import { workersRouter } from './workers/router.js';
+
+/** The resources' own writers, for definitions imports (server/definitions/definition-writers.ts). */
+const definitionWriters = {
+  createConnection, updateConnection, toScheduler, checkSchedule: toRepeatOptions, saveScheduler, createRule, updateRule, createDestination, updateDestination,
+};
 
 /** Mounts every resource router; the whole API surface in one list. */
 export const appRouter = router({
@@ -42,6 +55,7 @@ export const appRouter = router({
   queues: queuesRouter,
   discovery: discoveryRouter,
   tasks: tasksRouter,
+  definitions: definitionsRouter(definitionWriters),
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,9 +1,11 @@
 import type { Command } from './command.js';
 import { alertsCommand } from './commands/alerts.js';
 import { connectionsCommand } from './commands/connections.js';
+import { definitionsCommand } from './commands/definitions.js';
 import { editCommand } from './commands/edit.js';
 import { failuresCommand } from './commands/failures.js';
 import { historyCommand } from './commands/history.js';
+import { insightsCommand } from './commands/insights.js';
 import { inviteCommand } from './commands/invite.js';
 import { jobCommand } from './commands/job.js';
 import { jobsCommand } from './commands/jobs.js';
@@ -22,5 +24,5 @@ import { watchCommand } from './commands/watch.js';
 /** Every command, in the order `bullpen --help` lists them. */
 export const commands: Command<any>[] = [
   connectionsCommand, queuesCommand, jobsCommand, jobCommand, failuresCommand, editCommand, retryCommand, removeCommand, purgeCommand, obliterateCommand,
-  pauseCommand, resumeCommand, keysCommand, watchCommand, historyCommand, topCommand, alertsCommand, tasksCommand, moveCommand, inviteCommand,
+  pauseCommand, resumeCommand, keysCommand, watchCommand, historyCommand, insightsCommand, topCommand, alertsCommand, tasksCommand, moveCommand, inviteCommand, definitionsCommand,
 ];

@@ -27,19 +27,22 @@ export interface CliContext {
   io: CliIo;
   /** The `--conn` flag (a name or an id), else the name of the default connection from `connections.list` (asked once). */
   connectionId(): Promise<string>;
+  /** The CLI's environment (a definitions import reads the secrets a document names from it). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export function createCliContext(config: CliConfig, io: CliIo): CliContext {
+export function createCliContext(config: CliConfig, io: CliIo, env: Readonly<Record<string, string | undefined>> = {}): CliContext {
   const client = createBullpenClient({ baseUrl: config.url, ...(config.token ? { token: config.token } : {}), ...(config.reason ? { reason: config.reason } : {}) });
   let resolved: Promise<string> | undefined;
   return {
     client,
     config,
     io,
+    env,
     connectionId() {
       resolved ??= config.connectionId ? Promise.resolve(config.connectionId) : defaultConnectionId(client);
       return resolved;

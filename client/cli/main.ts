@@ -48,7 +48,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv, io: CliIo):
       return exitCodes.ok;
     }
     config = cliConfig(env, globals);
-    const code = await command.run(createCliContext(config, io), parsed);
+    const code = await command.run(createCliContext(config, io, env), parsed);
     return code ?? exitCodes.ok;
   } catch (error) {
     if (error instanceof UsageError) {

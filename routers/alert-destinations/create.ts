@@ -15,7 +15,7 @@ export const createProcedure = authedPersistedProcedure
       tags: ['alerts'],
       summary: 'Add a webhook or Slack destination; the answer carries its signing `secret` once',
       description:
-        'A delivery is a POST of JSON `{ event, rule, connection, queueName, value, threshold, state, at }` with `X-Bullpen-Event-Id` (stable across retries) and `X-Bullpen-Signature: sha256=<hex HMAC-SHA256 of the raw body keyed with the secret>`; retried with exponential backoff for an hour. Slack destinations get formatted text.',
+        'A delivery is a POST of JSON `{ event, rule, connection, queueName, value, threshold, state, at }` with `X-Bullpen-Event-Id` (stable across retries), `Bullpen-Timestamp` (Unix seconds of the attempt) and `Bullpen-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the secret>` (refuse old timestamps to refuse replays; `X-Bullpen-Signature`, the HMAC of the body alone, is kept for older receivers); retried with exponential backoff for an hour. Slack destinations get formatted text.',
     },
   })
   .input(createAlertDestinationInput)

@@ -24,17 +24,33 @@ export async function findDestination(em: EntityManager, organizationId: string,
   return row;
 }
 
-/** Saves a destination with its URL and a new signing secret sealed; the secret is answered once. */
-export async function createDestination(deps: { em: EntityManager; cipher: UrlCipher; policy: TargetPolicy; organizationId: string }, input: { type: 'webhook' | 'slack'; name: string; url: string }) {
+type DestinationDeps = { em: EntityManager; cipher: UrlCipher; policy: TargetPolicy; organizationId: string };
+
+/**
+ * Saves a destination with its URL and signing secret sealed; the secret is answered once. A new one
+ * is made unless given (a definitions import brings the one its receivers already hold).
+ */
+export async function createDestination(deps: DestinationDeps, input: { type: 'webhook' | 'slack'; name: string; url: string; secret?: string | undefined }) {
   await assertWebhookAllowed(deps.policy, input.url);
   const id = randomUUID();
-  const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+  const secret = input.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
   const row = deps.em.create(AlertDestination, {
     id, organizationId: deps.organizationId, type: input.type, name: input.name,
     urlSealed: deps.cipher.encrypt(input.url, id), secretSealed: deps.cipher.encrypt(secret, `${id}:secret`), createdAt: new Date(),
   });
   await deps.em.flush();
   return { ...toDestinationView(row, deps.cipher), secret };
+}
+
+/** Changes a destination's type, URL (checked like a new one) or signing secret (a definitions import). */
+export async function updateDestination(deps: DestinationDeps, id: string, changes: { type?: 'webhook' | 'slack' | undefined; url?: string | undefined; secret?: string | undefined }) {
+  const row = await findDestination(deps.em, deps.organizationId, id);
+  if (changes.url !== undefined) await assertWebhookAllowed(deps.policy, changes.url);
+  if (changes.type !== undefined) row.type = changes.type;
+  if (changes.url !== undefined) row.urlSealed = deps.cipher.encrypt(changes.url, id);
+  if (changes.secret !== undefined) row.secretSealed = deps.cipher.encrypt(changes.secret, `${id}:secret`);
+  await deps.em.flush();
+  return toDestinationView(row, deps.cipher);
 }
 
 /** Removes a destination and takes it out of the organization's rules. */

@@ -36,11 +36,18 @@ export async function listEvents(scope: RuleScope, query: { state?: 'firing' | '
   return { events: page.map(toEventView), nextCursor: rows.length > query.limit ? encodeCursor(page.at(-1)!) : null };
 }
 
-export async function acknowledgeEvent(scope: RuleScope, eventId: string): Promise<AlertEventView> {
-  const event = await scope.em.findOne(AlertEvent, { id: eventId, connectionId: scope.connectionId });
-  const rule = event && (await scope.em.findOne(AlertRule, { id: event.ruleId, organizationId: scope.organizationId }));
-  if (!event || !rule) throw new AppError('NOT_FOUND', `Alert event ${eventId} was not found`, { eventId });
-  event.acknowledgedAt ??= new Date();
-  await scope.em.flush();
-  return toEventView(event);
+/**
+ * Marks an event seen (the first time is kept) and, with `snoozeRuleUntil`, snoozes its rule until
+ * then: both in one transaction, so an acknowledgement never lands without the snooze it asked for.
+ */
+export async function acknowledgeEvent(scope: RuleScope, eventId: string, snoozeRuleUntil?: string): Promise<AlertEventView & { ruleSnoozedUntil: string | null }> {
+  return scope.em.transactional(async (tx) => {
+    const event = await tx.findOne(AlertEvent, { id: eventId, connectionId: scope.connectionId });
+    const rule = event && (await tx.findOne(AlertRule, { id: event.ruleId, organizationId: scope.organizationId }));
+    if (!event || !rule) throw new AppError('NOT_FOUND', `Alert event ${eventId} was not found`, { eventId });
+    event.acknowledgedAt ??= new Date();
+    if (snoozeRuleUntil !== undefined) Object.assign(rule, { snoozedUntil: new Date(snoozeRuleUntil), updatedAt: new Date() });
+    await tx.flush();
+    return { ...toEventView(event), ruleSnoozedUntil: rule.snoozedUntil?.toISOString() ?? null };
+  });
 }

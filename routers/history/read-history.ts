@@ -6,6 +6,9 @@ const queueMerges = {
   waiting: 'latest', active: 'latest', delayed: 'latest', failed: 'latest', completed: 'latest',
   completed_delta: 'sum', failed_delta: 'sum', oldest_waiting_seconds: 'max', paused: 'latest', workers: 'latest',
 } as const satisfies Record<string, Merge>;
+const latencyMerges = {
+  latency_jobs: 'sum', processing_p50_ms: 'max', processing_p95_ms: 'max', processing_p99_ms: 'max', wait_p50_ms: 'max', wait_p95_ms: 'max', wait_p99_ms: 'max',
+} as const satisfies Record<string, Merge>;
 const connectionMerges = {
   ...queueMerges, queues: 'latest', up: 'all', used_memory: 'latest', max_memory: 'latest', clients: 'latest', ops_per_second: 'latest',
 } as const satisfies Record<string, Merge>;
@@ -18,6 +21,12 @@ function queueFigures(step: Figures) {
     waiting: int(step.waiting), active: int(step.active), delayed: int(step.delayed), failed: int(step.failed), completed: int(step.completed),
     completedDelta: int(step.completed_delta), failedDelta: int(step.failed_delta), oldestWaitingSeconds: int(step.oldest_waiting_seconds), workers: int(step.workers),
   };
+}
+
+/** A step's p50/p95/p99 of one measure (processing or wait), or null when no sample of it measured any job. */
+function percentilesOf(step: Figures, measure: 'processing' | 'wait') {
+  const [p50, p95, p99] = [step[`${measure}_p50_ms`], step[`${measure}_p95_ms`], step[`${measure}_p99_ms`]];
+  return p50 === null || p50 === undefined ? null : { p50, p95: int(p95), p99: int(p99) };
 }
 
 /** The prefixes under which a queue has samples, newest first. */
@@ -36,7 +45,14 @@ export async function readQueueHistory(em: EntityManager, ref: { connectionId: s
   );
   return {
     ...page(range),
-    points: mergeIntoSteps(rows, range, queueMerges).map(({ at, figures }) => ({ at: iso(at), ...queueFigures(figures), paused: int(figures.paused) === 1 })),
+    points: mergeIntoSteps(rows, range, { ...queueMerges, ...latencyMerges }).map(({ at, figures }) => ({
+      at: iso(at),
+      ...queueFigures(figures),
+      paused: int(figures.paused) === 1,
+      latencyJobs: int(figures.latency_jobs),
+      processingMs: percentilesOf(figures, 'processing'),
+      waitMs: percentilesOf(figures, 'wait'),
+    })),
   };
 }
 

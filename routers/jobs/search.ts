@@ -10,7 +10,7 @@ export const searchProcedure = queueProcedure
       method: 'GET',
       path: `${queuePath}/search`,
       tags: jobsTags,
-      summary: 'Search jobs by id, name, data or failure reason: a bounded scan continued by cursor',
+      summary: 'Search jobs by text in id, name, data or failure reason, or by field (`where=data.customer.id:42`): a bounded scan continued by cursor',
     },
   })
   .input(searchJobsInput)

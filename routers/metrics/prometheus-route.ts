@@ -1,3 +1,4 @@
+import { readLatestLatency } from './latest-latency.js';
 import { streamPrometheus } from './stream-prometheus.js';
 import { nameGlobMatcher } from '../../server/bullmq/name-glob.js';
 import { resolveActor } from '../../server/auth/resolve-actor.js';
@@ -21,7 +22,9 @@ export function prometheusRoute(services: Services) {
     const stores = connections.map((connection) => services.stores.handle(connection));
     call.res.status(200).type(services.httpMetrics.registry.contentType);
     try {
-      await streamPrometheus(call.res, stores, services.queueDirectory, include);
+      // Three sample intervals: one late sample is not yet stale.
+      const latency = (store: { connection: { id: string } }) => readLatestLatency(services.persistence.fork(), store.connection.id, 3 * services.config.history.sampleIntervalMs);
+      await streamPrometheus(call.res, stores, services.queueDirectory, include, latency);
       call.res.end(await services.httpMetrics.text());
     } catch (error) {
       if (!call.res.headersSent) throw error;

@@ -5,6 +5,7 @@ import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
 import { exportedStates, readExportCounts } from '../../server/bullmq/export-counts.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { isStoreUnavailable } from '../../server/stores/store-errors.js';
+import type { LatestLatency } from './latest-latency.js';
 
 /** Queues read per script call: a few milliseconds of store time each, and a bounded reply in memory. */
 const queuesPerCall = 500;
@@ -23,18 +24,42 @@ async function write(out: Writable, text: string): Promise<void> {
   if (text !== '' && !out.write(text)) await once(out, 'drain');
 }
 
+/** Where the exposition's latency comes from: the history's latest sample of a connection. */
+export type LatencySource = (store: StoreHandle) => Promise<LatestLatency[]>;
+
+/**
+ * `bullpen_job_processing_seconds`, a summary per queue: the quantiles of the processing times the
+ * history measured in its latest sample (quantiles only: the sampler measures at most 100 jobs of a
+ * queue per interval, so a count or sum would not be every job's). A database that does not answer
+ * leaves the family out, never the scrape.
+ */
+async function latencyFamily(scraped: Scraped[], latency: LatencySource, include: (name: string) => boolean): Promise<string> {
+  let text = '';
+  for (const { store } of scraped) {
+    const rows = await Promise.resolve().then(() => latency(store)).catch(() => [] as LatestLatency[]);
+    const connection = escapeLabel(store.connection.name);
+    for (const row of rows) {
+      if (!include(row.queueName)) continue;
+      const labels = `queue="${escapeLabel(row.queueName)}", connection="${connection}", prefix="${escapeLabel(row.prefix)}"`;
+      for (const [quantile, ms] of [['0.5', row.p50], ['0.95', row.p95], ['0.99', row.p99]] as const) text += `bullpen_job_processing_seconds{${labels}, quantile="${quantile}"} ${ms / 1000}\n`;
+    }
+  }
+  return text === '' ? '' : header('bullpen_job_processing_seconds', 'Processing time (finishedOn - processedOn) of the jobs a queue finished in the latest history sample interval (at most 100 newest)', 'summary') + text;
+}
+
 /**
  * The queue families of GET /api/prometheus, written as they are read: per
  * queue, `bullmq_job_count` for each of 7 states, `bullmq_job_completed_total`
  * and `bullmq_job_failed_total` (9 series, the same as BullMQ's own
  * exportPrometheusMetrics, labelled `connection` (its name) and `prefix`), then
  * `bullpen_queue_backlog` and `bullpen_queue_oldest_waiting_seconds`, then
+ * `bullpen_job_processing_seconds` (from the history), then
  * `bullpen_store_up` per connection. Names come from the queue index and
  * counts from one script call per 500 queues, so a scrape of 10,000 queues
  * is ~20 calls and never holds the whole document. A store that fails
  * part-way keeps the samples already written and scores 0.
  */
-export async function streamPrometheus(out: Writable, stores: StoreHandle[], directory: QueueDirectory, include: (name: string) => boolean): Promise<void> {
+export async function streamPrometheus(out: Writable, stores: StoreHandle[], directory: QueueDirectory, include: (name: string) => boolean, latency?: LatencySource): Promise<void> {
   const scraped: Scraped[] = await Promise.all(
     stores.map(async (store) => {
       try {
@@ -83,6 +108,7 @@ export async function streamPrometheus(out: Writable, stores: StoreHandle[], dir
     await write(out, header('bullpen_queue_backlog', 'Jobs waiting to run (wait + prioritized)', 'gauge') + backlog.join(''));
     await write(out, header('bullpen_queue_oldest_waiting_seconds', 'Age of the oldest waiting job (0 when none waits)', 'gauge') + oldest.join(''));
   }
+  if (latency) await write(out, await latencyFamily(scraped, latency, include));
   await write(
     out,
     header('bullpen_store_up', 'Whether the store of a connection answered this scrape (1) or not (0)', 'gauge') +

@@ -38,6 +38,20 @@ export function signature(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
+/**
+ * The signature headers of one attempt. `Bullpen-Signature` signs `<Bullpen-Timestamp>.<body>` (Unix
+ * seconds), so a receiver can refuse a replayed delivery by its age; each retry is signed anew. The
+ * body-only `X-Bullpen-Signature` stays for receivers written before the timestamp existed.
+ */
+export function signatureHeaders(body: string, secret: string, now = Date.now()): Record<string, string> {
+  const timestamp = String(Math.floor(now / 1000));
+  return {
+    'bullpen-timestamp': timestamp,
+    'bullpen-signature': signature(`${timestamp}.${body}`, secret),
+    'x-bullpen-signature': signature(body, secret),
+  };
+}
+
 /** What a Slack incoming webhook shows for an alert: one line of text. */
 function slackText(payload: DeliveryPayload): string {
   const where = payload.queueName === null ? `connection ${payload.connection.name}` : `queue ${payload.queueName} on ${payload.connection.name}`;
@@ -73,7 +87,7 @@ export async function sendDelivery(destination: { type: string; url: string; sec
         'content-type': 'application/json',
         'user-agent': 'bullpen-alerts',
         'x-bullpen-event-id': payload.event,
-        'x-bullpen-signature': signature(body, destination.secret),
+        ...signatureHeaders(body, destination.secret),
       },
       body,
     });

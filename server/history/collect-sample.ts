@@ -3,7 +3,8 @@ import { listWorkerClients } from '../bullmq/client-list.js';
 import { introspect } from '../bullmq/introspection.js';
 import { masterNodes } from '../bullmq/master-nodes.js';
 import type { StoreHandle } from '../stores/store-handle.js';
-import { readQueues } from './sample-script.js';
+import { readLatencies, type QueueLatency } from './sample-latency.js';
+import { readQueues, type QueueReading } from './sample-script.js';
 
 /** One queue at one moment, as the history keeps it. */
 export interface QueuePoint {
@@ -19,6 +20,8 @@ export interface QueuePoint {
   oldestWaitingSeconds: number;
   paused: boolean;
   workers: number;
+  /** Processing and wait times of the jobs finished since the previous sample; null when none finished. */
+  latency?: QueueLatency | null | undefined;
 }
 
 export interface StoreFacts {
@@ -33,7 +36,7 @@ export interface StoreFacts {
 export interface ConnectionSample {
   at: number;
   queues: QueuePoint[];
-  totals: Omit<QueuePoint, 'prefix' | 'queueName' | 'paused'> & { paused: number; queues: number };
+  totals: Omit<QueuePoint, 'prefix' | 'queueName' | 'paused' | 'latency'> & { paused: number; queues: number };
   store: StoreFacts;
 }
 
@@ -48,7 +51,8 @@ export async function collectSample(store: StoreHandle, directory: QueueDirector
   try {
     const refs = await directory.list(store);
     const [readings, workers, facts] = await Promise.all([readQueues(store, refs, since), workerCounts(store), readStoreFacts(store)]);
-    const queues = readings.map((reading): QueuePoint => ({
+    const latencies = await latencyOfBusyQueues(store, readings, since);
+    const queues = readings.map((reading, index): QueuePoint => ({
       prefix: reading.ref.prefix,
       queueName: reading.ref.name,
       waiting: reading.waiting,
@@ -61,6 +65,7 @@ export async function collectSample(store: StoreHandle, directory: QueueDirector
       oldestWaitingSeconds: reading.oldestWaitingAt > 0 ? Math.max(0, Math.round((at - reading.oldestWaitingAt) / 1000)) : 0,
       paused: reading.paused,
       workers: workers.get(`${reading.ref.prefix}\u0000${reading.ref.name}`) ?? 0,
+      latency: latencies.get(index) ?? null,
     }));
     return { at, queues, totals: totalsOf(queues), store: facts };
   } catch {
@@ -83,6 +88,14 @@ export function totalsOf(queues: QueuePoint[]): ConnectionSample['totals'] {
     workers: sum((q) => q.workers),
     queues: queues.length,
   };
+}
+
+/** Latency of the queues that finished jobs since the previous sample (by reading index); idle queues cost nothing. */
+async function latencyOfBusyQueues(store: StoreHandle, readings: QueueReading[], since: number): Promise<Map<number, QueueLatency>> {
+  const busy = readings.flatMap((reading, index) => (reading.completedSince + reading.failedSince > 0 ? [index] : []));
+  if (busy.length === 0) return new Map();
+  const latencies = await readLatencies(store.client, busy.map((index) => ({ ref: readings[index]!.ref, finished: readings[index]!.completedSince + readings[index]!.failedSince })), since);
+  return new Map(busy.map((index, at) => [index, latencies[at]!]));
 }
 
 async function workerCounts(store: StoreHandle): Promise<Map<string, number>> {

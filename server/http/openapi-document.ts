@@ -30,6 +30,7 @@ const tags = {
   history: 'Sampled history of queue and connection figures.',
   alerts: 'Alert rules per connection, their events, and the destinations they notify.',
   tasks: 'Background tasks (async bulk actions and purges): progress and cancelling.',
+  definitions: "Export and import of an organization's definitions (connections, protection, queue settings, schedulers, alerting) as one document, secrets named, not held.",
 };
 
 const authentication = {

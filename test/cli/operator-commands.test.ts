@@ -131,7 +131,7 @@ describe('bullpen alerts', () => {
 
   it('refuses what it cannot do with the usage exit code', async () => {
     const unknown = await bullpen(['alerts', 'silence']);
-    expect([unknown.code, unknown.stderr]).toEqual([2, 'bullpen alerts takes one of rules, destinations, events, ack, got "silence"\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'bullpen alerts takes one of rules, destinations, events, ack, snooze, got "silence"\n']);
     expect((await bullpen(['alerts', 'ack'])).code).toBe(2);
     expect((await bullpen(['alerts', 'rules', '--state', 'firing'])).code).toBe(2);
   });

@@ -11,15 +11,21 @@ type Point = QueueHistory['points'][number];
 
 interface Series {
   label: string;
-  value(point: Point): number;
+  /** null: the step measured nothing of it (no job finished), drawn blank like a step without a sample. */
+  value(point: Point): number | null;
   show(value: number): string;
 }
+
+/** Milliseconds as people read a duration: `85ms`, `1.4s`, `12s`, then minutes and hours. */
+export const shortMs = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : ms < 60_000 ? `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s` : shortDuration(Math.round(ms / 1000)));
 
 const series: Series[] = [
   { label: 'completed', value: (p) => p.completedDelta, show: String },
   { label: 'failed', value: (p) => p.failedDelta, show: String },
   { label: 'backlog', value: (p) => p.waiting, show: String },
   { label: 'oldest wait', value: (p) => p.oldestWaitingSeconds, show: shortDuration },
+  { label: 'p95 runtime', value: (p) => p.processingMs?.p95 ?? null, show: shortMs },
+  { label: 'p95 wait', value: (p) => p.waitMs?.p95 ?? null, show: shortMs },
 ];
 
 /** The step each point falls in, from the range's start: one column per step, null where no sample was taken. */
@@ -39,9 +45,10 @@ function drawHistory(history: QueueHistory): string {
   const sampled = columns.filter((point): point is Point => point !== null);
   const rows = series.map(({ label, value, show }) => {
     const values = columns.map((point) => (point ? value(point) : null));
-    const max = Math.max(0, ...sampled.map(value));
-    const last = sampled.at(-1);
-    const scale = last ? `0..${show(max)}  last ${show(value(last))}` : 'no samples';
+    const measured = sampled.map(value).filter((one): one is number => one !== null);
+    const max = Math.max(0, ...measured);
+    const last = measured.at(-1);
+    const scale = last !== undefined ? `0..${show(max)}  last ${show(last)}` : sampled.length > 0 ? 'nothing finished' : 'no samples';
     return `${label.padEnd(labelWidth)}  ${timeline(values, max)}  ${scale}`;
   });
   const axis = timeAxis(Date.parse(history.from), Date.parse(history.to), columns.length).map((line) => `${' '.repeat(labelWidth + 2)}${line}`);
@@ -51,7 +58,7 @@ function drawHistory(history: QueueHistory): string {
 export const historyCommand = defineCommand({
   name: 'history',
   usage: '<queue> [--since 6h] [--prefix PREFIX]',
-  summary: "A queue's throughput, failures, backlog and oldest waiting age on a time axis (blank where no sample was taken)",
+  summary: "A queue's throughput, failures, backlog, oldest waiting age and p95 processing and wait times on a time axis (blank where no sample was taken)",
   options: { since: { type: 'string', default: '6h' }, prefix: { type: 'string' } },
   flagHelp: {
     since: 'how far back: minutes, hours or days such as 30m, 6h, 2d (default 6h)',

@@ -2,7 +2,7 @@ import { defineCommand, integerFlag } from '../command.js';
 import { confirmationFor, confirmFlag } from '../confirm.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
-import { runSearchAction, searchFlagHelp, searchFlags, type SearchBody } from './search-selection.js';
+import { runSearchAction, searchFlagHelp, searchFlags, selectsBySearch, type SearchBody } from './search-selection.js';
 
 const statuses = ['waiting', 'delayed', 'completed', 'failed', 'prioritized'] as const;
 
@@ -44,7 +44,7 @@ export const moveCommand = defineCommand({
     const keepIds = values['keep-ids'] ? { keepIds: true } : {};
     // A dry run moves nothing: no connection asks it for confirmation.
     const confirmation = values['dry-run'] ? {} : await confirmationFor(context, queueName!, values.confirm, `empties jobs out of "${queueName}"`);
-    if (values.search !== undefined) {
+    if (selectsBySearch(values)) {
       if (jobIds.length > 0) throw new UsageError('give job ids, --status or --search (one of them; --status filters a search)');
       type MoveInput = Parameters<typeof client.jobs.move.mutate>[0];
       const send = (body: SearchBody) => client.jobs.move.mutate({ ...body, to, ...keepIds, ...confirmation } as MoveInput);

@@ -3,7 +3,7 @@ import { defineCommand } from '../command.js';
 import { confirmationFor, confirmFlag } from '../confirm.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
-import { runSearchAction, searchFlagHelp, searchFlags, type SearchBody } from './search-selection.js';
+import { runSearchAction, searchFlagHelp, searchFlags, selectsBySearch, type SearchBody } from './search-selection.js';
 
 /** The most ids the remove route takes per call. */
 const idsPerCall = 100;
@@ -22,15 +22,15 @@ export const removeCommand = defineCommand({
   examples: ['bullpen remove emails 41 42', "bullpen remove emails --search 'test-' --in name --dry-run", 'bullpen remove emails --search smtp --status failed --confirm emails'],
   arity: [1, Number.POSITIVE_INFINITY],
   async run(context, { positionals: [queueName, ...jobIds], values }) {
-    if ((values.search === undefined) === (jobIds.length === 0)) throw new UsageError('give job ids or --search (one of them)');
-    if (values.search === undefined && (values['dry-run'] || values.in || values.status || values.batch || values.async)) {
+    if (!selectsBySearch(values) === (jobIds.length === 0)) throw new UsageError('give job ids or --search (one of them)');
+    if (!selectsBySearch(values) && (values['dry-run'] || values.in || values.status || values.batch || values.async)) {
       throw new UsageError('--dry-run, --in, --status, --batch and --async go with --search');
     }
     const { client, config, io, connectionId } = context;
     type RemoveInput = Parameters<typeof client.jobs.remove.mutate>[0];
     // A dry run removes nothing: no connection asks it for confirmation.
     const confirmation = values['dry-run'] ? {} : await confirmationFor(context, queueName!, values.confirm, `removes jobs of "${queueName}"`);
-    if (values.search !== undefined) {
+    if (selectsBySearch(values)) {
       const send = (body: SearchBody) => client.jobs.remove.mutate({ ...body, ...confirmation } as RemoveInput);
       return runSearchAction(context, { verb: 'remove', send }, queueName!, values);
     }

@@ -3,7 +3,7 @@ import { defineCommand, integerFlag } from '../command.js';
 import { UsageError } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
 import { withProgress } from '../progress.js';
-import { runSearchAction, searchFlagHelp, searchFlags, type SearchBody } from './search-selection.js';
+import { runSearchAction, searchFlagHelp, searchFlags, selectsBySearch, type SearchBody } from './search-selection.js';
 
 /** The most ids the retry route takes per call. */
 const idsPerCall = 100;
@@ -25,10 +25,10 @@ export const retryCommand = defineCommand({
   arity: [1, Number.POSITIVE_INFINITY],
   async run(context, { positionals: [queueName, ...jobIds], values }) {
     const { client, config, io, connectionId } = context;
-    const selections = [jobIds.length > 0, values['all-failed'], values.search !== undefined].filter(Boolean).length;
+    const selections = [jobIds.length > 0, values['all-failed'], selectsBySearch(values)].filter(Boolean).length;
     if (selections !== 1) throw new UsageError('give job ids, --all-failed or --search (one of them)');
-    if (values.search === undefined && (values['dry-run'] || values.in || values.status || values.batch)) throw new UsageError('--dry-run, --in, --status and --batch go with --search');
-    if (values.search !== undefined) {
+    if (!selectsBySearch(values) && (values['dry-run'] || values.in || values.status || values.batch)) throw new UsageError('--dry-run, --in, --status and --batch go with --search');
+    if (selectsBySearch(values)) {
       const send = (body: SearchBody) => client.jobs.retry.mutate(body as Parameters<typeof client.jobs.retry.mutate>[0]);
       return runSearchAction(context, { verb: 'retry', send, defaultStatus: ['failed'] }, queueName!, values);
     }

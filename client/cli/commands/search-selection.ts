@@ -7,6 +7,7 @@ import { withProgress } from '../progress.js';
 /** Flags that select jobs by a search (retry, remove, move). */
 export const searchFlags = {
   search: { type: 'string' },
+  where: { type: 'string' },
   in: { type: 'string', multiple: true },
   status: { type: 'string', multiple: true },
   'dry-run': { type: 'boolean', default: false },
@@ -15,6 +16,7 @@ export const searchFlags = {
 
 export const searchFlagHelp = {
   search: 'act on the jobs whose id, name, data or failure reason contains this text',
+  where: "act on the jobs whose fields match these terms, e.g. 'data.customer.id:42 opts.priority>5' (with --search: both)",
   in: 'with --search: the fields to look in (repeat or comma-separate): id, name, data, failedReason',
   status: 'with --search: the statuses to look in (repeat or comma-separate)',
   'dry-run': 'count the jobs (and show a few ids) without acting',
@@ -23,6 +25,7 @@ export const searchFlagHelp = {
 
 export interface SearchFlagValues {
   search?: string | undefined;
+  where?: string | undefined;
   in?: string[] | undefined;
   status?: string[] | undefined;
   'dry-run'?: boolean | undefined;
@@ -41,7 +44,7 @@ const words = {
 export interface SearchBody {
   connectionId: string;
   queueName: string;
-  query: { q: string; in?: string[]; status?: string[] };
+  query: { q?: string; where?: string; in?: string[]; status?: string[] };
   limit?: number;
   cursor?: string;
   dryRun?: true;
@@ -96,14 +99,23 @@ export async function followCursor(call: (cursor: string | undefined) => Promise
   return totals;
 }
 
+/** Whether the flags select by a search: `--search`, `--where` or both. */
+export const selectsBySearch = (values: SearchFlagValues) => values.search !== undefined || values.where !== undefined;
+
+/** How the summary names the selection: `"text"`, `where data.x:1`, or both. */
+const describeQuery = (query: SearchBody['query']) =>
+  [query.q === undefined ? '' : JSON.stringify(query.q), query.where === undefined ? '' : `where ${query.where}`].filter(Boolean).join(' ');
+
 /**
- * `--search TEXT`: a dry run, a background task (`--async`), or the action
+ * `--search TEXT` / `--where TERMS`: a dry run, a background task (`--async`), or the action
  * itself continued by cursor until the scan is done, counts on the spinner.
  */
 export async function runSearchAction({ config, io, connectionId }: CliContext, action: SearchAction, queueName: string, values: SearchFlagValues): Promise<number | void> {
   const status = listFlag(values.status) ?? action.defaultStatus;
   const fields = listFlag(values.in);
-  const query = { q: values.search!, ...(fields ? { in: fields } : {}), ...(status ? { status } : {}) };
+  const query = {
+    ...(values.search !== undefined ? { q: values.search } : {}), ...(values.where !== undefined ? { where: values.where } : {}), ...(fields ? { in: fields } : {}), ...(status ? { status } : {}),
+  };
   if (values['max-per-second'] !== undefined && !values.async) throw new UsageError('--max-per-second goes with --async');
   const limit = values.batch === undefined ? {} : { limit: integerFlag('batch', values.batch, 0) };
   const target = { connectionId: await connectionId(), queueName, query, ...limit };
@@ -124,7 +136,7 @@ export async function runSearchAction({ config, io, connectionId }: CliContext, 
     ),
   );
   if (config.json) return writeJson(io.stdout, totals);
-  const matching = `matching ${JSON.stringify(query.q)} in ${queueName}${action.destination ? ` ${action.destination}` : ''} (${totals.scanned} jobs scanned)`;
+  const matching = `matching ${describeQuery(query)} in ${queueName}${action.destination ? ` ${action.destination}` : ''} (${totals.scanned} jobs scanned)`;
   if (dryRun) {
     io.stdout.write(`would ${verb.would} ${totals.matched} job(s) ${matching}\n`);
     if (totals.sampleIds.length > 0) io.stdout.write(`for example: ${totals.sampleIds.join(' ')}\n`);

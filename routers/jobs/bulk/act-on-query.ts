@@ -46,7 +46,7 @@ export async function actOnQuery(options: ActOnQueryOptions): Promise<QueryOutco
   const { queue, query, dryRun = false, cursor, act } = options;
   const statuses = [...new Set(query.status ?? options.statuses)];
   const fields = [...new Set(query.in ?? searchableFields)];
-  const fingerprint = searchFingerprint([queue.name, query.q, fields, statuses, options.scope, dryRun]);
+  const fingerprint = searchFingerprint([queue.name, query.q, fields, statuses, options.scope, dryRun, ...(query.where === undefined ? [] : [query.where])]);
   const position = startingPosition(cursor, fingerprint, options.chunkSize ?? searchChunkSizes.initial);
   const sampleIds: string[] = [];
   const refused: BulkResult[] = [];
@@ -71,7 +71,7 @@ export async function actOnQuery(options: ActOnQueryOptions): Promise<QueryOutco
   };
 
   const { matched, scanned, done } = await scanMatches({
-    client: options.client, queue, q: query.q, fields, statuses, position, fresh: !cursor, onMatches,
+    client: options.client, queue, q: query.q, where: query.where, fields, statuses, position, fresh: !cursor, onMatches,
     limit: options.limit ?? maxQueryMatchesPerRequest,
     budgetMs: options.budgetMs ?? (dryRun ? searchBudgetMs : queryActionBudgetMs),
     chunkSize: options.chunkSize,

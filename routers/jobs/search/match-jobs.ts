@@ -1,6 +1,9 @@
 import type { Queue } from 'bullmq';
 import type { SearchableField } from '../../../contracts/job-search.js';
+import type { WhereTerm } from '../../../contracts/job-where.js';
+import type { JobHash } from '../../../server/bullmq/job-hash.js';
 import type { StoreClient } from '../../../server/stores/redis-client.js';
+import { matchesWhere, whereHashFields, type OptsDecoder } from './where-match.js';
 
 /** Hash fields read per searched field (`id` is the key itself). */
 const hashFieldBySearchable: Record<Exclude<SearchableField, 'id'>, string> = {
@@ -9,20 +12,34 @@ const hashFieldBySearchable: Record<Exclude<SearchableField, 'id'>, string> = {
   failedReason: 'failedReason',
 };
 
+/** What a search matches on: text `q` in `fields`, `where` terms, or both (a job must meet both). */
+export interface JobCriteria {
+  q?: string | undefined;
+  fields: readonly SearchableField[];
+  where?: readonly WhereTerm[] | undefined;
+  /** BullMQ's decoding of stored options, for terms on `opts`. */
+  decodeOpts?: OptsDecoder | undefined;
+}
+
 /**
- * Returns a matcher over raw job hashes: a case-insensitive substring test
- * of each searched field, `data` as its stored JSON text. Only the searched
- * fields are read, never whole jobs.
+ * Returns a matcher over raw job hashes: `q` a case-insensitive substring of
+ * any searched field (`data` as its stored JSON text), `where` every term
+ * (see where-match.ts). Only the fields the criteria need are read, never
+ * whole jobs.
  */
-export function jobMatcher(client: StoreClient, queue: Queue, q: string, fields: readonly SearchableField[]) {
-  const needle = q.toLowerCase();
-  const hashFields = fields.filter((field) => field !== 'id').map((field) => hashFieldBySearchable[field as Exclude<SearchableField, 'id'>]);
-  const matchesId = fields.includes('id');
-  const contains = (value: string | null | undefined) => value != null && value.toLowerCase().includes(needle);
+export function jobMatcher(client: StoreClient, queue: Queue, criteria: JobCriteria) {
+  const { q, fields, where } = criteria;
+  const needle = q?.toLowerCase();
+  const textFields = needle === undefined ? [] : fields.filter((field) => field !== 'id').map((field) => hashFieldBySearchable[field as Exclude<SearchableField, 'id'>]);
+  const hashFields = [...new Set([...textFields, ...(where ? whereHashFields(where) : [])])];
+  const matchesId = needle !== undefined && fields.includes('id');
+  const contains = (value: string | null | undefined) => value != null && value.toLowerCase().includes(needle!);
+  const matchesText = (id: string, hash: JobHash) => needle === undefined || (matchesId && contains(id)) || textFields.some((field) => contains(hash[field]));
+  const matches = (id: string, hash: JobHash) => matchesText(id, hash) && (!where || matchesWhere(where, id, hash, criteria.decodeOpts));
 
   /** For each id, whether its job matches (false when the job vanished), and the bytes read. */
   return async function matchIds(ids: string[]): Promise<{ matched: boolean[]; bytes: number }> {
-    if (hashFields.length === 0) return { matched: ids.map((id) => matchesId && contains(id)), bytes: 0 };
+    if (hashFields.length === 0) return { matched: ids.map((id) => matches(id, {})), bytes: 0 };
     // One pipeline per chunk: a queue's keys share a hash slot, so this holds on a cluster too.
     const pipeline = client.pipeline();
     for (const id of ids) pipeline.hmget(queue.toKey(id), ...hashFields);
@@ -31,8 +48,12 @@ export function jobMatcher(client: StoreClient, queue: Queue, q: string, fields:
     const matched = ids.map((id, index) => {
       const [error, values] = replies[index] ?? [null, []];
       if (error) throw error;
-      for (const value of values as Array<string | null>) bytes += value?.length ?? 0;
-      return (matchesId && contains(id)) || (values as Array<string | null>).some(contains);
+      const hash: JobHash = {};
+      (values as Array<string | null>).forEach((value, field) => {
+        bytes += value?.length ?? 0;
+        if (value !== null) hash[hashFields[field]!] = value;
+      });
+      return matches(id, hash);
     });
     return { matched, bytes };
   };

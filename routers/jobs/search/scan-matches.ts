@@ -1,6 +1,8 @@
 import type { Queue } from 'bullmq';
 import type { SearchableField } from '../../../contracts/job-search.js';
+import { parseWhere } from '../../../contracts/job-where.js';
 import type { JobStatus } from '../../../contracts/jobs.js';
+import { loadBullmq } from '../../../server/bullmq/bullmq-module.js';
 import { toJobState } from '../../../server/bullmq/job-state.js';
 import type { StoreClient } from '../../../server/stores/redis-client.js';
 import { jobIdsInRange, positionInStatus } from '../job-status.js';
@@ -34,8 +36,11 @@ export type MatchHandler = (matches: Match[]) => Promise<ReadonlySet<string>>;
 export interface ScanOptions {
   client: StoreClient;
   queue: Queue;
-  q: string;
+  /** Text to find in `fields`; with `where`, a job must match both. */
+  q?: string | undefined;
   fields: readonly SearchableField[];
+  /** Structured terms (contracts/job-where.ts), already checked by the input schema. */
+  where?: string | undefined;
   statuses: readonly JobStatus[];
   /** Where to start; advanced in place. */
   position: SearchPosition;
@@ -74,10 +79,13 @@ async function chunkStart(client: StoreClient, queue: Queue, status: JobStatus, 
 export async function scanMatches(options: ScanOptions): Promise<{ matched: number; scanned: number; done: boolean }> {
   const { queue, q, statuses, position, limit, budgetMs, chunkSize: fixedChunkSize, onMatches } = options;
   const started = Date.now();
-  const matchIds = jobMatcher(options.client, queue, q, options.fields);
+  const where = options.where === undefined ? undefined : parseWhere(options.where);
+  const decodeOpts = where?.some((term) => term.root === 'opts') ? (await loadBullmq()).Job.optsFromJSON : undefined;
+  const matchIds = jobMatcher(options.client, queue, { q, fields: options.fields, where, decodeOpts });
   let matched = 0;
   let scanned = 0;
-  const exact = options.fresh && options.fields.includes('id') ? await exactIdMatch(queue, q, statuses) : undefined;
+  // The exact-id shortcut is for text searches: a structured match reads the job's fields.
+  const exact = options.fresh && q !== undefined && where === undefined && options.fields.includes('id') ? await exactIdMatch(queue, q, statuses) : undefined;
   if (exact) {
     await onMatches([exact]);
     matched += 1;

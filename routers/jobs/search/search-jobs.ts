@@ -24,9 +24,10 @@ export type SearchJobsOptions = Omit<SearchJobsInput, 'connectionId' | 'queueNam
  * search is continued may still be missed or seen twice.
  */
 export async function searchJobs(options: SearchJobsOptions): Promise<JobSearch> {
-  const { store, q, status: statuses, limit, cursor, budgetMs = searchBudgetMs, chunkSize } = options;
+  const { store, q, where, status: statuses, limit, cursor, budgetMs = searchBudgetMs, chunkSize } = options;
   const { ref, queue } = options.queue;
-  const fingerprint = searchFingerprint([ref.name, q, options.in, statuses]);
+  // `where` joins the fingerprint only when given: cursors of text searches stay as they were.
+  const fingerprint = searchFingerprint([ref.name, q, options.in, statuses, ...(where === undefined ? [] : [where])]);
   const position = startingPosition(cursor, fingerprint, chunkSize ?? searchChunkSizes.initial);
   const matches: Match[] = [];
   const collect = async (found: Match[]) => {
@@ -34,7 +35,7 @@ export async function searchJobs(options: SearchJobsOptions): Promise<JobSearch>
     return new Set<string>();
   };
   const { scanned, done } = await scanMatches({
-    client: store.client, queue, q, fields: options.in, statuses, position, fresh: !cursor, limit, budgetMs, chunkSize, onMatches: collect,
+    client: store.client, queue, q, where, fields: options.in, statuses, position, fresh: !cursor, limit, budgetMs, chunkSize, onMatches: collect,
   });
   const jobs = await loadJobs(queue, matches.map((match) => match.id));
   const statusById = new Map(matches.map((match) => [match.id, match.status]));

@@ -8,6 +8,7 @@ import { Migration0008HistoryAndAlerts } from './0008-history-and-alerts.js';
 import { Migration0009Tasks } from './0009-tasks.js';
 import { Migration0010ConnectionProtection } from './0010-connection-protection.js';
 import { Migration0011TokenScopeAndReasons } from './0011-token-scope-and-reasons.js';
+import { Migration0012HistoryLatency } from './0012-history-latency.js';
 
 /** Applied in order at startup; never edit a released migration, add a new one. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   { name: '0009-tasks', class: Migration0009Tasks },
   { name: '0010-connection-protection', class: Migration0010ConnectionProtection },
   { name: '0011-token-scope-and-reasons', class: Migration0011TokenScopeAndReasons },
+  { name: '0012-history-latency', class: Migration0012HistoryLatency },
 ];

@@ -102,5 +102,12 @@ export const matrixRoutes: Record<string, MatrixRoute> = {
   'organizations.removeMember': { needs: ['member'], input: (t) => ({ organizationId: t.organizationId, userId: t.memberUserId }) },
   'organizations.createMemberPasswordReset': { needs: ['member'], instanceOwnerOnly: true, input: (t) => ({ organizationId: t.organizationId, userId: t.memberUserId }) },
   'invitations.create': { input: (t) => ({ organizationId: t.organizationId, email: `${t.fresh}@example.test`, role: 'viewer' }) },
+  // Bullpen's own records only (an alert rule on the case's connection, by name): its protection has no part to play.
+  'definitions.import': {
+    actingOrganization: true,
+    input: (t) => ({
+      definitions: { bullpenDefinitions: 1, connections: [{ name: t.connection.name, alertRules: [{ name: `imported ${t.fresh}`, type: 'backlog', threshold: 100, windowMinutes: 5 }] }] },
+    }),
+  },
   'invitations.revoke': { needs: ['invitation'], input: (t) => ({ organizationId: t.organizationId, invitationId: t.invitationId }) },
 };

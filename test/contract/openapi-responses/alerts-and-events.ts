@@ -12,6 +12,8 @@ export function alertAndEventChecks(): void {
     await docs.check({ operation: 'GET /c/{connectionId}/history', path: connection, headers: owner() }, 200);
     await docs.check({ operation: 'GET /c/{connectionId}/history', path: connection, query: { points: 'many' }, headers: owner() }, 400);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/history', path: queuePath(), headers: owner() }, 200);
+    await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/history/insights', path: queuePath(), query: { window: '24h' }, headers: owner() }, 200);
+    await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/history/insights', path: queuePath(), query: { window: 'a day' }, headers: owner() }, 400);
 
     const hook = createServer((req, res) => req.resume().on('end', () => res.end('ok')));
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
@@ -56,5 +58,14 @@ export function alertAndEventChecks(): void {
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/events', path: queuePath(), query: { prefix: '' }, headers: owner() }, 400);
     await docs.check({ operation: 'GET /prometheus', headers: owner() }, 200);
     await docs.check({ operation: 'GET /prometheus' }, 401);
+  });
+
+  it('definitions: export, a dry run, and an import missing its secrets', async () => {
+    const exported = await docs.check({ operation: 'GET /definitions', headers: owner() }, 200);
+    expect(exported.body.bullpenDefinitions).toBe(1);
+    await docs.check(withExample('POST /definitions', { headers: owner() }), 200);
+    const needsSecrets = { bullpenDefinitions: 1, alertDestinations: [{ name: 'from a file', type: 'webhook', target: { secret: 'hook.url' }, signingSecret: { secret: 'hook.key' } }] };
+    const refused = await docs.check({ operation: 'POST /definitions', headers: owner(), body: { definitions: needsSecrets } }, 400);
+    expect(refused.body.code).toBe('SECRETS_MISSING');
   });
 }
