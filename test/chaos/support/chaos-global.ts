@@ -15,10 +15,10 @@ function readRows(): ChaosRow[] {
 
 /** A plain-text table: scenario | expected | observed | held. */
 export function formatChaosTable(rows: ChaosRow[]): string {
-  const header: [string, string, string, string] = ['scenario', 'expected', 'observed', 'held'];
-  const cells = rows.map((row): [string, string, string, string] => [row.scenario, row.expected, row.observed, row.held ? 'yes' : 'NO']);
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column].length)));
-  const format = (line: string[]) => line.map((cell, column) => cell.padEnd(widths[column])).join(' | ');
+  const header = ['scenario', 'expected', 'observed', 'held'];
+  const cells = rows.map((row) => [row.scenario, row.expected, row.observed, row.held ? 'yes' : 'NO']);
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]?.length ?? 0)));
+  const format = (line: string[]) => line.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ');
   const rule = widths.map((width) => '-'.repeat(width)).join('-|-');
   return [format(header), rule, ...cells.map(format)].join('\n');
 }
