@@ -137,6 +137,18 @@ describe('OpenAPI document and docs page', () => {
     expect(document.paths['/c/{connectionId}/queues/{queueName}/events'].get.responses['200'].content['text/event-stream']).toBeDefined();
   });
 
+  it('describes the MCP endpoint: POST only, a bearer token only, its JSON-RPC envelope and refusals', () => {
+    const mcp = document.paths['/mcp'];
+    expect(Object.keys(mcp)).toEqual(['post']);
+    expect(mcp.post.security).toEqual([{ bearerAuth: [] }]);
+    expect(mcp.post.requestBody.content['application/json'].example).toMatchObject({ jsonrpc: '2.0', method: 'tools/call' });
+    const codesOf = (response: any) => response.content['application/json'].schema.allOf[1].properties.code.enum;
+    expect(codesOf(mcp.post.responses['401'])).toEqual(['UNAUTHORIZED']);
+    expect(codesOf(mcp.post.responses['403'])).toEqual(['FORBIDDEN']);
+    expect(mcp.post.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+    expect(document.tags.map((tag: { name: string }) => tag.name)).toContain('mcp');
+  });
+
   it('serves the API reference page without any CDN', async () => {
     const { status, body } = await request(`${app.api}/docs/`);
     expect(status).toBe(200);
