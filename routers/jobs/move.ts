@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../contracts/app-error.js';
 import { moveJobsInput, moveOutcomeSchema } from '../../contracts/job-move.js';
 import { assertProtectionAllows } from '../../server/auth/connection-protection.js';
@@ -6,12 +7,12 @@ import { openConnection } from '../../server/stores/open-connection.js';
 import { createTask } from '../../server/tasks/create-task.js';
 import { queueProcedure } from '../../server/trpc/procedures.js';
 import { moveSynchronously } from './move-synchronously.js';
+import { planMove } from './move-plan.js';
 import { jobsPath, jobsTags } from './openapi.js';
 
 /**
- * Redrive: jobs of this queue become new waiting jobs of another (same name, data and options),
- * added under a derived id before they leave the source, so an interrupted move resumed neither
- * loses nor doubles a job.
+ * Redrive: jobs of this queue become new waiting jobs of another (same name, data, options,
+ * creation time, attempts made and logs), each copied and removed in one step (see planMove).
  */
 export const moveProcedure = queueProcedure
   .meta({
@@ -49,7 +50,8 @@ export const moveProcedure = queueProcedure
       ctx.services.queueDirectory.remember(targetStore.connection.id, resolved.ref);
     }
     if (!input.async || input.dryRun) {
-      return moveSynchronously({ client: ctx.store.client, source: ctx.queue.queue, target: { queue: resolved.queue, keepIds: input.keepIds === true }, input, where: target });
+      const plan = planMove({ sourceStore: ctx.store, source: ctx.queue, targetStore, target: resolved.ref, keepIds: input.keepIds === true, mover: randomUUID(), tallied: false });
+      return moveSynchronously({ client: ctx.store.client, plan, input, where: target });
     }
     const selection = input.query ? { query: input.query } : { status: input.status };
     const params = { prefix: ctx.queue.ref.prefix, ...selection, keepIds: input.keepIds === true, to: target };
