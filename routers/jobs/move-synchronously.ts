@@ -2,6 +2,7 @@ import type { BulkTarget } from '../../contracts/job-actions.js';
 import { removeStatuses } from '../../contracts/job-actions.js';
 import type { MoveOutcome } from '../../contracts/job-move.js';
 import type { StoreClient } from '../../server/stores/redis-client.js';
+import { countingMidway } from '../../server/stores/store-errors.js';
 import { countJobs } from './job-status.js';
 import { actOnQuery } from './bulk/act-on-query.js';
 import { maxStatusBatches, statusBatchSize } from './bulk/status-batches.js';
@@ -33,12 +34,15 @@ export async function moveSynchronously({ client, plan, input, where }: {
   let succeeded = 0;
   let refused = 0;
   let more = true;
-  for (let batch = 0; more && batch < maxStatusBatches; batch++) {
-    const moved = await moveStatusBatch(plan, status, refused, statusBatchSize);
-    const ok = moved.results.filter((result) => result.ok).length;
-    succeeded += ok;
-    refused += moved.results.length - ok;
-    more = moved.more;
-  }
+  // A store fault between batches answers 503 with the counts reached: the batches before it stay moved.
+  await countingMidway(() => ({ succeeded, failed: refused }), async () => {
+    for (let batch = 0; more && batch < maxStatusBatches; batch++) {
+      const moved = await moveStatusBatch(plan, status, refused, statusBatchSize);
+      const ok = moved.results.filter((result) => result.ok).length;
+      succeeded += ok;
+      refused += moved.results.length - ok;
+      more = moved.more;
+    }
+  });
   return { results: [], succeeded, failed: refused, status, remaining: await countJobs(source, status), done: !more, target: where };
 }
