@@ -21,17 +21,19 @@ const port = await freePort();
 describe(`SIGKILL of the service mid-move (${jobs} jobs, a target Worker with removeOnComplete)`, () => {
   const stage = taskStage(port, 5);
 
-  it('runs every job exactly once', { timeout: chaosTimeout() }, async () => {
-    const ids = await seedFailedJobs(stage.redis, stagePrefix, 'orders', jobs, '{"attempts":1,"removeOnComplete":true}');
-    const callsKey = 'chaos:calls';
-    const worker = new Worker('orders-redrive', async (job) => void (await stage.redis.hincrby(callsKey, job.id!, 1)), { connection: stage.connection, prefix: stagePrefix, concurrency: 100 });
+  const scenario = (across: boolean) => async () => {
+    const sourceName = across ? 'far-orders' : 'orders';
+    const ids = await seedFailedJobs(stage.redis, stagePrefix, sourceName, jobs, '{"attempts":1,"removeOnComplete":true}');
+    const callsKey = `chaos:calls:${sourceName}`;
+    const targetConnection = { ...stage.connection, db: across ? 1 : 0 };
+    const worker = new Worker('orders-redrive', async (job) => void (await stage.redis.hincrby(callsKey, job.id!, 1)), { connection: targetConnection, prefix: stagePrefix, concurrency: 100 });
     worker.on('error', () => undefined);
-    const source = new Queue('orders', { connection: stage.connection, prefix: stagePrefix });
-    const target = new Queue('orders-redrive', { connection: stage.connection, prefix: stagePrefix });
+    const source = new Queue(sourceName, { connection: stage.connection, prefix: stagePrefix });
+    const target = new Queue('orders-redrive', { connection: targetConnection, prefix: stagePrefix });
     try {
       const first = await stage.startService();
-      const body = { to: { queueName: 'orders-redrive' }, status: 'failed', all: true, async: true, maxPerSecond };
-      const accepted = await request(`${first.api}/c/main/queues/orders/jobs/move`, { method: 'POST', body });
+      const body = { to: { queueName: 'orders-redrive', ...(across ? { connectionId: 'other' } : {}) }, status: 'failed', all: true, async: true, maxPerSecond };
+      const accepted = await request(`${first.api}/c/main/queues/${sourceName}/jobs/move`, { method: 'POST', body });
       expect(accepted.status).toBe(202);
       // Killed once the worker has run a fifth of the jobs: copies run and removed, the move still going.
       const ranAtKill = await waitFor(async () => {
@@ -54,7 +56,7 @@ describe(`SIGKILL of the service mid-move (${jobs} jobs, a target Worker with re
       const left = await source.getJobCountByTypes('failed', 'waiting', 'completed', 'delayed');
       const lost = jobs - ran - left;
       recordChaosRow({
-        scenario: `SIGKILL mid-move, ${jobs} jobs, target Worker removeOnComplete`,
+        scenario: `SIGKILL mid-move ${across ? 'across two stores' : 'within a store'}, ${jobs} jobs, target Worker removeOnComplete`,
         expected: 'processed twice 0, lost 0, moved = jobs',
         observed: `processed twice ${ranTwice}, lost ${lost}, moved ${String(done.result?.moved)} (killed with ${ranAtKill} run, ${sourceAtKill} in source)`,
         held: ranTwice === 0 && lost === 0 && left === 0 && done.result?.moved === jobs,
@@ -69,5 +71,8 @@ describe(`SIGKILL of the service mid-move (${jobs} jobs, a target Worker with re
       await source.close();
       await target.close();
     }
-  });
+  };
+
+  it('within one store: runs every job exactly once', { timeout: chaosTimeout() }, scenario(false));
+  it('across two stores (the move journal): runs every job exactly once', { timeout: chaosTimeout() }, scenario(true));
 });
