@@ -48,6 +48,7 @@ export const errorStatusByCode = {
   UPSTREAM_UNAVAILABLE: 502,
   DATABASE_UNAVAILABLE: 503,
   STORE_UNAVAILABLE: 503,
+  STORE_OUT_OF_MEMORY: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatusByCode;

@@ -47,7 +47,8 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   ENCRYPTION_KEY_MISMATCH: 'A saved connection URL cannot be decrypted with SERVICE_ENCRYPTION_KEY',
   UPSTREAM_UNAVAILABLE: 'The analytics upstream of `/ingest` failed or timed out',
   DATABASE_UNAVAILABLE: 'The database is unavailable; try again shortly',
-  STORE_UNAVAILABLE: 'The Redis store of the connection is unavailable',
+  STORE_UNAVAILABLE: 'The Redis store of the connection is unavailable (down, refusing the password, loading its dataset, or a read-only replica); retry after `Retry-After` seconds',
+  STORE_OUT_OF_MEMORY: 'The Redis store of the connection is at `maxmemory` with `noeviction` and refuses writes (nothing was half-written); retry after `Retry-After` seconds, once memory is freed',
 };
 
 /** Route-specific error codes a procedure declares in its meta, each with when it happens (empty: the code's own description). */
