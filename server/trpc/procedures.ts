@@ -9,6 +9,7 @@ import { isStoreUnavailable, storeUnavailable } from '../stores/store-errors.js'
 import { baseProcedure, type ProcedureMeta } from './init.js';
 import { chainSteps, type Step, type StepCall } from './middleware-chain.js';
 import { withFinalStep } from './final-step.js';
+import { announceLocation } from './middleware/announce-location.js';
 import { auditMutations, type AuditTarget } from './middleware/audit-mutations.js';
 import { authenticate } from './middleware/authenticate.js';
 import { decodePathParams } from './middleware/decode-path-params.js';
@@ -90,8 +91,8 @@ const resolveRouteQueue: Step<AuthedContext & { store: StoreHandle }> = ({ ctx, 
  * middleware layer (see middleware-chain.ts).
  */
 const publicSteps = [mapErrors, decodePathParams, requireSameOrigin, rateLimit, retryTerminatedRead];
-/** Signed in (401 otherwise) and allowed the procedure's `meta.permission` (403 otherwise); mutations audited. */
-const authedSteps = [...publicSteps, authenticate, auditCall, authorizeCall];
+/** Signed in (401 otherwise) and allowed the procedure's `meta.permission` (403 otherwise); mutations audited; `Location` on creates. */
+const authedSteps = [...publicSteps, authenticate, auditCall, authorizeCall, announceLocation];
 
 export const publicProcedure = baseProcedure.use(chainSteps<object>(publicSteps));
 
