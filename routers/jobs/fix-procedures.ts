@@ -22,6 +22,7 @@ export const duplicateProcedure = queueProcedure
   .meta({
     permission: 'jobs.add',
     successStatus: 201,
+    idempotent: true,
     location: `${jobsPath}/{id}`,
     bodyExample: { data: { to: 'ada@example.com' } },
     openapi: { method: 'POST', path: `${jobPath}/duplicate`, tags: jobsTags, summary: 'Add a copy of a job under a new id: same name and options unless given' },

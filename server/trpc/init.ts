@@ -68,6 +68,8 @@ export type ProcedureMeta = OpenApiMeta<{
    * and test/contract/conventions.test.ts accepts the route only with it.
    */
   differs?: Partial<Record<Convention, string>>;
+  /** Honours `Idempotency-Key` (a job add); routes run as tasks always do. See server/trpc/middleware/honour-idempotency-key.ts. */
+  idempotent?: true;
 }>;
 
 /** The conventions a kind of answer follows (README, "Request conventions"). */

@@ -11,6 +11,7 @@ import { chainSteps, type Step, type StepCall } from './middleware-chain.js';
 import { withFinalStep } from './final-step.js';
 import { announceLocation } from './middleware/announce-location.js';
 import { auditMutations, type AuditTarget } from './middleware/audit-mutations.js';
+import { honourIdempotencyKey } from './middleware/honour-idempotency-key.js';
 import { authenticate } from './middleware/authenticate.js';
 import { decodePathParams } from './middleware/decode-path-params.js';
 import { decideOnParsedInput } from './middleware/decide-on-parsed-input.js';
@@ -124,7 +125,7 @@ const changesStore = ['mutation'] as const;
  * `ctx.store` (see openRouteConnection); its protection judged on the parsed
  * input, last, right before the procedure runs (decideOnParsedInput).
  */
-export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection])), decideOnParsedInput, changesStore);
+export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection, honourIdempotencyKey])), decideOnParsedInput, changesStore);
 
 /**
  * For every route under `/c/:connectionId/queues/:queueName/...` and
@@ -132,7 +133,7 @@ export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<On
  * (see resolveRouteQueue), and the protection as for connectionProcedure.
  */
 export const queueProcedure = withFinalStep(
-  baseProcedure.use(chainSteps<OnQueue>([...authedSteps, openRouteConnection, resolveRouteQueue])),
+  baseProcedure.use(chainSteps<OnQueue>([...authedSteps, openRouteConnection, resolveRouteQueue, honourIdempotencyKey])),
   decideOnParsedInput,
   changesStore,
 );

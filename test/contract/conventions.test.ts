@@ -111,4 +111,15 @@ describe('Location over HTTP: each create names where to GET it', () => {
     expect(document.paths['/c/{connectionId}/queues/{queueName}/jobs/retry'].post.responses['202'].headers.Location.description).toMatch(/tasks\/\{taskId\}/);
     expect(document.paths['/definitions'].post.description).toMatch(/Unlike the create convention/);
   });
+
+  it('documents Idempotency-Key on job adds and task creations, with its refusals', async () => {
+    const document = (await request(`${app.api}/openapi.json`)).body;
+    for (const path of ['/c/{connectionId}/queues/{queueName}/jobs', '/c/{connectionId}/queues/{queueName}/purge', '/c/{connectionId}/jobs/retry']) {
+      const operation = document.paths[path].post;
+      expect(operation.parameters.find((parameter: { name: string }) => parameter.name === 'Idempotency-Key')).toMatchObject({ in: 'header', required: false });
+      expect(JSON.stringify(operation.responses['422'])).toMatch(/IDEMPOTENCY_KEY_REUSED/);
+    }
+    const reads = document.paths['/c/{connectionId}/queues/{queueName}/jobs'].get;
+    expect(reads.parameters.some((parameter: { name: string }) => parameter.name === 'Idempotency-Key')).toBe(false);
+  });
 });

@@ -9,6 +9,7 @@ import {
 } from '../../../contracts/errors.js';
 import { storeChangeByPermission } from '../../../contracts/permissions.js';
 import type { OperationFacts } from './operations.js';
+import { honoursIdempotencyKey } from '../../trpc/middleware/honour-idempotency-key.js';
 
 type JsonSchema = Record<string, unknown>;
 type ResponseObject = { description: string; [key: string]: unknown } | { $ref: string };
@@ -40,6 +41,7 @@ export function impliedErrorCodes(operation: OperationFacts): ErrorCode[] {
   if (operation.path.includes('{')) codes.push('BAD_REQUEST');
   if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_FOUND', 'STORE_UNAVAILABLE', 'ENCRYPTION_KEY_MISSING', 'ENCRYPTION_KEY_MISMATCH');
   if (operation.meta.queue === 'create') codes.push('UNSUPPORTED_QUEUE_NAME'); // a new queue BullMQ would refuse
+  if (honoursIdempotencyKey(operation.meta)) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
   if (protectionRefusal(operation)) codes.push('CONNECTION_PROTECTED');
   if (reasonRefusal(operation)) codes.push('REASON_REQUIRED');
   return codes;
