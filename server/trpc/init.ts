@@ -73,7 +73,7 @@ export type ProcedureMeta = OpenApiMeta<{
 }>;
 
 /** The conventions a kind of answer follows (README, "Request conventions"). */
-export type Convention = 'create' | 'pagination' | 'delete';
+export type Convention = 'create' | 'pagination' | 'delete' | 'single value';
 
 const t = initTRPC
   .context<Context>()

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyProcedure } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { asBrowser, signUp, uniqueEmail, type SignedInUser } from '../helpers/auth.js';
 import { redisUrl } from '../helpers/stores.js';
@@ -60,6 +61,39 @@ describe('every create answers 201 with Location', () => {
   it('declares no Location on a route that creates nothing', () => {
     const stray = routes.filter((route) => route.meta.location && !creates.includes(route)).map((route) => route.procedure);
     expect(stray).toEqual([]);
+  });
+});
+
+type JsonSchema = { type?: string; enum?: unknown[]; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
+
+/** Paths of the lists of enum values in an input schema that take no single value (an `anyOf` with the value alone beside the list). */
+function listsWithoutSingleValue(schema: JsonSchema | undefined, path: string, found: string[], single = false): string[] {
+  if (!schema) return found;
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (branches) {
+    const takesOne = branches.some((branch) => branch.enum);
+    for (const branch of branches) listsWithoutSingleValue(branch, path, found, takesOne);
+  }
+  if (schema.type === 'array' && schema.items?.enum && !single) found.push(path);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) listsWithoutSingleValue(property, `${path}.${name}`, found);
+  if (schema.items) listsWithoutSingleValue(schema.items, `${path}[]`, found);
+  return found;
+}
+
+describe('a single value is accepted wherever a list of enum values is', () => {
+  const inputSchemas = routes.flatMap((route) =>
+    (route.definition._def.inputs as z.ZodType[]).map((input) => ({ route, schema: z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as JsonSchema })),
+  );
+
+  it('finds lists of enum values to check', () => {
+    expect(inputSchemas.some(({ route }) => route.procedure === 'jobs.retry')).toBe(true);
+  });
+
+  it('in every route input', () => {
+    const refusing = inputSchemas.flatMap(({ route, schema }) =>
+      route.meta.differs?.['single value'] ? [] : listsWithoutSingleValue(schema, '', []).map((path) => `${route.procedure} ${path}`),
+    );
+    expect(refusing).toEqual([]);
   });
 });
 
