@@ -20,6 +20,8 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   UNSUPPORTED_QUEUE_NAME: 'The route would create a queue whose name holds ":", which BullMQ refuses (existing such queues stay readable and operable)',
   SECRETS_MISSING: 'A definitions import needs secrets it was not given (nothing changed); `missingSecrets` names each, with the environment variable the document names for it',
   JOB_ACTIVE: 'A worker holds the job (it is active): its data cannot change under it; try when it finishes',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this `Idempotency-Key` is still running (nothing was done for this one); retry once it has answered',
+  IDEMPOTENCY_KEY_REUSED: 'This `Idempotency-Key` was used with a different request on this route within 24 hours (nothing was done); use a new key for a new request',
   UNAUTHORIZED: 'Not signed in: no valid session cookie or API token',
   FORBIDDEN: 'The role may not do this, the organization is not yours, a read-only API token (`scope: read`) asked for a change, or a cookie-authenticated change came from another origin (CSRF)',
   RESERVED_KEY: 'The key belongs to the queue library',

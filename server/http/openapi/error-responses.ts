@@ -9,6 +9,7 @@ import {
 } from '../../../contracts/errors.js';
 import { storeChangeByPermission } from '../../../contracts/permissions.js';
 import type { OperationFacts } from './operations.js';
+import { honoursIdempotencyKey } from '../../trpc/middleware/honour-idempotency-key.js';
 
 type JsonSchema = Record<string, unknown>;
 type ResponseObject = { description: string; [key: string]: unknown } | { $ref: string };
@@ -41,6 +42,7 @@ export function impliedErrorCodes(operation: OperationFacts): ErrorCode[] {
   if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_FOUND', 'STORE_UNAVAILABLE', 'ENCRYPTION_KEY_MISSING', 'ENCRYPTION_KEY_MISMATCH');
   if (operation.path.startsWith('/c/{connectionId}') && storeWrite(operation)) codes.push('STORE_OUT_OF_MEMORY'); // a full store refuses writes
   if (operation.meta.queue === 'create') codes.push('UNSUPPORTED_QUEUE_NAME'); // a new queue BullMQ would refuse
+  if (honoursIdempotencyKey(operation.meta)) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
   if (protectionRefusal(operation)) codes.push('CONNECTION_PROTECTED');
   if (reasonRefusal(operation)) codes.push('REASON_REQUIRED');
   return codes;
