@@ -6,7 +6,7 @@ import { renderTable, rows } from './targets.js';
 
 /**
  * Prints the one table and keeps it with the machine it ran on:
- * `test/bench/results/latest.json` (committed, the README's table) and a
+ * `test/bench/results/latest.json` (committed; test/bench/README.md shows it) and a
  * dated copy beside it (git-ignored), so runs can be compared later.
  */
 export async function writeResults(scale: 'quick' | 'full'): Promise<void> {
