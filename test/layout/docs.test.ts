@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type BenchResults, latestSection } from '../bench/readme-table.js';
 import { anchorsOf, brokenReason, headingSlug, relativeLinks } from './support/markdown-links.js';
 
 /**
@@ -26,6 +27,13 @@ describe('README and docs', () => {
       }),
     );
     expect(broken).toEqual([]);
+  });
+
+  it('shows the latest benchmark run in test/bench/README.md, the table of results/latest.json', () => {
+    const results = JSON.parse(readFileSync(path.join(root, 'test/bench/results/latest.json'), 'utf8')) as BenchResults;
+    const benchReadme = readFileSync(path.join(root, 'test/bench/README.md'), 'utf8');
+    expect(benchReadme).toContain(latestSection(results));
+    expect(benchReadme.match(/^\| target \| figure \|/gm)).toHaveLength(1);
   });
 
   it('has links to check: the README points into each reference file', () => {
