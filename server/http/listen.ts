@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { HttpApp } from './rest-first.js';
+import type { HttpApp } from './rest/rest-first.js';
 import type { AddressInfo } from 'node:net';
 
 export interface RunningServer {

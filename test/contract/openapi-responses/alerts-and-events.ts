@@ -23,6 +23,8 @@ export function alertAndEventChecks(): void {
       const local = await docs.check({ operation: 'POST /alerts/destinations', headers: owner(), body: { type: 'webhook', name: 'local hook', url } }, 201);
       const destination = { destinationId: local.body.id };
       await docs.check({ operation: 'GET /alerts/destinations', headers: owner() }, 200);
+      await docs.check({ operation: 'GET /alerts/destinations/{destinationId}', path: destination, headers: owner() }, 200);
+      await docs.check({ operation: 'GET /alerts/destinations/{destinationId}', path: { destinationId: randomUUID() }, headers: owner() }, 404);
       await docs.check({ operation: 'POST /alerts/destinations/{destinationId}/test', path: destination, headers: owner() }, 200);
       await docs.check({ operation: 'GET /alerts/destinations/{destinationId}/deliveries', path: destination, headers: owner() }, 200);
       await docs.check({ operation: 'GET /alerts/destinations/{destinationId}/deliveries', path: { destinationId: randomUUID() }, headers: owner() }, 404);
