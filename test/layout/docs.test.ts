@@ -19,6 +19,17 @@ describe('README and docs', () => {
     expect(lines).toBeLessThanOrEqual(readmeMaxLines);
   });
 
+  it('keeps the written conventions under the code map, at most 40 lines', () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const codeMap = readme.indexOf('\n## Code map\n');
+    const conventions = readme.indexOf('\n### Conventions\n');
+    expect(codeMap).toBeGreaterThan(-1);
+    expect(conventions).toBeGreaterThan(codeMap);
+    const section = readme.slice(conventions + 1).split(/\n(?=## )/)[0]!.trimEnd();
+    expect(readme.slice(codeMap + 1, conventions)).not.toMatch(/\n## /);
+    expect(section.split('\n').length).toBeLessThanOrEqual(40);
+  });
+
   it('has no relative link or #anchor that points at a missing file or heading', () => {
     const broken = checked.flatMap((file) =>
       relativeLinks(root, file).flatMap((link) => {
