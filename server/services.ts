@@ -2,6 +2,7 @@ import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { scheduleAuditRetention } from './audit/audit-retention.js';
 import type { Config } from './config.js';
 import { QueueEventHub } from './events/queue-event-hub.js';
+import { OpenStreams } from './http/open-streams.js';
 import type { QueueDirectory } from './bullmq/queue-directory.js';
 import { ConnectionTotals } from './bullmq/connection-totals.js';
 import type { Logger } from './logger.js';
@@ -32,6 +33,8 @@ export interface Services {
   stores: StoreRegistry;
   /** Live queue event feeds shared by SSE subscribers. */
   events: QueueEventHub;
+  /** The open SSE responses, which shutdown tells to reconnect elsewhere and closes. */
+  streams: OpenStreams;
   /** Encrypts saved connection URLs; fails with a clear error when no key is available. */
   urlCipher: UrlCipher;
   /** Encrypts other secrets at rest (alert destinations' URLs and signing secrets), in every mode. */
@@ -67,6 +70,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const webhookPolicy = createTargetPolicy(config.webhookAllow, undefined, { variable: 'SERVICE_WEBHOOK_ALLOW', code: 'WEBHOOK_TARGET_FORBIDDEN' });
   const stores = new StoreRegistry({ logger, policy: targetPolicy, trackCounts: config.queueTotalsTracking });
   const events = new QueueEventHub(logger);
+  const streams = new OpenStreams();
   const httpMetrics = new HttpMetrics();
   const auth = await createAuthService(config, logger, persistence);
   await startupChores({ config, logger, persistence, auth, secretCipher });
@@ -87,7 +91,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   );
   const tasks = new TaskRunner({ persistence, connections, stores, logger }, { leaseTtlMs: config.tasks.leaseTtlMs });
   const stopMaintenance = scheduleAuditRetention({ persistence, logger }, config.auditRetentionDays);
-  return { config, logger, persistence, connections, stores, events, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, queueTotals, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
+  return { config, logger, persistence, connections, stores, events, streams, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, queueTotals, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
 }
 
 export async function closeServices(services: Services): Promise<void> {
