@@ -3,6 +3,7 @@ import { scheduleAuditRetention } from './audit/audit-retention.js';
 import type { Config } from './config.js';
 import { QueueEventHub } from './events/queue-event-hub.js';
 import { OpenStreams } from './http/open-streams.js';
+import { BodyBudget } from './http/body-budget.js';
 import type { QueueDirectory } from './bullmq/queue-directory.js';
 import { ConnectionTotals } from './bullmq/connection-totals.js';
 import type { Logger } from './logger.js';
@@ -35,6 +36,8 @@ export interface Services {
   events: QueueEventHub;
   /** The open SSE responses, which shutdown tells to reconnect elsewhere and closes. */
   streams: OpenStreams;
+  /** Bytes of large response bodies held at once (twice SERVICE_MAX_RESPONSE_BYTES): big job reads wait their turn. */
+  bodyBudget: BodyBudget;
   /** Encrypts saved connection URLs; fails with a clear error when no key is available. */
   urlCipher: UrlCipher;
   /** Encrypts other secrets at rest (alert destinations' URLs and signing secrets), in every mode. */
@@ -71,6 +74,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const stores = new StoreRegistry({ logger, policy: targetPolicy, trackCounts: config.queueTotalsTracking });
   const events = new QueueEventHub(logger);
   const streams = new OpenStreams();
+  const bodyBudget = new BodyBudget(2 * config.http.maxResponseBytes);
   const httpMetrics = new HttpMetrics();
   const auth = await createAuthService(config, logger, persistence);
   await startupChores({ config, logger, persistence, auth, secretCipher });
@@ -91,7 +95,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   );
   const tasks = new TaskRunner({ persistence, connections, stores, logger }, { leaseTtlMs: config.tasks.leaseTtlMs });
   const stopMaintenance = scheduleAuditRetention({ persistence, logger }, config.auditRetentionDays);
-  return { config, logger, persistence, connections, stores, events, streams, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, queueTotals, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
+  return { config, logger, persistence, connections, stores, events, streams, bodyBudget, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, queueTotals, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
 }
 
 export async function closeServices(services: Services): Promise<void> {
