@@ -38,6 +38,8 @@ export interface Services {
   streams: OpenStreams;
   /** Bytes of large response bodies held at once (twice SERVICE_MAX_RESPONSE_BYTES): big job reads wait their turn. */
   bodyBudget: BodyBudget;
+  /** Large bodies being read and serialized at once (each costs several times its size for a moment). */
+  bodyBuilds: BodyBudget;
   /** Encrypts saved connection URLs; fails with a clear error when no key is available. */
   urlCipher: UrlCipher;
   /** Encrypts other secrets at rest (alert destinations' URLs and signing secrets), in every mode. */
@@ -75,6 +77,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const events = new QueueEventHub(logger);
   const streams = new OpenStreams();
   const bodyBudget = new BodyBudget(2 * config.http.maxResponseBytes);
+  const bodyBuilds = new BodyBudget(1);
   const httpMetrics = new HttpMetrics();
   const auth = await createAuthService(config, logger, persistence);
   await startupChores({ config, logger, persistence, auth, secretCipher });
@@ -95,7 +98,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   );
   const tasks = new TaskRunner({ persistence, connections, stores, logger }, { leaseTtlMs: config.tasks.leaseTtlMs });
   const stopMaintenance = scheduleAuditRetention({ persistence, logger }, config.auditRetentionDays);
-  return { config, logger, persistence, connections, stores, events, streams, bodyBudget, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, queueTotals, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
+  return { config, logger, persistence, connections, stores, events, streams, bodyBudget, bodyBuilds, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, queueTotals, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
 }
 
 export async function closeServices(services: Services): Promise<void> {

@@ -9,17 +9,30 @@ const slowestReadBytesPerSecond = 256 * 1024;
 const sendGraceMs = 10_000;
 
 /**
- * Holds `bytes` of the body budget for the response of this call: given back when the response
- * closes (the budget's reason to exist is a response held by a slow reader), or at once after the
- * call for callers without one (MCP, in-process).
+ * Holds room for a large body of `bytes` for the response of this call, in two parts: the body's
+ * bytes in the body budget until the response closes (a slow reader holds them that long), and one
+ * of the few builds at once (a body is read, decoded and serialized at several times its size) until
+ * the call's answer is serialized. Answers the function to call once the answer is built: it gives
+ * the build back on the next turn of the event loop, after the transport serialized the answer
+ * (its validation and JSON.stringify run in the same turn). Without a response (MCP, in-process)
+ * the bytes come back with the build.
  */
-export async function holdForResponse(ctx: Context, bytes: number): Promise<void> {
+export async function holdForResponse(ctx: Context, bytes: number): Promise<() => void> {
   const res = ctx.res;
   const gone = new AbortController();
   res?.once('close', () => gone.abort());
-  const release = await ctx.services.bodyBudget.acquire(bytes, gone.signal);
-  if (res && !res.writableFinished && !gone.signal.aborted) res.once('close', release);
-  else setImmediate(release);
+  const { bodyBudget, bodyBuilds } = ctx.services;
+  const release = await bodyBudget.acquire(bytes, gone.signal);
+  const built = await bodyBuilds.acquire(1, gone.signal).catch((error: unknown) => {
+    release();
+    throw error;
+  });
+  if (res && !gone.signal.aborted) res.once('close', release);
+  return () =>
+    setImmediate(() => {
+      built();
+      if (!res) release();
+    });
 }
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../helpers/app.js';
 import { waitFor } from '../helpers/jobs.js';
 import { queryDatabase } from '../helpers/postgres.js';
-import type { BundledService } from '../tasks/support/service-bundle.js';
+import type { StageService } from './support/lifecycle-stage.js';
 import { createDestinations, createFailureRule, failJobs, webhookReceiver } from './support/alert-stage.js';
 import { chaosSize, chaosTimeout } from './support/chaos-size.js';
 import { recordChaosRow } from './support/chaos-table.js';
@@ -20,7 +20,7 @@ const watchMs = chaosSize(15_000, 60_000);
 describe('a hung webhook receiver', () => {
   const stage = lifecycleStage();
   const hung = webhookReceiver(null);
-  let service: BundledService;
+  let service: StageService;
   beforeAll(async () => {
     service = await stage.startService({ SERVICE_SAMPLE_INTERVAL_SECONDS: String(intervalSeconds) });
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../helpers/app.js';
 import { waitFor } from '../helpers/jobs.js';
 import { queryDatabase } from '../helpers/postgres.js';
-import type { BundledService } from '../tasks/support/service-bundle.js';
+import type { StageService } from './support/lifecycle-stage.js';
 import { createDestinations, createFailureRule, webhookReceiver } from './support/alert-stage.js';
 import { chaosSize, chaosTimeout } from './support/chaos-size.js';
 import { recordChaosRow } from './support/chaos-table.js';
@@ -16,7 +16,7 @@ const queueNames = Array.from({ length: 8 }, (_, n) => `flow-${n}`);
 /** The receiver holds each delivery this long before its 200. */
 const ackMs = 300;
 
-const leaseTakenAt = (service: BundledService) =>
+const leaseTakenAt = (service: StageService) =>
   service
     .output()
     .split('\n')
@@ -32,7 +32,7 @@ const leaseTakenAt = (service: BundledService) =>
 describe('SIGKILL of the history holder, mid-delivery, with failures flowing', () => {
   const stage = lifecycleStage();
   const receiver = webhookReceiver(ackMs);
-  const replicas: BundledService[] = [];
+  const replicas: StageService[] = [];
   beforeAll(async () => {
     const env = { SERVICE_SAMPLE_INTERVAL_SECONDS: String(intervalSeconds) };
     replicas.push(await stage.startService(env), await stage.startService(env));
@@ -43,7 +43,7 @@ describe('SIGKILL of the history holder, mid-delivery, with failures flowing', (
   afterAll(() => receiver.close());
 
   it('hands the lease over ≤ 15 s, resends nothing acknowledged, and counts every failure', { timeout: chaosTimeout() }, async () => {
-    const [first] = replicas as [BundledService, BundledService];
+    const [first] = replicas as [StageService, StageService];
     const [destination] = await createDestinations(first.api, await receiver.start(), 'ack', 1);
     const ruleId = await createFailureRule(first.api, 'flow failing', ['flow-*'], [destination!]);
     const holder = await waitFor(() => replicas.find((replica) => leaseTakenAt(replica).length > 0), 15_000, 'a replica to hold the history lease');

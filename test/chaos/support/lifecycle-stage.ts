@@ -3,15 +3,23 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { testEncryptionKey } from '../../helpers/connections.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
-import { removeServiceBundle, startBundledService, type BundledService } from '../../tasks/support/service-bundle.js';
+import { serviceEnvironment, serviceNodeFlags } from '../../../server/build/node-flags.mjs';
+import { compiledServiceEntry } from '../../helpers/compiled-service.js';
+import { startServiceProcess, type ServiceProcess } from '../../helpers/process.js';
+
+/** A service process as `npm start` and the image run it (compiled, with their Node flags and environment). */
+export interface StageService extends ServiceProcess {
+  /** The API's base URL (`http://127.0.0.1:<port>/api`). */
+  api: string;
+}
 
 export interface LifecycleStage {
   readonly redis: Redis;
   /** The connection `main`'s prefix: this file's own, on the shared Redis. */
   readonly prefix: string;
   readonly databaseUrl: string;
-  /** A service process (authless, connection `main`) on the stage's database; `env` adds or overrides variables. */
-  startService(env?: Record<string, string>): Promise<BundledService>;
+  /** A service process (authless, connection `main`) on the stage's database, once it listens; `env` adds or overrides variables. */
+  startService(env?: Record<string, string>): Promise<StageService>;
 }
 
 /**
@@ -23,7 +31,7 @@ export function lifecycleStage(): LifecycleStage {
   const prefix = `chaos-${randomBytes(4).toString('hex')}`;
   const redis = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true });
   let database: TestDatabase;
-  const services: BundledService[] = [];
+  const services: StageService[] = [];
   beforeAll(async () => {
     await redis.connect();
     database = await createTestDatabase();
@@ -35,7 +43,6 @@ export function lifecycleStage(): LifecycleStage {
     for (let at = 0; at < keys.length; at += 1000) await redis.del(...keys.slice(at, at + 1000));
     redis.disconnect();
     await database?.drop();
-    await removeServiceBundle();
   });
   return {
     redis,
@@ -44,7 +51,7 @@ export function lifecycleStage(): LifecycleStage {
       return database.url;
     },
     async startService(env = {}) {
-      const service = await startBundledService({
+      const service = await startStageService({
         NODE_ENV: 'test',
         HOST: '127.0.0.1',
         PORT: '0',
@@ -64,8 +71,14 @@ export function lifecycleStage(): LifecycleStage {
   };
 }
 
+async function startStageService(env: Record<string, string>): Promise<StageService> {
+  const service = startServiceProcess({ ...serviceEnvironment, ...env }, { entry: await compiledServiceEntry(), nodeArgs: serviceNodeFlags });
+  const url = (await service.waitForOutput(/"url":"http:\/\/127\.0\.0\.1:\d+"/, 60_000)).slice(7, -1);
+  return { ...service, api: `${url}/api` };
+}
+
 /** The epoch ms of a service's first log line whose message is `message`, or undefined. */
-export function logTime(service: BundledService, message: string): number | undefined {
+export function logTime(service: StageService, message: string): number | undefined {
   const line = service.output().split('\n').find((entry) => entry.includes(`"msg":"${message}"`));
   return line ? Date.parse((JSON.parse(line) as { time: string }).time) : undefined;
 }
