@@ -36,7 +36,7 @@ export interface Services {
   events: QueueEventHub;
   /** The open SSE responses, which shutdown tells to reconnect elsewhere and closes. */
   streams: OpenStreams;
-  /** Bytes of large response bodies held at once (twice SERVICE_MAX_RESPONSE_BYTES): big job reads wait their turn. */
+  /** Bytes of large response bodies held at once (SERVICE_MAX_RESPONSE_BYTES): big job reads wait their turn. */
   bodyBudget: BodyBudget;
   /** Large bodies being read and serialized at once (each costs several times its size for a moment). */
   bodyBuilds: BodyBudget;
@@ -76,7 +76,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const stores = new StoreRegistry({ logger, policy: targetPolicy, trackCounts: config.queueTotalsTracking });
   const events = new QueueEventHub(logger);
   const streams = new OpenStreams();
-  const bodyBudget = new BodyBudget(2 * config.http.maxResponseBytes);
+  const bodyBudget = new BodyBudget(config.http.maxResponseBytes);
   const bodyBuilds = new BodyBudget(1);
   const httpMetrics = new HttpMetrics();
   const auth = await createAuthService(config, logger, persistence);

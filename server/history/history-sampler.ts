@@ -118,12 +118,15 @@ export class HistorySampler {
     await this.removeExpired();
   }
 
-  /** The connection's previous sample, this replica's or (after a start or a handover) the stored one. */
+  /**
+   * Where the connection's finished counts start: its newest stored sample, whichever replica wrote it
+   * (after a restart, a handover, or a lease lost and taken back, this replica's memory may be stale),
+   * this replica's own when the database does not answer.
+   */
   private async previousSampleAt(connectionId: string, at: number): Promise<number> {
-    const known = this.lastSampleAt.get(connectionId);
-    if (known !== undefined) return known;
     const stored = await storedSampleAt(this.deps.persistence.fork(), connectionId).catch(() => null);
-    return stored === null || stored >= at ? at - this.options.intervalMs : Math.max(stored, at - longestGapMs);
+    const previous = stored ?? this.lastSampleAt.get(connectionId) ?? null;
+    return previous === null || previous >= at ? at - this.options.intervalMs : Math.max(previous, at - longestGapMs);
   }
 
   private async removeExpired(): Promise<void> {
