@@ -12,7 +12,7 @@ import { lifecycleStage, logTime } from './support/lifecycle-stage.js';
 const streams = chaosSize(20, 500);
 const inFlight = 100;
 const jobs = chaosSize(4_000, 20_000);
-const maxPerSecond = chaosSize(400, 1_000);
+const maxPerSecond = chaosSize(400, 500);
 /** How long the in-flight requests stay in flight after the SIGTERM (their bodies' second halves wait this long). */
 const requestMs = 1_500;
 const queueName = 'sigterm-chaos';
@@ -55,14 +55,14 @@ describe('SIGTERM with event streams, a running task and in-flight requests', ()
     const [row] = await queryDatabase<{ state: string; lease_holder: string | null; processed: string }>(stage.databaseUrl, 'select state, lease_holder, processed from task where id = $1', [taskId]);
     const second = await stage.startService();
     const listeningAt = logTime(second, 'bullpen listening')!;
-    const claim = await waitFor(() => claimsOf(second).find((entry) => entry.taskId === taskId), 10_000, 'the new process to claim the task');
-    const resumeMs = claim!.time - listeningAt;
+    const claim = await waitFor(() => claimsOf(second).find((entry) => entry.taskId === taskId), 10_000, 'the new process to claim the task').catch(() => undefined);
+    const resumeMs = claim ? claim.time - listeningAt : Infinity;
 
     const held = code === 0 && exitMs <= longestRequestMs + 2_000 && resets === 0 && told === streams && row?.lease_holder === null && resumeMs <= 2_000;
     recordChaosRow({
       scenario: `SIGTERM: ${streams} SSE streams, a running retry task, ${inFlight} in-flight requests`,
       expected: 'exit 0 ≤ longest request + 2 s; 0 resets; every stream told to reconnect; task resumed ≤ 2 s after a new start',
-      observed: `exit ${code} after ${exitMs} ms (longest request ${longestRequestMs} ms); resets ${resets}; told ${told}/${streams}; lease ${row?.lease_holder ?? 'released'}; resumed after ${resumeMs} ms`,
+      observed: `exit ${code} after ${exitMs} ms (longest request ${longestRequestMs} ms); resets ${resets}; told ${told}/${streams}; task ${row?.state} (${row?.processed}/${jobs}), lease ${row?.lease_holder ?? 'released'}; resumed ${claim ? `${resumeMs} ms after listening` : 'never'}`,
       held,
     });
     expect(code).toBe(0);
