@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRouteLabeler, restOperations } from '../../server/observability/route-labels.js';
 import { buildOpenApiDocument } from '../../server/http/openapi-document.js';
 import { appRouter, auditExportPath, oauthCallbackPath, oauthLinkPath, oauthSignInPath, queueEventsPath } from '../../routers/_app.js';
+import { proceduresOf } from '../../server/trpc/trpc-internals.js';
 
 describe('route labels', () => {
   it('know every procedure the OpenAPI document lists, without building it', () => {
@@ -16,7 +17,7 @@ describe('route labels', () => {
   const label = createRouteLabeler({
     basePath: '/api',
     restRoutes: restOperations(appRouter),
-    procedures: Object.keys(appRouter._def.procedures),
+    procedures: Object.keys(proceduresOf(appRouter)),
     fixedRoutes: ['/openapi.json', '/docs', '/prometheus'],
     expressRoutes: ['/c/:connectionId/queues/:queueName/events'],
   });
