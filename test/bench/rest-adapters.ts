@@ -40,27 +40,62 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function build(): Promise<Record<'ours' | 'stock', string>> {
   const entries = { ours: 'server/main.ts', stock: 'test/bench/servers/bullpen-stock-rest.ts' };
   for (const [name, entry] of Object.entries(entries)) {
-    const outfile = path.join(repoRoot, `dist/rest-adapters/${name}.js`);
-    await esbuild.build({ entryPoints: [path.join(repoRoot, entry)], outfile, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning' });
+    await esbuild.build({
+      entryPoints: [path.join(repoRoot, entry)],
+      outfile: path.join(repoRoot, `dist/rest-adapters/${name}.js`),
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      logLevel: 'warning',
+    });
   }
   return { ours: 'dist/rest-adapters/ours.js', stock: 'dist/rest-adapters/stock.js' };
 }
 
-/** The URLs of one figure, by subject; `c` its concurrency, `sequential` timed request by request (the list). */
-function figures(url: Record<Subject, string>) {
-  const job = (s: Subject) => `${url[s]}/api/c/bench/queues/${readQueue}/jobs/${readJobId}`;
-  const page = (s: Subject) => `${url[s]}/api/c/bench/queues/pages/jobs?status=completed&page=1&pageSize=50`;
-  const list = (s: Subject) => `${url[s]}/api/c/bench/queues?page=1&pageSize=100&sort=name`;
+interface Figure {
+  name: string;
+  /** Connections (autocannon); `sequential`: one at a time, timed request by request (the queue list). */
+  c: number;
+  sequential?: boolean;
+  /** Whose req/s and CPU the others are divided by. */
+  reference: Subject;
+  urls: Partial<Record<Subject, string>>;
+}
+
+function figures(url: Record<Subject, string>): Figure[] {
+  const api = (s: Subject) => `${url[s]}/api/c/bench/queues`;
+  const job = (s: Subject) => `${api(s)}/${readQueue}/jobs/${readJobId}`;
+  const page = (s: Subject) => `${api(s)}/pages/jobs?status=completed&page=1&pageSize=50`;
+  const list = (s: Subject) => `${api(s)}?page=1&pageSize=100&sort=name`;
+  const jobs = { ours: job('ours'), stock: job('stock') };
   const boardJob = `${url.bullBoard}/ui/api/queues/${readQueue}/${readJobId}`;
   const bareJob = `${url.bare}/queues/${readQueue}/jobs/${readJobId}`;
+  const logs = { ours: `${jobs.ours}/logs`, stock: `${jobs.stock}/logs`, bullBoard: `${boardJob}/logs`, bare: `${bareJob}/logs` };
+  const barePage = `${url.bare}/queues/pages/jobs?status=completed&pageSize=50`;
   return [
-    { name: 'job detail c=1', c: 1, reference: 'bullBoard', urls: { ours: job('ours'), stock: job('stock'), bullBoard: boardJob, bare: bareJob } },
-    { name: 'job detail c=16', c: 16, reference: 'bullBoard', urls: { ours: job('ours'), stock: job('stock'), bullBoard: boardJob, bare: bareJob } },
-    { name: 'job logs c=16', c: 16, reference: 'bullBoard', urls: { ours: `${job('ours')}/logs`, stock: `${job('stock')}/logs`, bullBoard: `${boardJob}/logs`, bare: `${bareJob}/logs` } },
-    { name: 'page of 50 c=1', c: 1, reference: 'bare', urls: { ours: page('ours'), stock: page('stock'), bare: `${url.bare}/queues/pages/jobs?status=completed&pageSize=50` } },
-    { name: 'queue list c=1', c: 1, reference: 'ours', sequential: true, urls: { ours: list('ours'), stock: list('stock') } },
-  ] as Array<{ name: string; c: number; reference: Subject; sequential?: boolean; urls: Partial<Record<Subject, string>> }>;
+    { name: 'job detail c=1', c: 1, reference: 'bullBoard', urls: { ...jobs, bullBoard: boardJob, bare: bareJob } },
+    { name: 'job detail c=16', c: 16, reference: 'bullBoard', urls: { ...jobs, bullBoard: boardJob, bare: bareJob } },
+    { name: 'job logs c=16', c: 16, reference: 'bullBoard', urls: logs },
+    { name: 'page of 50 c=1', c: 1, reference: 'bare', urls: { ours: page('ours'), stock: page('stock'), bare: barePage } },
+    { name: 'queue list c=1', c: 1, sequential: true, reference: 'ours', urls: { ours: list('ours'), stock: list('stock') } },
+  ];
 }
+
+/** A Bullpen build as the bench runs one: authless, the bench store from the environment, limits out of the way. */
+const bullpenEnv = (port: number, dir: string, redisUrl: string) => ({
+  ...serviceEnvironment,
+  NODE_ENV: 'production',
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  SERVICE_EMBEDDED_DIR: dir,
+  SERVICE_AUTHLESS: 'true',
+  SERVICE_ENV_CONNECTIONS: 'true',
+  SERVICE_REDIS_URL_BENCH: redisUrl,
+  SERVICE_REDIS_URL_BENCH_PREFIX: prefix,
+  RATE_LIMIT_MAX: '1000000',
+});
 
 async function main(): Promise<void> {
   const redisProcess = await startRedis(ports.redis);
@@ -79,15 +114,16 @@ async function main(): Promise<void> {
     for (const name of ['ours', 'stock'] as const) {
       const dir = await mkdtemp(path.join(tmpdir(), `rest-adapters-${name}-`));
       dirs.push(dir);
-      const env = { ...serviceEnvironment, NODE_ENV: 'production', PORT: String(ports[name]), HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: dir, SERVICE_AUTHLESS: 'true', SERVICE_ENV_CONNECTIONS: 'true', SERVICE_REDIS_URL_BENCH: redisProcess.url, SERVICE_REDIS_URL_BENCH_PREFIX: prefix, RATE_LIMIT_MAX: '1000000' };
+      const env = bullpenEnv(ports[name], dir, redisProcess.url);
       servers[name] = await startServer(scripts[name], [], env, ports[name], serviceNodeFlags);
     }
     const serverArgs = (port: number) => [String(ports.redis), String(port), String(queues)];
     servers.bullBoard = await startServer('test/bench/servers/bull-board.ts', serverArgs(ports.bullBoard), {}, ports.bullBoard);
     servers.bare = await startServer('test/bench/servers/bare.ts', serverArgs(ports.bare), {}, ports.bare);
-    await waitUntilIdle(Object.values(servers).map((server) => server.pid));
-    const url = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, server.url])) as Record<Subject, string>;
-    await compare(figures(url), servers as Record<Subject, ServerProcess>);
+    const all = servers as Record<Subject, ServerProcess>;
+    await waitUntilIdle(Object.values(all).map((server) => server.pid));
+    const url = Object.fromEntries(Object.entries(all).map(([name, server]) => [name, server.url])) as Record<Subject, string>;
+    await compare(figures(url), all);
   } finally {
     await Promise.allSettled(Object.values(servers).map((server) => server.stop()));
     redis.disconnect();
@@ -97,18 +133,30 @@ async function main(): Promise<void> {
   console.log(`\n${renderTable()}`);
 }
 
-async function compare(list: ReturnType<typeof figures>, servers: Record<Subject, ServerProcess>): Promise<void> {
-  const runs = new Map<string, Array<Partial<Record<Subject, LoadFigures>>>>();
-  for (const figure of list) for (const target of Object.values(figure.urls)) await measure(target, { connections: 4, seconds: 2 });
+type Row = Partial<Record<Subject, LoadFigures>>;
+
+async function measureOne(figure: Figure, name: Subject, pid: number): Promise<LoadFigures> {
+  const url = figure.urls[name]!;
+  const measured = figure.sequential
+    ? await measureSequential(url, { seconds, pid })
+    : await measure(url, { seconds, pid, connections: figure.c });
+  const failed = measured.non2xx + measured.errors;
+  if (failed > 0) throw new Error(`${figure.name}, ${name}: ${failed} answers not 2xx`);
+  return measured;
+}
+
+async function compare(list: Figure[], servers: Record<Subject, ServerProcess>): Promise<void> {
+  const runs = new Map<string, Row[]>();
+  // Warm every subject alike (JIT, connections, script cache) before anything is counted.
+  for (const figure of list) {
+    for (const target of Object.values(figure.urls)) await measure(target, { connections: 4, seconds: 2 });
+  }
   for (let index = 0; index < rounds; index++) {
     for (const figure of list) {
       const names = Object.keys(figure.urls) as Subject[];
-      const row: Partial<Record<Subject, LoadFigures>> = {};
-      for (const name of [...names.slice(index % names.length), ...names.slice(0, index % names.length)]) {
-        const options = { seconds, pid: servers[name].pid };
-        row[name] = figure.sequential ? await measureSequential(figure.urls[name]!, options) : await measure(figure.urls[name]!, { ...options, connections: figure.c });
-        if (row[name]!.non2xx + row[name]!.errors > 0) throw new Error(`${figure.name}, ${name}: ${row[name]!.non2xx} non-2xx, ${row[name]!.errors} errors`);
-      }
+      const row: Row = {};
+      const turn = index % names.length;
+      for (const name of [...names.slice(turn), ...names.slice(0, turn)]) row[name] = await measureOne(figure, name, servers[name].pid);
       runs.set(figure.name, [...(runs.get(figure.name) ?? []), row]);
     }
     console.log(`round ${index + 1} of ${rounds} done`);
@@ -116,13 +164,21 @@ async function compare(list: ReturnType<typeof figures>, servers: Record<Subject
   for (const figure of list) summarize(figure, runs.get(figure.name)!);
 }
 
-function summarize(figure: ReturnType<typeof figures>[number], rows: Array<Partial<Record<Subject, LoadFigures>>>): void {
+function summarize(figure: Figure, rows: Row[]): void {
   const names = Object.keys(figure.urls) as Subject[];
-  const ratio = (name: Subject, of: (one: LoadFigures) => number) => round(median(rows.map((row) => of(row[name]!) / Math.max(0.001, of(row[figure.reference]!)))));
-  const values = names.map((name) => `${median(rows.map((row) => row[name]!.requestsPerSecond))} (${median(rows.map((row) => row[name]!.cpuMsPerRequest!))} ms)`);
-  const perReference = figure.reference === 'ours' ? '' : `; vs ${figure.reference}: ours ${ratio('ours', (one) => one.requestsPerSecond)}× / stock ${ratio('stock', (one) => one.requestsPerSecond)}× req/s, ours ${ratio('ours', (one) => one.cpuMsPerRequest!)}× / stock ${ratio('stock', (one) => one.cpuMsPerRequest!)}× CPU`;
-  const oursOverStock = round(median(rows.map((row) => row.ours!.requestsPerSecond / row.stock!.requestsPerSecond)));
-  report('REST A/B', `${figure.name}, req/s (CPU ms per request): ${names.join(' / ')}`, `${values.join(' / ')}${perReference}; ours/stock ${oursOverStock}×`);
+  const reqs = (one: LoadFigures) => one.requestsPerSecond;
+  const cpu = (one: LoadFigures) => one.cpuMsPerRequest!;
+  const ratio = (name: Subject, of: (one: LoadFigures) => number, to = figure.reference) =>
+    round(median(rows.map((row) => of(row[name]!) / Math.max(0.001, of(row[to]!)))));
+  const mid = (name: Subject, of: (one: LoadFigures) => number) => median(rows.map((row) => of(row[name]!)));
+  const values = names.map((name) => `${mid(name, reqs)} (${mid(name, cpu)} ms)`);
+  const against =
+    figure.reference === 'ours'
+      ? ''
+      : `; vs ${figure.reference}: ours ${ratio('ours', reqs)}× / stock ${ratio('stock', reqs)}× req/s, ` +
+        `ours ${ratio('ours', cpu)}× / stock ${ratio('stock', cpu)}× CPU`;
+  const value = `${values.join(' / ')}${against}; ours/stock ${ratio('ours', reqs, 'stock')}×`;
+  report('REST A/B', `${figure.name}, req/s (CPU ms per request): ${names.join(' / ')}`, value);
 }
 
 await main();
