@@ -27,9 +27,10 @@ export interface ProcedureCall {
 }
 
 type NextOptions = { ctx?: object; input?: unknown; getRawInput?: () => Promise<unknown> };
-type MiddlewareFunction = (options: ProcedureCall & { meta: unknown; next(options?: NextOptions): Promise<MiddlewareResult> }) => Promise<MiddlewareResult>;
+type MiddlewareOptions = ProcedureCall & { meta: unknown; next(options?: NextOptions): Promise<MiddlewareResult> };
+type MiddlewareFunction = (options: MiddlewareOptions) => Promise<MiddlewareResult>;
 
-/** What a procedure is made of: its kind, meta, input parsers, and the middlewares a call runs (input parsing and the resolver last). */
+/** What a procedure is made of: kind, meta, input parsers, the middlewares a call runs (input parsing and resolver last). */
 export interface ProcedureParts {
   type: TRPCProcedureType;
   meta: ProcedureMeta | undefined;

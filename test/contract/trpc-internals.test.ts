@@ -2,7 +2,14 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ProcedureMeta } from '../../server/trpc/init.js';
-import { callProcedure, middlewareFunctionsOf, partsOf, procedureMetaOf, proceduresOf, type ProcedureCall } from '../../server/trpc/trpc-internals.js';
+import {
+  callProcedure,
+  middlewareFunctionsOf,
+  partsOf,
+  procedureMetaOf,
+  proceduresOf,
+  type ProcedureCall,
+} from '../../server/trpc/trpc-internals.js';
 
 /**
  * server/trpc/trpc-internals.ts is the one file that reads tRPC's private
@@ -44,7 +51,11 @@ const call = (path: string, type: 'query' | 'mutation', input: unknown): Procedu
 });
 
 /** The outcome of a call, whichever way it went. */
-const outcome = (promise: Promise<unknown>) => promise.then((data) => ({ data }), (error: TRPCError) => ({ code: error.code, message: error.message }));
+const outcome = (promise: Promise<unknown>) =>
+  promise.then(
+    (data) => ({ data }),
+    (error: TRPCError) => ({ code: error.code, message: error.message }),
+  );
 
 describe('tRPC internals (server/trpc/trpc-internals.ts)', () => {
   it('proceduresOf: every procedure by its dotted path (router._def.procedures)', () => {
@@ -71,7 +82,8 @@ describe('tRPC internals (server/trpc/trpc-internals.ts)', () => {
   it('middlewareFunctionsOf: the function of a built middleware (_middlewares), callable as a step', async () => {
     const [step] = middlewareFunctionsOf(record) as Array<(options: unknown) => Promise<unknown>>;
     expect(typeof step).toBe('function');
-    const result = await step!({ ...call('x', 'query', undefined), meta: undefined, next: async (next: { ctx: object }) => ({ ok: true, data: next.ctx }) });
+    const next = async (options: { ctx: object }) => ({ ok: true, data: options.ctx });
+    const result = await step!({ ...call('x', 'query', undefined), meta: undefined, next });
     expect(result).toEqual({ ok: true, data: { user: 'ada' } });
   });
 
@@ -84,7 +96,8 @@ describe('tRPC internals (server/trpc/trpc-internals.ts)', () => {
     const invalid = await outcome(callProcedure(ping, call('ping', 'query', { n: 'one' })));
     expect(invalid).toEqual(await outcome(caller.ping({ n: 'one' } as never)));
     expect(invalid).toMatchObject({ code: 'BAD_REQUEST' });
-    expect(await outcome(callProcedure(conflict, call('conflict', 'query', undefined)))).toEqual({ code: 'CONFLICT', message: 'taken' });
+    const thrown = await outcome(callProcedure(conflict, call('conflict', 'query', undefined)));
+    expect(thrown).toEqual({ code: 'CONFLICT', message: 'taken' });
   });
 
   it('callProcedure hands a middleware the options tRPC’s caller hands it', async () => {

@@ -65,7 +65,7 @@ export function bootTour(options: { mirror?: boolean } = {}): void {
     if (options.mirror) {
       stock = await listen(createApp(app.services, { restApi: stockRestApi }), 0, '127.0.0.1');
       const procedureRoutes = new Set(restOperations(appRouter).map(({ method, path }) => `${method} ${path}`));
-      docs = await MirroredValidator.mirrored(document, app.api, `${stock.url}/api`, procedureRoutes, spendsAuthLimit);
+      docs = await MirroredValidator.mirrored(document, app.api, { stockApi: `${stock.url}/api`, procedureRoutes, unmirrored: spendsAuthLimit });
     } else docs = await DocumentValidator.create(document, app.api);
     queue = new Queue('emails', store.bullmq);
   });

@@ -25,7 +25,8 @@ function rewriteErrorBody(res: Response): void {
       const raw = JSON.parse(chunk) as TrpcErrorShape;
       const data = raw.data ?? {};
       if (data.httpStatus && data.httpStatus !== res.statusCode) res.statusCode = data.httpStatus;
-      const body: ErrorBody = { message: data.message ?? raw.message ?? 'Internal error', code: data.code ?? 'INTERNAL_ERROR', ...data.details };
+      const message = data.message ?? raw.message ?? 'Internal error';
+      const body: ErrorBody = { message, code: data.code ?? 'INTERNAL_ERROR', ...data.details };
       if (data.issues) body.issues = data.issues as ErrorBody['issues'];
       chunk = JSON.stringify(body);
     }
