@@ -2,7 +2,8 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { moveJobIds, moveStatusBatch, movedJobId, type MovePlan } from '../../routers/jobs/move-jobs.js';
-import { moveAcrossStores, moveJournalKey } from '../../server/bullmq/move-across-stores.js';
+import { moveAcrossStores } from '../../server/bullmq/move-across-stores.js';
+import { moveJournalKey, redisMoveSource, redisMoveTarget } from '../../server/bullmq/redis-move-ends.js';
 import { moveTallyKey, moveWithinStore } from '../../server/bullmq/move-within-store.js';
 import { waitFor } from '../helpers/jobs.js';
 import { storeFixture } from '../helpers/stores.js';
@@ -92,7 +93,13 @@ describe('a move across two stores: the move journal decides', () => {
     const plan = (client: Redis): MovePlan => ({
       source: { client: fixture.redis, ref: ref('far'), queue: source },
       target: { ref: ref('far-retry'), keepIds: false },
-      carry: (orders) => moveAcrossStores({ source: { client, ref: ref('far') }, target: { client: targetClient, ref: ref('far-retry') }, journal: moveJournalKey(ref('far-retry'), 'main', ref('far')), mover: 'task-1' }, orders),
+      carry: (orders) =>
+        moveAcrossStores({
+          source: redisMoveSource({ client, ref: ref('far') }),
+          target: redisMoveTarget({ client: targetClient, ref: ref('far-retry') }, moveJournalKey(ref('far-retry'), 'main', ref('far'))),
+          mover: 'task-1',
+          tallied: true,
+        }, orders),
     });
     // The first run dies between delivering to the target and releasing the source: its release never reaches the store.
     const crashOnRelease = new Proxy(fixture.redis, {
