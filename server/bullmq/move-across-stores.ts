@@ -21,8 +21,8 @@ export interface Parcel {
 /** A move's source store: says which jobs may leave (and reads them), then lets the delivered ones go. */
 export interface MoveSource {
   inspect(orders: MoveOrder[]): Promise<Array<MoveVerdict | MovedJob>>;
-  /** Removes each job unless a worker took it meanwhile; a job already gone is fine. */
-  release(orders: MoveOrder[]): Promise<void>;
+  /** Removes each job unless a worker took it meanwhile (`moved`; `missing`: already gone; else why it stays). */
+  release(orders: MoveOrder[]): Promise<MoveVerdict[]>;
 }
 
 /**
@@ -32,6 +32,8 @@ export interface MoveSource {
  */
 export interface MoveTarget {
   deliver(parcels: Parcel[], mover: string, tallied: boolean): Promise<Array<'delivered' | 'missing' | 'taken'>>;
+  /** Takes back copies this mover delivered, each only while no worker has it yet (true: taken back). */
+  recall(parcels: Parcel[], mover: string, tallied: boolean): Promise<boolean[]>;
 }
 
 export interface AcrossEnds {
@@ -66,10 +68,18 @@ async function moveBatch({ source, target, mover, tallied = false }: AcrossEnds,
   const delivered = await target.deliver(parcels, mover, tallied);
   // Delivered by this move (now or by the run that died), or by another: the source copy leaves.
   // Whatever the release finds (gone already: an earlier run released it), the job is in the target once.
-  await source.release(parcels.filter((_, index) => delivered[index] !== 'taken').map(({ order }) => order));
+  const leaving = parcels.filter((_, index) => delivered[index] !== 'taken');
+  const released = await source.release(leaving.map(({ order }) => order));
+  // A worker took the source copy between delivery and release: the target's copy is taken back while
+  // no worker holds it yet, and the job stays in the source (only if both ran at once does it run twice).
+  const stayed = leaving.filter((parcel, index) => delivered[parcels.indexOf(parcel)] === 'delivered' && !['moved', 'missing'].includes(released[index]!));
+  const recalled = await target.recall(stayed, mover, tallied);
   parcels.forEach(({ order }, index) => {
     const verdict = delivered[index]!;
     verdicts[orders.indexOf(order)] = verdict === 'delivered' ? 'moved' : verdict;
+  });
+  stayed.forEach((parcel, index) => {
+    if (recalled[index]) verdicts[orders.indexOf(parcel.order)] = released[leaving.indexOf(parcel)]!;
   });
   return verdicts;
 }

@@ -70,6 +70,28 @@ for i = 2, #ARGV, 2 do
 end
 return out`);
 
+/**
+ * The target's side when the source copy could not leave after all (a worker took it between delivery
+ * and release): the copy is taken back while no worker holds it yet, and the journal forgets it.
+ * ARGV: target base, journal key, mover, tally key or '', then per job its journal field and target id.
+ */
+const recall = new LuaScript(`${moveJobLua}
+local dst, journal, mover, tally = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local out = {}
+for i = 5, #ARGV, 2 do
+  local field, id = ARGV[i], ARGV[i + 1]
+  local waiting = rcall('LPOS', dst .. 'wait', id) or rcall('ZSCORE', dst .. 'prioritized', id)
+  if rcall('HGET', journal, field) == mover and waiting and rcall('EXISTS', dst .. id .. ':lock') == 0 then
+    removeJob(dst, id, readJob(dst, id))
+    rcall('HDEL', journal, field)
+    if tally ~= '' then rcall('DECR', tally) end
+    out[#out + 1] = 1
+  else
+    out[#out + 1] = 0
+  end
+end
+return out`);
+
 export interface StoreEnd {
   client: StoreClient;
   ref: QueueRef;
@@ -92,7 +114,8 @@ export function redisMoveSource({ client, ref }: StoreEnd): MoveSource {
       );
     },
     async release(orders) {
-      if (orders.length > 0) await release.run(client, routed, [queueKey(ref, ''), ...orders.flatMap((order) => [order.jobId, order.readOpts])]);
+      if (orders.length === 0) return [];
+      return (await release.run(client, routed, [queueKey(ref, ''), ...orders.flatMap((order) => [order.jobId, order.readOpts])])) as MoveVerdict[];
     },
   };
 }
@@ -106,6 +129,12 @@ export function redisMoveTarget({ client, ref }: StoreEnd, journal: string): Mov
       ]);
       const tally = tallied ? moveTallyKey(ref, mover) : '';
       return (await deliver.run(client, [queueKey(ref, 'meta')], [queueKey(ref, ''), journal, mover, journalTtlSeconds, tally, ...args])) as Array<'delivered' | 'missing' | 'taken'>;
+    },
+    async recall(parcels: Parcel[], mover, tallied) {
+      if (parcels.length === 0) return [];
+      const args = parcels.flatMap(({ order, job }) => [`${order.jobId}:${job.timestamp}`, order.targetId]);
+      const replies = (await recall.run(client, [queueKey(ref, 'meta')], [queueKey(ref, ''), journal, mover, tallied ? moveTallyKey(ref, mover) : '', ...args])) as number[];
+      return replies.map((reply) => reply === 1);
     },
   };
 }

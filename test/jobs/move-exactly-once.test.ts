@@ -125,4 +125,35 @@ describe('a move across two stores: the move journal decides', () => {
     expect(await source.getWaitingCount()).toBe(0);
     expect(Number(await fixture.redis.get(moveTallyKey(ref('far-retry'), 'task-1')))).toBe(50);
   });
+
+  it('takes its copy back when a worker took the source job between delivery and release', async () => {
+    const targetClient = new Redis(fixture.bullmq.connection);
+    opened.push({ close: async () => targetClient.disconnect() });
+    const source = queue('grabbed');
+    const job = await source.add('work', { n: 1 });
+    const journal = moveJournalKey(ref('grabbed-retry'), 'main', ref('grabbed'));
+    // Once the copy is in the target, a worker locks the source job before the release reaches it.
+    const lockingSource = new Proxy(fixture.redis, {
+      get(target, key, receiver) {
+        const real = Reflect.get(target, key, receiver) as unknown;
+        if (key !== 'evalsha' && key !== 'eval') return real;
+        return async (...args: unknown[]) => {
+          if ((await targetClient.llen(`${fixture.prefix}:grabbed-retry:wait`)) > 0) await fixture.redis.set(`${fixture.prefix}:grabbed:${job.id}:lock`, 'worker-token');
+          return (real as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    });
+    const plan: MovePlan = {
+      source: { client: fixture.redis, ref: ref('grabbed'), queue: source },
+      target: { ref: ref('grabbed-retry'), keepIds: false },
+      carry: (orders) =>
+        moveAcrossStores({ source: redisMoveSource({ client: lockingSource, ref: ref('grabbed') }), target: redisMoveTarget({ client: targetClient, ref: ref('grabbed-retry') }, journal), mover: 'task-2', tallied: true }, orders),
+    };
+    expect(await moveJobIds(plan, [job.id!])).toEqual([expect.objectContaining({ jobId: job.id, ok: false, code: 'LOCKED' })]);
+    expect(await queue('grabbed-retry').getJobCountByTypes('waiting', 'prioritized')).toBe(0);
+    expect(await fixture.redis.exists(`${fixture.prefix}:grabbed-retry:${movedJobId('grabbed', job.id!)}`)).toBe(0);
+    expect(await fixture.redis.hlen(journal)).toBe(0);
+    expect(Number(await fixture.redis.get(moveTallyKey(ref('grabbed-retry'), 'task-2')))).toBe(0);
+    expect(await source.getJob(job.id!)).toBeDefined();
+  });
 });
