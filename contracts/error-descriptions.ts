@@ -40,6 +40,7 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   QUEUE_NOT_EMPTY: 'Jobs other than completed remain (nothing removed); `jobCounts` says which',
   INVITATION_EXPIRED: 'The invitation has expired; ask for a new one',
   INVITATION_USED: 'The invitation was already used',
+  RESPONSE_TOO_LARGE: 'The answer would exceed SERVICE_MAX_RESPONSE_BYTES; `readInParts` names the route that reads it in parts (a job: field by field, by byte ranges)',
   PAYLOAD_TOO_LARGE: 'The body is over 1 MB',
   UNSUPPORTED_MEDIA_TYPE: 'A non-empty body that is not `application/json`',
   RATE_LIMITED: 'Too many requests; retry after `retryAfterSeconds` (also the `Retry-After` header)',

@@ -12,7 +12,14 @@ export type Environment = 'development' | 'test' | 'production';
 
 export interface Config {
   environment: Environment;
-  http: { port: number; host: string; /** Proxy hops whose X-Forwarded-For is believed (0: none). */ trustProxyHops: number };
+  http: {
+    port: number;
+    host: string;
+    /** Proxy hops whose X-Forwarded-For is believed (0: none). */
+    trustProxyHops: number;
+    /** SERVICE_MAX_RESPONSE_BYTES: the largest response body; a larger one is refused (RESPONSE_TOO_LARGE) before it is built. */
+    maxResponseBytes: number;
+  };
   logLevel: string;
   authless: boolean;
   envConnections: boolean;

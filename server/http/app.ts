@@ -96,6 +96,7 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
     createContext: createHttpContextFactory(services, 'rest'),
     onError,
     successStatus: (route, data) => successStatusOf(route.meta as ProcedureMeta, data),
+    maxResponseBytes: services.config.http.maxResponseBytes,
   });
   app.use(rest.middleware);
 

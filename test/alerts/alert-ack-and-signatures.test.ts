@@ -38,7 +38,7 @@ describe('webhook deliveries carry a timestamped signature', () => {
     await bed.app.services.history.sampleOnce();
     // The first attempt was answered 500; the retry is sent later, signed anew.
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    await deliverDue(bed.app.services.persistence.fork(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, new Date(Date.now() + 60_000));
+    await deliverDue(bed.app.services.persistence.fork(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, { now: new Date(Date.now() + 60_000) });
     expect(hooks.received).toHaveLength(2);
     const [first, retry] = hooks.received as [Received, Received];
     expect(Number(first.headers['bullpen-timestamp'])).toBeGreaterThanOrEqual(Math.floor(before / 1000));

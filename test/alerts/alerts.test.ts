@@ -60,7 +60,7 @@ describe('alerts: rules, events and signed deliveries', () => {
 
     const em = () => bed.app.services.persistence.fork();
     await evaluateRules(em(), { connection: { id: 'main', name: 'main' }, now: Date.now() + 2 * 60_000, sampleIntervalMs: 5000 });
-    await deliverDue(em(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, new Date(Date.now() + 2 * 60_000));
+    await deliverDue(em(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, { now: new Date(Date.now() + 2 * 60_000) });
     expect(hooks.received.map((r) => r.headers['x-bullpen-event-id'])).toEqual([`${event.id}:firing`, `${event.id}:resolved`]);
     const resolved = await api(`/c/main/alerts/events?ruleId=${rule.body.id}`);
     expect(resolved.body.events[0]).toMatchObject({ id: event.id, state: 'resolved' });
@@ -72,7 +72,7 @@ describe('alerts: rules, events and signed deliveries', () => {
   });
 
   it('retries a destination that failed, keeping the same event id, and logs the attempts', async () => {
-    await deliverDue(bed.app.services.persistence.fork(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, new Date(Date.now() + 10 * 60_000));
+    await deliverDue(bed.app.services.persistence.fork(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, { now: new Date(Date.now() + 10 * 60_000) });
     const firingIds = flaky.received.map((r) => r.headers['x-bullpen-event-id']).filter((id) => String(id).endsWith(':firing'));
     expect(firingIds).toHaveLength(2);
     expect(firingIds[0]).toBe(firingIds[1]);
