@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import { Cluster } from 'ioredis';
-import { moveAcrossStores, moveJournalKey } from '../../server/bullmq/move-across-stores.js';
+import { moveAcrossStores } from '../../server/bullmq/move-across-stores.js';
+import { moveJournalKey, redisMoveSource, redisMoveTarget } from '../../server/bullmq/redis-move-ends.js';
 import { moveTallyKey, moveWithinStore } from '../../server/bullmq/move-within-store.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
@@ -34,7 +35,12 @@ export function planMove(ends: MoveEnds): MovePlan & { tally(): Promise<number> 
       ? (orders) => moveWithinStore(sourceStore.client, source.ref, target, orders, ends.tallied ? moveTallyKey(target, mover) : '')
       : (orders) =>
           moveAcrossStores(
-            { source: { client: sourceStore.client, ref: source.ref }, target: { client: targetStore.client, ref: target }, journal: moveJournalKey(target, sourceStore.connection.id, source.ref), mover },
+            {
+              source: redisMoveSource({ client: sourceStore.client, ref: source.ref }),
+              target: redisMoveTarget({ client: targetStore.client, ref: target }, moveJournalKey(target, sourceStore.connection.id, source.ref)),
+              mover,
+              tallied: ends.tallied,
+            },
             orders,
           ),
     tally: async () => Number((await recorder.client.get(moveTallyKey(target, mover))) ?? 0),

@@ -37,13 +37,13 @@ local function sourceVerdict(base, id, job, expectedOpts)
 end
 local function insertJob(base, id, job, opts, logs)
   local key = base .. id
-  local fields = { 'name', job.name, 'data', job.data or '{}', 'opts', opts, 'timestamp', job.timestamp, 'delay', 0, 'priority', job.priority }
+  local fields = { 'name', job.name or '', 'data', job.data or '{}', 'opts', opts, 'timestamp', job.timestamp or '0', 'delay', 0, 'priority', job.priority }
   if job.atm then fields[#fields + 1] = 'atm'; fields[#fields + 1] = job.atm end
   if job.ats then fields[#fields + 1] = 'ats'; fields[#fields + 1] = job.ats end
   rcall('HSET', key, unpack(fields))
   for i = 1, #logs, 1000 do rcall('RPUSH', key .. ':logs', unpack(logs, i, math.min(i + 999, #logs))) end
   local maxEvents = maxEventsOf(base)
-  rcall('XADD', base .. 'events', 'MAXLEN', '~', maxEvents, '*', 'event', 'added', 'jobId', id, 'name', job.name)
+  rcall('XADD', base .. 'events', 'MAXLEN', '~', maxEvents, '*', 'event', 'added', 'jobId', id, 'name', job.name or '')
   if job.priority > 0 then
     local counter = rcall('INCR', base .. 'pc')
     rcall('ZADD', base .. 'prioritized', job.priority * 0x100000000 + counter % 0x100000000, id)

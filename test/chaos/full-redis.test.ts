@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
+import { waitFor } from '../helpers/jobs.js';
 import { seedFailedJobs } from '../tasks/support/failed-jobs.js';
 import { chaosSize, chaosTimeout } from './support/chaos-size.js';
 import { recordChaosRow } from './support/chaos-table.js';
@@ -16,10 +17,13 @@ const prefix = 'chaos';
  */
 describe('a Redis at maxmemory (noeviction)', () => {
   const own = ownRedis(['--maxmemory-policy', 'noeviction']);
+  const replica = ownRedis();
   let app: TestApp;
   let queue: Queue;
   beforeAll(async () => {
-    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENV_CONNECTIONS: 'true', SERVICE_REDIS_URL_MAIN: own.server.url, SERVICE_REDIS_URL_MAIN_PREFIX: prefix, SERVICE_QUEUE_LIST_CACHE_MS: '0' } });
+    await replica.redis.call('REPLICAOF', '127.0.0.1', String(own.server.port));
+    const replicaEnv = { SERVICE_REDIS_URL_REPLICA: replica.server.url, SERVICE_REDIS_URL_REPLICA_PREFIX: prefix };
+    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENV_CONNECTIONS: 'true', SERVICE_REDIS_URL_MAIN: own.server.url, SERVICE_REDIS_URL_MAIN_PREFIX: prefix, SERVICE_QUEUE_LIST_CACHE_MS: '0', ...replicaEnv } });
     queue = new Queue('full', { connection: own.connection, prefix });
   });
   afterAll(async () => {
@@ -95,5 +99,16 @@ describe('a Redis at maxmemory (noeviction)', () => {
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject({ code: 'STORE_UNAVAILABLE', done: false, removedByStatus: { failed: reported } });
     expect(held).toBe(true);
+  });
+
+  it('a read-only replica answers a write 503 STORE_UNAVAILABLE with Retry-After', async () => {
+    const seeded = new Queue('ro', { connection: own.connection, prefix });
+    await seeded.add('seed', {});
+    await seeded.close();
+    await waitFor(async () => (await replica.redis.exists(`${prefix}:ro:meta`)) === 1, 10_000, 'the replica to sync');
+    const answer = await request(`${app.api}/c/replica/queues/ro/jobs`, { method: 'POST', body: { name: 'added' } });
+    expect(answer.status).toBe(503);
+    expect(answer.body).toMatchObject({ code: 'STORE_UNAVAILABLE', connectionId: 'replica', message: expect.stringMatching(/read-only replica/) });
+    expect(answer.headers.get('retry-after')).toBeTruthy();
   });
 });

@@ -35,11 +35,15 @@ describe(`SIGKILL of the service mid-move (${jobs} jobs, a target Worker with re
       const body = { to: { queueName: 'orders-redrive', ...(across ? { connectionId: 'other' } : {}) }, status: 'failed', all: true, async: true, maxPerSecond };
       const accepted = await request(`${first.api}/c/main/queues/${sourceName}/jobs/move`, { method: 'POST', body });
       expect(accepted.status).toBe(202);
-      // Killed once the worker has run a fifth of the jobs: copies run and removed, the move still going.
-      const ranAtKill = await waitFor(async () => {
-        const ran = await stage.redis.hlen(callsKey);
-        return ran >= jobs / 5 ? ran : undefined;
-      }, chaosTimeout() / 2, 'the worker to run a fifth of the jobs');
+      // Killed inside a batch (its scripts of 100 jobs under way) once the worker has run a fifth of the
+      // jobs: copies run and removed, the move still going. Late in the move, killed wherever it is.
+      const batch = Math.min(1000, maxPerSecond);
+      let ranAtKill = 0;
+      for (const deadline = Date.now() + chaosTimeout() / 2; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 2))) {
+        const [ran, inSource] = [await stage.redis.hlen(callsKey), await stage.redis.zcard(`${stagePrefix}:${sourceName}:failed`)];
+        ranAtKill = ran;
+        if (ran >= jobs / 5 && (inSource % batch !== 0 || inSource < jobs * 0.3)) break;
+      }
       await endService(first, 'SIGKILL');
       const sourceAtKill = await source.getJobCountByTypes('failed');
 

@@ -2,7 +2,8 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { moveJobIds, moveStatusBatch, movedJobId, type MovePlan } from '../../routers/jobs/move-jobs.js';
-import { moveAcrossStores, moveJournalKey } from '../../server/bullmq/move-across-stores.js';
+import { moveAcrossStores } from '../../server/bullmq/move-across-stores.js';
+import { moveJournalKey, redisMoveSource, redisMoveTarget } from '../../server/bullmq/redis-move-ends.js';
 import { moveTallyKey, moveWithinStore } from '../../server/bullmq/move-within-store.js';
 import { waitFor } from '../helpers/jobs.js';
 import { storeFixture } from '../helpers/stores.js';
@@ -92,7 +93,13 @@ describe('a move across two stores: the move journal decides', () => {
     const plan = (client: Redis): MovePlan => ({
       source: { client: fixture.redis, ref: ref('far'), queue: source },
       target: { ref: ref('far-retry'), keepIds: false },
-      carry: (orders) => moveAcrossStores({ source: { client, ref: ref('far') }, target: { client: targetClient, ref: ref('far-retry') }, journal: moveJournalKey(ref('far-retry'), 'main', ref('far')), mover: 'task-1' }, orders),
+      carry: (orders) =>
+        moveAcrossStores({
+          source: redisMoveSource({ client, ref: ref('far') }),
+          target: redisMoveTarget({ client: targetClient, ref: ref('far-retry') }, moveJournalKey(ref('far-retry'), 'main', ref('far'))),
+          mover: 'task-1',
+          tallied: true,
+        }, orders),
     });
     // The first run dies between delivering to the target and releasing the source: its release never reaches the store.
     const crashOnRelease = new Proxy(fixture.redis, {
@@ -117,5 +124,36 @@ describe('a move across two stores: the move journal decides', () => {
     expect(processed).toHaveLength(50);
     expect(await source.getWaitingCount()).toBe(0);
     expect(Number(await fixture.redis.get(moveTallyKey(ref('far-retry'), 'task-1')))).toBe(50);
+  });
+
+  it('takes its copy back when a worker took the source job between delivery and release', async () => {
+    const targetClient = new Redis(fixture.bullmq.connection);
+    opened.push({ close: async () => targetClient.disconnect() });
+    const source = queue('grabbed');
+    const job = await source.add('work', { n: 1 });
+    const journal = moveJournalKey(ref('grabbed-retry'), 'main', ref('grabbed'));
+    // Once the copy is in the target, a worker locks the source job before the release reaches it.
+    const lockingSource = new Proxy(fixture.redis, {
+      get(target, key, receiver) {
+        const real = Reflect.get(target, key, receiver) as unknown;
+        if (key !== 'evalsha' && key !== 'eval') return real;
+        return async (...args: unknown[]) => {
+          if ((await targetClient.llen(`${fixture.prefix}:grabbed-retry:wait`)) > 0) await fixture.redis.set(`${fixture.prefix}:grabbed:${job.id}:lock`, 'worker-token');
+          return (real as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    });
+    const plan: MovePlan = {
+      source: { client: fixture.redis, ref: ref('grabbed'), queue: source },
+      target: { ref: ref('grabbed-retry'), keepIds: false },
+      carry: (orders) =>
+        moveAcrossStores({ source: redisMoveSource({ client: lockingSource, ref: ref('grabbed') }), target: redisMoveTarget({ client: targetClient, ref: ref('grabbed-retry') }, journal), mover: 'task-2', tallied: true }, orders),
+    };
+    expect(await moveJobIds(plan, [job.id!])).toEqual([expect.objectContaining({ jobId: job.id, ok: false, code: 'LOCKED' })]);
+    expect(await queue('grabbed-retry').getJobCountByTypes('waiting', 'prioritized')).toBe(0);
+    expect(await fixture.redis.exists(`${fixture.prefix}:grabbed-retry:${movedJobId('grabbed', job.id!)}`)).toBe(0);
+    expect(await fixture.redis.hlen(journal)).toBe(0);
+    expect(Number(await fixture.redis.get(moveTallyKey(ref('grabbed-retry'), 'task-2')))).toBe(0);
+    expect(await source.getJob(job.id!)).toBeDefined();
   });
 });

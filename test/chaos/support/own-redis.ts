@@ -1,4 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { spawnRedis, type SpawnedRedis } from '../../helpers/spawn-redis.js';
@@ -25,13 +28,17 @@ export interface OwnRedis {
 export function ownRedis(extraArgs: string[] = []): OwnRedis {
   let server: SpawnedRedis | undefined;
   let redis: Redis | undefined;
+  let directory: string | undefined;
   beforeAll(async () => {
-    server = await spawnRedis(await freePort(), extraArgs);
+    // Its own working directory: a master writes an RDB file for a replica's sync, which must not land in the repository.
+    directory = await mkdtemp(path.join(tmpdir(), 'bullpen-chaos-redis-'));
+    server = await spawnRedis(await freePort(), ['--dir', directory, ...extraArgs]);
     redis = new Redis({ host: '127.0.0.1', port: server.port, maxRetriesPerRequest: 1 });
   });
   afterAll(async () => {
     redis?.disconnect();
     await server?.stop();
+    if (directory) await rm(directory, { recursive: true, force: true });
   });
   return {
     get server() {
