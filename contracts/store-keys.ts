@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema, deprecatedField } from './deleted.js';
 import { queryBoolean } from './query-boolean.js';
 import { warningsSchema } from './introspection.js';
 import { connectionParams } from './params.js';
@@ -77,7 +78,7 @@ export const keyValueSchema = z.object({
 
 /** `confirmName`: only a `confirm` connection needs it (the connection name: keys belong to no queue). */
 export const deleteKeyInput = keyParams.extend({ confirmName: protectionConfirmName('connection') });
-export const deleteKeyResultSchema = z.object({ deleted: z.literal(true), key: z.string() });
+export const deleteKeyResultSchema = deletedSchema.extend({ deleted: deprecatedField(z.literal(true), 'success'), key: deprecatedField(z.string(), 'id') });
 
 export type SearchKeysResult = z.infer<typeof searchKeysResultSchema>;
 export type KeySummary = z.infer<typeof keySummarySchema>;

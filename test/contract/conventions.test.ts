@@ -64,6 +64,20 @@ describe('every create answers 201 with Location', () => {
   });
 });
 
+describe('every DELETE answers one body: { success: true, id } and what the route adds', () => {
+  const deletes = routes.filter((route) => route.method === 'DELETE');
+
+  it.each(deletes.map((route) => [route.procedure, route] as const))('%s', (_name, route) => {
+    if (route.meta.differs?.delete) return expect(route.meta.differs.delete.length).toBeGreaterThan(20);
+    type ObjectSchema = { $ref?: string; $defs?: Record<string, ObjectSchema>; properties?: Record<string, unknown>; required?: string[] };
+    const generated = z.toJSONSchema((route.definition._def as unknown as { output: z.ZodType }).output, { io: 'output', unrepresentable: 'any' }) as ObjectSchema;
+    // A schema with its own id (`DeletedQueue`) comes as a reference to its definition.
+    const output = generated.$ref ? generated.$defs![generated.$ref.split('/').pop()!]! : generated;
+    expect(output.properties).toMatchObject({ success: { type: 'boolean', const: true }, id: { type: 'string' } });
+    expect(output.required).toEqual(expect.arrayContaining(['success', 'id']));
+  });
+});
+
 type JsonSchema = { type?: string; enum?: unknown[]; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
 
 /** Paths of the lists of enum values in an input schema that take no single value (an `anyOf` with the value alone beside the list). */
