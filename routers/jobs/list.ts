@@ -6,6 +6,7 @@ import { jobsPath, jobsTags } from './openapi.js';
 export const listProcedure = queueProcedure
   .meta({
     permission: 'jobs.read',
+    differs: { pagination: 'Jobs move between statuses while you page: `nextCursor` holds a position in the status, so a job that moves meanwhile may be skipped or shown twice. `GET …/search` walks a status with a cursor that holds.' },
     // The job script checks the queue's meta key itself: one round trip in all.
     queueCheck: 'in-script',
     openapi: { method: 'GET', path: jobsPath, tags: jobsTags, summary: 'One page of the jobs of a status, previews capped' },
