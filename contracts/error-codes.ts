@@ -39,6 +39,7 @@ export const errorStatusByCode = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   INVITATION_EXPIRED: 410,
   INVITATION_USED: 410,
+  RESPONSE_TOO_LARGE: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
@@ -50,6 +51,7 @@ export const errorStatusByCode = {
   UPSTREAM_UNAVAILABLE: 502,
   DATABASE_UNAVAILABLE: 503,
   STORE_UNAVAILABLE: 503,
+  STORE_OUT_OF_MEMORY: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorStatusByCode;

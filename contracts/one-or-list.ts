@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * A list of enum values that also takes one value alone (`"failed"` for
- * `["failed"]`), as every such list of the API does (README, "Request
+ * `["failed"]`), as every such list of the API does (docs/api.md, "Request
  * conventions"). Parsed, it is always the list. A value outside the enum is
  * 400 naming the allowed ones, whichever form was sent.
  */

@@ -63,7 +63,7 @@ export type ProcedureMeta = OpenApiMeta<{
    */
   location?: string;
   /**
-   * Where a route keeps apart from a request convention (README, "Request
+   * Where a route keeps apart from a request convention (docs/api.md, "Request
    * conventions"), and why: the document shows the reason in its description,
    * and test/contract/conventions.test.ts accepts the route only with it.
    */
@@ -72,7 +72,7 @@ export type ProcedureMeta = OpenApiMeta<{
   idempotent?: true;
 }>;
 
-/** The conventions a kind of answer follows (README, "Request conventions"). */
+/** The conventions a kind of answer follows (docs/api.md, "Request conventions"). */
 export type Convention = 'create' | 'pagination' | 'delete' | 'single value';
 
 const t = initTRPC

@@ -10,7 +10,7 @@ import { locationTemplateOf } from '../../server/trpc/middleware/announce-locati
 import type { ProcedureMeta } from '../../server/trpc/init.js';
 
 /**
- * The request conventions (README, "Request conventions") held for every
+ * The request conventions (docs/api.md, "Request conventions") held for every
  * route, read from the procedures' meta: a route added later is checked
  * without editing this file. A route may keep apart from a convention only
  * with its reason in `meta.differs` (the document shows it).

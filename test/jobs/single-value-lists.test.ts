@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { request } from '../helpers/app.js';
 import { failJobs, queueTestBed } from '../helpers/queues.js';
 
-/** Lists of enum values take one value alone (README, request conventions); test/contract/conventions.test.ts finds every such list. */
+/** Lists of enum values take one value alone (docs/api.md, request conventions); test/contract/conventions.test.ts finds every such list. */
 describe('a single value where a list of enum values goes', () => {
   const bed = queueTestBed();
   const retry = (queueName: string, body: unknown) => request(`${bed.app.api}/c/main/queues/${queueName}/jobs/retry`, { method: 'POST', body });

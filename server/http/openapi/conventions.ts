@@ -10,7 +10,7 @@ const locationHeader = (template: string) => ({
 });
 
 /**
- * What the request conventions (README, "Request conventions") add to a
+ * What the request conventions (docs/api.md, "Request conventions") add to a
  * generated operation: the `Location` header of a create's or a task's
  * answer, and the reason a route keeps apart from a convention.
  */

@@ -62,6 +62,13 @@ export function alertAndEventChecks(): void {
     await docs.check({ operation: 'GET /prometheus' }, 401);
   });
 
+  it('the MCP endpoint: a tool listed with a token, refused without one', async () => {
+    const accept = { accept: 'application/json, text/event-stream' };
+    const listed = await docs.check({ operation: 'POST /mcp', headers: { ...owner(), ...accept }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }, 200);
+    expect(listed.body.result.tools.map((tool: { name: string }) => tool.name)).toContain('queues_get');
+    await docs.check({ operation: 'POST /mcp', headers: accept, body: example('POST /mcp') }, 401);
+  });
+
   it('definitions: export, a dry run, and an import missing its secrets', async () => {
     const exported = await docs.check({ operation: 'GET /definitions', headers: owner() }, 200);
     expect(exported.body.bullpenDefinitions).toBe(1);
