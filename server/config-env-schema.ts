@@ -45,7 +45,7 @@ const encryptionKey = optionalText.transform((value, context) => {
   return key;
 });
 
-/** Every environment variable the service reads, with its default and bounds (README, Configuration). */
+/** Every environment variable the service reads, with its default and bounds (docs/operations.md, Configuration). */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: port.default(3000),

@@ -65,7 +65,7 @@ export interface Config {
   requireReason: ReasonPolicy;
 }
 
-/** Bounds on every wait for the database (see README "Operating under faults"). */
+/** Bounds on every wait for the database (see docs/operations.md, "Operating under faults"). */
 export interface DatabaseLimits {
   /** Budget of one database wait: acquiring a connection plus running a statement. */
   timeoutMs: number;

@@ -1,6 +1,6 @@
 import { createServer, Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
-import type { HttpApp } from './rest-first.js';
+import type { HttpApp } from './rest/rest-first.js';
 
 export interface RunningServer {
   server: Server;

@@ -7,12 +7,14 @@ import { mcpOperation } from './openapi/mcp-operation.js';
 import { plainRoutePaths } from './openapi/plain-routes.js';
 import { describeRequestBody } from './openapi/request-bodies.js';
 import { addReasonHeader } from './openapi/reason-header.js';
+import { documentConventions } from './openapi/conventions.js';
 import { csrfRule, securityOf, securitySchemes } from './openapi/security.js';
 import { defaultDocumentMode, serversFor, withoutCredentials, type DocumentMode } from './openapi/document-mode.js';
 import { oauthPaths } from './openapi-oauth-paths.js';
 import { applySuccessStatuses } from './success-status.js';
+import { apiBasePath } from './api-base-path.js';
 
-export const apiBasePath = '/api';
+export { apiBasePath };
 
 const tags = {
   system: 'Health, mode and the configuration the web app needs.',
@@ -66,6 +68,7 @@ function completeOperation(facts: OperationFacts): void {
   addReasonHeader(facts);
   describeRequestBody(facts);
   if (meta.runsAsTask) addTaskAccepted(operation.responses);
+  documentConventions(facts);
 }
 
 /**

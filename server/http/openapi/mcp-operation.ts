@@ -1,6 +1,6 @@
 import { errorResponsesOf } from './error-responses.js';
 
-const initializeExample = {
+const toolCallExample = {
   jsonrpc: '2.0',
   id: 1,
   method: 'tools/call',
@@ -9,12 +9,13 @@ const initializeExample = {
 
 const jsonRpcMessage = {
   type: 'object',
-  required: ['jsonrpc'],
+  additionalProperties: false,
+  required: ['jsonrpc', 'method'],
   properties: {
-    jsonrpc: { type: 'string', const: '2.0' },
-    id: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
-    method: { type: 'string', description: '`initialize`, `tools/list`, `tools/call`, `ping`, or a notification.' },
-    params: { type: 'object' },
+    jsonrpc: { type: 'string', const: '2.0', description: 'Always `2.0`.' },
+    id: { oneOf: [{ type: 'string' }, { type: 'integer' }], description: 'The request id the answer repeats; absent in a notification.' },
+    method: { type: 'string', description: '`initialize`, `tools/list`, `tools/call`, `ping`, or a notification such as `notifications/initialized`.' },
+    params: { type: 'object', description: 'The method\'s parameters: for `tools/call`, `{ name, arguments }` (the tool\'s input is its procedure\'s strict input).' },
   },
 };
 
@@ -29,7 +30,7 @@ export const mcpOperation = {
   tags: ['mcp'],
   summary: 'Model Context Protocol for agents (Streamable HTTP, stateless, JSON answers)',
   description:
-    'One JSON-RPC 2.0 message or a batch per request (`Accept: application/json, text/event-stream`); the answer is JSON. ' +
+    'One JSON-RPC 2.0 message per request (`Accept: application/json, text/event-stream`); the answer is JSON. ' +
     "The tools are this API's procedures (`tools/list`), each under the same permission, organization scope, connection " +
     'protection, confirmations (`confirmName`), reasons (`Bullpen-Reason`) and rate limit as its REST route, audited with ' +
     'actor kind `agent`. Authentication: an API token only (a session cookie is not an agent); a token created with ' +
@@ -38,7 +39,7 @@ export const mcpOperation = {
   security: [{ bearerAuth: [] }],
   requestBody: {
     required: true,
-    content: { 'application/json': { schema: { oneOf: [jsonRpcMessage, { type: 'array', items: jsonRpcMessage }] }, example: initializeExample } },
+    content: { 'application/json': { schema: jsonRpcMessage, example: toolCallExample } },
   },
   responses: {
     '200': {

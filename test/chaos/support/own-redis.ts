@@ -1,0 +1,47 @@
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import { spawnRedis, type SpawnedRedis } from '../../helpers/spawn-redis.js';
+
+/** A loopback port nothing listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface OwnRedis {
+  readonly server: SpawnedRedis;
+  readonly redis: Redis;
+  readonly connection: { host: string; port: number };
+}
+
+/** A redis-server of the scenario's own on a free loopback port (faults stay off the shared one), stopped after the file. */
+export function ownRedis(extraArgs: string[] = []): OwnRedis {
+  let server: SpawnedRedis | undefined;
+  let redis: Redis | undefined;
+  beforeAll(async () => {
+    server = await spawnRedis(await freePort(), extraArgs);
+    redis = new Redis({ host: '127.0.0.1', port: server.port, maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get redis() {
+      return redis!;
+    },
+    get connection() {
+      return { host: '127.0.0.1', port: server!.port };
+    },
+  };
+}
