@@ -5,7 +5,7 @@ import type { QueueLookup } from '../../server/bullmq/resolve-queue.js';
 import { loadBullmq } from '../../server/bullmq/bullmq-module.js';
 import { decodeJobHash } from '../../server/bullmq/job-hash.js';
 import { toJobState } from '../../server/bullmq/job-state.js';
-import { readJobDetail, type RawJobRef } from '../../server/bullmq/read-job-detail.js';
+import type { RawJobRef } from '../../server/bullmq/read-job-detail.js';
 import { childrenTotal, jobRefAt, parseJobKey } from './job-refs.js';
 
 /** Children listed in a detail; the tree route lists more. */
@@ -25,7 +25,7 @@ function toJobRef(store: StoreHandle, raw: RawJobRef): JobRef {
  * nodes, so their names and states take a second, parallel round trip.
  */
 export async function getJobDetail({ store, queue, jobId }: { store: StoreHandle; queue: QueueLookup; jobId: string }): Promise<JobDetail> {
-  const read = await readJobDetail(store.client, { queueName: queue.name, jobId, prefixes: queue.prefixes, childLimit: detailChildrenLimit });
+  const read = await store.readJobDetail({ queueName: queue.name, jobId, prefixes: queue.prefixes, childLimit: detailChildrenLimit });
   if (read.found === 'queue-missing') throw queue.notFound();
   if (read.found === 'job-missing') throw notFound(`Job "${jobId}" in queue "${queue.name}"`);
   const { job } = read;

@@ -5,13 +5,27 @@ import type { StoreConnection } from './store-connection.js';
 import { LruCache } from './lru-cache.js';
 import { bullmqAddress } from '../bullmq/queue-key.js';
 import { CountTracker, type CountTrackerOptions } from '../bullmq/count-tracker.js';
+import type { QueueSummary } from '../../contracts/queues.js';
+import { defaultScanLimits, scanQueueNames, type QueueScan, type ScanLimits } from '../bullmq/list-queue-names.js';
+import { keyed, runPipelined } from '../bullmq/pipelined.js';
+import { queueKey, type QueueRef } from '../bullmq/queue-key.js';
+import { selectQueues, type Selection, type SelectionQuery } from '../bullmq/queue-selection.js';
+import { fetchQueueSummaries } from '../bullmq/queue-states.js';
+import { readJobDetail, type JobDetailRead, type ReadJobDetailOptions } from '../bullmq/read-job-detail.js';
+import { readJobLogs, type JobLogsRead, type ReadJobLogsOptions } from '../bullmq/read-job-logs.js';
+import { readJobPage, type JobPageRead, type JobPageRequest } from '../bullmq/read-job-page.js';
+import type { QueueStore } from './queue-store.js';
+
+/** What procedures hold of a connection's store: the seam (queue-store.ts), whatever its kind. */
+export type StoreHandle = QueueStore;
 
 /**
- * A live store: one shared client for the connection, and BullMQ Queue
+ * A live Redis store: one shared client for the connection, and BullMQ Queue
  * handles over it, created on demand and kept in a bounded LRU so memory
- * stays flat however many queues the store holds.
+ * stays flat however many queues the store holds. Its reads are the
+ * service's Lua scripts (server/bullmq/).
  */
-export class StoreHandle {
+export class RedisStore implements QueueStore {
   private readonly queues: LruCache<string, Queue>;
   /** The store's queue counts kept exact by client-side tracking (the list's connection-wide totals). */
   readonly counts: CountTracker;
@@ -72,6 +86,39 @@ export class StoreHandle {
     } finally {
       await producer.close();
     }
+  }
+
+  keyValue(): StoreClient {
+    return this.client;
+  }
+
+  async queuesExist(refs: readonly QueueRef[]): Promise<boolean[]> {
+    const exists = await runPipelined(this.client, refs.map((ref) => keyed('exists', queueKey(ref, 'meta'))));
+    return exists.map((found) => found === 1);
+  }
+
+  scanQueueNames(limits: ScanLimits = defaultScanLimits): Promise<QueueScan> {
+    return scanQueueNames(this, limits);
+  }
+
+  queueSummaries(refs: QueueRef[]): Promise<QueueSummary[]> {
+    return fetchQueueSummaries(this.client, refs);
+  }
+
+  selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection> {
+    return selectQueues(this.client, refs, query);
+  }
+
+  readJobPage(request: JobPageRequest): Promise<JobPageRead> {
+    return readJobPage(this.client, request);
+  }
+
+  readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead> {
+    return readJobDetail(this.client, options);
+  }
+
+  readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {
+    return readJobLogs(this.client, options);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import { createStoreClient, defaultStoreTimeouts, type StoreTimeouts } from './redis-client.js';
 import type { StoreConnection } from './store-connection.js';
-import { StoreHandle } from './store-handle.js';
+import { RedisStore, type StoreHandle } from './store-handle.js';
 import type { TargetPolicy } from './target-policy.js';
 
 export interface StoreRegistryOptions {
@@ -32,7 +32,7 @@ export class StoreRegistry {
     const client = createStoreClient(connection, this.options.timeouts ?? defaultStoreTimeouts, { policy: this.options.policy });
     // ioredis emits 'error' on every failed reconnect; requests see the failures themselves.
     client.on('error', (error: Error) => this.options.logger.debug({ connectionId: connection.id, reason: error.name }, 'store client error'));
-    const handle = new StoreHandle(connection, client, this.options.queueCacheSize ?? 256, {
+    const handle = new RedisStore(connection, client, this.options.queueCacheSize ?? 256, {
       enabled: this.options.trackCounts ?? false,
       logger: this.options.logger.child({ connectionId: connection.id }),
     });
