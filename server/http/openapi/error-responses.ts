@@ -39,6 +39,9 @@ export function impliedErrorCodes(operation: OperationFacts): ErrorCode[] {
   if (operation.hasInput) codes.push('VALIDATION_FAILED');
   if (operation.path.includes('{')) codes.push('BAD_REQUEST');
   if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_FOUND', 'STORE_UNAVAILABLE', 'ENCRYPTION_KEY_MISSING', 'ENCRYPTION_KEY_MISMATCH');
+  // PostgreSQL connections (BullMQ's PostgreSQL backend): a schema to check, and routes not ported to them yet.
+  if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_SUPPORTED_BY_BACKEND', 'BULLMQ_SCHEMA_MISSING', 'BULLMQ_SCHEMA_UNSUPPORTED');
+  if (operation.path.startsWith('/c/{connectionId}/store-keys')) codes.push('NOT_A_KEY_VALUE_STORE');
   if (operation.meta.queue === 'create') codes.push('UNSUPPORTED_QUEUE_NAME'); // a new queue BullMQ would refuse
   if (protectionRefusal(operation)) codes.push('CONNECTION_PROTECTED');
   if (reasonRefusal(operation)) codes.push('REASON_REQUIRED');

@@ -1,0 +1,172 @@
+import type pg from 'pg';
+import type { JobHash } from '../bullmq/job-hash.js';
+
+/**
+ * The one module that knows the tables of BullMQ's PostgreSQL backend (the
+ * `bullmq` schema its migrations create), for the reads BullMQ's API makes
+ * too slow or cannot make (several queues at once, a page with its total).
+ * Every table and column read here is listed in `readColumns`, which
+ * test/postgres/bullmq-schema.test.ts holds against BullMQ's own migrations:
+ * a release that renames one fails that test, not a request. Writes go
+ * through BullMQ's Queue and Job API, never here.
+ */
+export const readColumns = {
+  migration: ['version', 'min_client_version'],
+  meta: ['queue', 'field', 'value'],
+  job: [
+    'queue', 'id', 'seq', 'name', 'state', 'data', 'opts', 'priority', 'delay_ms', 'attempts_made', 'attempts_started', 'progress', 'return_value',
+    'failed_reason', 'stacktrace', 'processed_by', 'added_at_ms', 'process_at_ms', 'processed_at_ms', 'finished_at_ms', 'dedup_id', 'scheduler_id',
+    'parent_queue', 'parent_id', 'parent_key',
+  ],
+  job_log: ['queue', 'job_id', 'idx', 'row'],
+  job_dependency: ['parent_queue', 'parent_id', 'child_key', 'status'],
+} as const;
+
+export type Db = Pick<pg.Pool, 'query'>;
+
+/** The eight counts of a queue as BullMQ's get_counts reads them (`paused`: the waiting ones while paused), and its pause flag. */
+export interface QueueFigureRow {
+  queue: string;
+  paused: boolean;
+  waiting: number;
+  active: number;
+  delayed: number;
+  completed: number;
+  failed: number;
+  prioritized: number;
+  waitingChildren: number;
+}
+
+/** The server's version and the schema's migration ledger (search_path is the schema): `version` null when there is no ledger. */
+export async function schemaState(db: Db): Promise<{ serverVersion: string; version: number | null; minClientVersion: number | null }> {
+  const { rows } = await db.query<{ server_version: string; present: boolean }>(
+    `SELECT current_setting('server_version') AS server_version, to_regclass('migration') IS NOT NULL AS present`,
+  );
+  const serverVersion = rows[0]!.server_version;
+  if (!rows[0]!.present) return { serverVersion, version: null, minClientVersion: null };
+  const ledger = await db.query<{ version: number; min_client_version: number }>(
+    `SELECT COALESCE(MAX(version), 0)::int AS version, COALESCE(MAX(min_client_version), 0)::int AS min_client_version FROM migration`,
+  );
+  return { serverVersion, version: ledger.rows[0]!.version, minClientVersion: ledger.rows[0]!.min_client_version };
+}
+
+/** Queues exist once a producer wrote their meta (BullMQ's `version` field), as on Redis. */
+export async function queueNames(db: Db): Promise<string[]> {
+  return (await db.query<{ queue: string }>(`SELECT DISTINCT queue FROM meta ORDER BY queue`)).rows.map((row) => row.queue);
+}
+
+export async function existingQueues(db: Db, names: readonly string[]): Promise<Set<string>> {
+  const { rows } = await db.query<{ queue: string }>(`SELECT DISTINCT queue FROM meta WHERE queue = ANY($1::text[])`, [names]);
+  return new Set(rows.map((row) => row.queue));
+}
+
+/** Counts and pause flag of each named queue in one statement (one index range per queue). */
+export async function queueFigures(db: Db, names: readonly string[]): Promise<Map<string, QueueFigureRow>> {
+  const { rows } = await db.query<Record<string, string | boolean>>(
+    `SELECT q.queue,
+            EXISTS (SELECT 1 FROM meta m WHERE m.queue = q.queue AND m.field = 'paused' AND m.value IN ('1', 'true')) AS paused,
+            COUNT(j.id) FILTER (WHERE j.state = 'waiting' AND j.priority = 0) AS waiting,
+            COUNT(j.id) FILTER (WHERE j.state = 'active') AS active,
+            COUNT(j.id) FILTER (WHERE j.state = 'delayed') AS delayed,
+            COUNT(j.id) FILTER (WHERE j.state = 'completed') AS completed,
+            COUNT(j.id) FILTER (WHERE j.state = 'failed') AS failed,
+            COUNT(j.id) FILTER (WHERE j.state = 'waiting' AND j.priority > 0) AS prioritized,
+            COUNT(j.id) FILTER (WHERE j.state = 'waiting-children') AS waiting_children
+       FROM unnest($1::text[]) AS q(queue) LEFT JOIN job j ON j.queue = q.queue
+      GROUP BY q.queue`,
+    [names],
+  );
+  const figures = new Map<string, QueueFigureRow>();
+  for (const row of rows) {
+    const count = (column: string) => Number(row[column]);
+    figures.set(String(row.queue), {
+      queue: String(row.queue), paused: row.paused === true, waiting: count('waiting'), active: count('active'), delayed: count('delayed'),
+      completed: count('completed'), failed: count('failed'), prioritized: count('prioritized'), waitingChildren: count('waiting_children'),
+    });
+  }
+  return figures;
+}
+
+/** Which rows each status's page reads, in BullMQ's order for it (the Redis list or sorted set it stands for). */
+const statusQueries: Record<string, { where: string; order: string }> = {
+  wait: { where: `state = 'waiting' AND priority = 0`, order: 'seq' },
+  paused: { where: `state = 'waiting' AND priority = 0`, order: 'seq' },
+  prioritized: { where: `state = 'waiting' AND priority > 0`, order: 'priority, seq' },
+  active: { where: `state = 'active'`, order: 'seq' },
+  delayed: { where: `state = 'delayed'`, order: 'process_at_ms, seq' },
+  completed: { where: `state = 'completed'`, order: 'finished_at_ms, seq' },
+  failed: { where: `state = 'failed'`, order: 'finished_at_ms, seq' },
+  'waiting-children': { where: `state = 'waiting-children'`, order: 'seq' },
+};
+
+const jobColumns = readColumns.job.map((column) => `j.${column}`).join(', ');
+
+/** A page of a status ([start, end], newest first unless `oldestFirst`) and the status's size: two index reads, never the whole status. */
+export async function jobPage(db: Db, queue: string, status: string, start: number, end: number, oldestFirst: boolean) {
+  const query = statusQueries[status];
+  if (!query) throw new Error(`unknown status ${status}`);
+  const direction = oldestFirst ? 'ASC' : 'DESC';
+  const order = query.order.split(', ').map((column) => `${column} ${direction}`).join(', ');
+  const [count, page] = await Promise.all([
+    db.query<{ total: string }>(`SELECT COUNT(*) AS total FROM job WHERE queue = $1 AND ${query.where}`, [queue]),
+    db.query(`SELECT ${jobColumns} FROM job j WHERE queue = $1 AND ${query.where} ORDER BY ${order} OFFSET $2 LIMIT $3`, [queue, start, end - start + 1]),
+  ]);
+  return { total: Number(count.rows[0]!.total), rows: page.rows as JobRow[] };
+}
+
+export type JobRow = Record<(typeof readColumns.job)[number], unknown>;
+
+/** One job's row, its log count and its children's counts by status (with up to `childLimit` child keys). */
+export async function jobWithRelations(db: Db, queue: string, id: string, childLimit: number) {
+  const { rows } = await db.query(
+    `SELECT ${jobColumns},
+            (SELECT COUNT(*) FROM job_log l WHERE l.queue = j.queue AND l.job_id = j.id) AS logs_count,
+            (SELECT json_object_agg(status, n) FROM (SELECT status, COUNT(*) AS n FROM job_dependency d
+              WHERE d.parent_queue = j.queue AND d.parent_id = j.id GROUP BY status) s) AS dependency_counts,
+            (SELECT json_agg(child_key) FROM (SELECT child_key FROM job_dependency d
+              WHERE d.parent_queue = j.queue AND d.parent_id = j.id ORDER BY child_key LIMIT $3) c) AS child_keys
+       FROM job j WHERE j.queue = $1 AND j.id = $2`,
+    [queue, id, childLimit],
+  );
+  const row = rows[0] as (JobRow & { logs_count: string; dependency_counts: Record<string, number> | null; child_keys: string[] | null }) | undefined;
+  if (!row) return undefined;
+  return { row, logsCount: Number(row.logs_count), dependencyCounts: row.dependency_counts ?? {}, childKeys: row.child_keys ?? [] };
+}
+
+/** Name and state of jobs named by `<queue>:<id>` keys, for a detail's parent and children. */
+export async function jobsByKey(db: Db, keys: readonly { queue: string; id: string }[]): Promise<Array<{ name: string; state: string; priority: number } | undefined>> {
+  if (keys.length === 0) return [];
+  const { rows } = await db.query<{ queue: string; id: string; name: string; state: string; priority: number }>(
+    `SELECT j.queue, j.id, j.name, j.state, j.priority FROM unnest($1::text[], $2::text[]) AS k(queue, id) JOIN job j ON j.queue = k.queue AND j.id = k.id`,
+    [keys.map((key) => key.queue), keys.map((key) => key.id)],
+  );
+  return keys.map((key) => rows.find((row) => row.queue === key.queue && row.id === key.id));
+}
+
+/** Log lines [start, end] (oldest first) and their count; undefined when the job is not there. */
+export async function jobLogs(db: Db, queue: string, id: string, start: number, end: number) {
+  const { rows } = await db.query<{ count: string; lines: string[] | null }>(
+    `SELECT (SELECT COUNT(*) FROM job_log WHERE queue = $1 AND job_id = $2) AS count,
+            (SELECT array_agg(row ORDER BY idx) FROM (SELECT row, idx FROM job_log WHERE queue = $1 AND job_id = $2 ORDER BY idx OFFSET $3 LIMIT $4) l) AS lines
+       FROM job WHERE queue = $1 AND id = $2`,
+    [queue, id, start, end - start + 1],
+  );
+  return rows[0] ? { count: Number(rows[0].count), logs: rows[0].lines ?? [] } : undefined;
+}
+
+const text = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : String(value));
+const json = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : JSON.stringify(value));
+
+/** A job row as the job hash BullMQ keeps on Redis (field → text), so one decoding serves both kinds. */
+export function jobHashFromRow(row: JobRow): JobHash {
+  const hash: JobHash = {
+    name: text(row.name), data: json(row.data), opts: json(row.opts), priority: text(row.priority), delay: text(row.delay_ms),
+    atm: text(row.attempts_made), ats: text(row.attempts_started), progress: json(row.progress), returnvalue: json(row.return_value),
+    failedReason: text(row.failed_reason), stacktrace: json(row.stacktrace), pb: text(row.processed_by), timestamp: text(row.added_at_ms),
+    processedOn: text(row.processed_at_ms), finishedOn: text(row.finished_at_ms), deid: text(row.dedup_id), rjk: text(row.scheduler_id),
+    parentKey: text(row.parent_key),
+    parent: row.parent_id === null || row.parent_id === undefined ? undefined : JSON.stringify({ id: row.parent_id, queueKey: row.parent_queue }),
+  };
+  for (const field of Object.keys(hash)) if (hash[field] === undefined) delete hash[field];
+  return hash;
+}

@@ -1,0 +1,54 @@
+import { jobCountKinds, type JobCounts, type QueueSummary } from '../../contracts/queues.js';
+import type { QueueRef } from '../bullmq/queue-key.js';
+import type { SelectedQueue, Selection, SelectionQuery } from '../bullmq/queue-selection.js';
+import { queueFigures, type Db, type QueueFigureRow } from './bullmq-schema.js';
+
+/**
+ * A queue's eight counts as the Redis store reports them: BullMQ's
+ * PostgreSQL backend keeps a paused queue's jobs `waiting` (a meta flag),
+ * where Redis moved them to the paused list; here they count as `paused`.
+ */
+function countsOf(row: QueueFigureRow | undefined): JobCounts {
+  const waiting = row?.waiting ?? 0;
+  return {
+    waiting: row?.paused ? 0 : waiting,
+    active: row?.active ?? 0,
+    delayed: row?.delayed ?? 0,
+    completed: row?.completed ?? 0,
+    failed: row?.failed ?? 0,
+    paused: row?.paused ? waiting : 0,
+    prioritized: row?.prioritized ?? 0,
+    waitingChildren: row?.waitingChildren ?? 0,
+  };
+}
+
+export async function summariesOf(db: Db, refs: QueueRef[]): Promise<QueueSummary[]> {
+  const figures = refs.length === 0 ? new Map<string, QueueFigureRow>() : await queueFigures(db, refs.map((ref) => ref.name));
+  return refs.map((ref) => {
+    const row = figures.get(ref.name);
+    return { name: ref.name, prefix: ref.prefix, isPaused: row?.paused ?? false, jobCounts: countsOf(row) };
+  });
+}
+
+const toRun = ['waiting', 'active', 'delayed', 'prioritized', 'paused'] as const;
+
+/** The list's states (README, "Queues"), decided on a queue's summary. */
+const holds: Record<NonNullable<SelectionQuery['state']>, (summary: QueueSummary) => boolean> = {
+  paused: (summary) => summary.isPaused,
+  running: (summary) => !summary.isPaused,
+  failing: (summary) => summary.jobCounts.failed > 0,
+  idle: (summary) => toRun.every((kind) => summary.jobCounts[kind] === 0),
+};
+
+/** selectQueues on PostgreSQL: every queue's counts in one statement, then the same state, sort and totals rules. */
+export async function selectFromFigures(db: Db, refs: QueueRef[], query: SelectionQuery): Promise<Selection> {
+  if (!query.state && !query.sortBy && !query.totals) return { selected: refs.map((ref) => ({ ref, count: 0 })) };
+  const summaries = await summariesOf(db, refs);
+  const selected: SelectedQueue[] = [];
+  summaries.forEach((summary, index) => {
+    if (!query.state || holds[query.state](summary)) selected.push({ ref: refs[index]!, count: query.sortBy ? summary.jobCounts[query.sortBy] : 0 });
+  });
+  if (!query.totals) return { selected };
+  const totals = Object.fromEntries(jobCountKinds.map((kind) => [kind, summaries.reduce((sum, summary) => sum + summary.jobCounts[kind], 0)])) as JobCounts;
+  return { selected, totals };
+}

@@ -1,0 +1,181 @@
+import type { Queue } from 'bullmq';
+import type pg from 'pg';
+import { AppError } from '../../contracts/app-error.js';
+import type { QueueSummary } from '../../contracts/queues.js';
+import { loadBullmq } from '../bullmq/bullmq-module.js';
+import type { QueueScan } from '../bullmq/list-queue-names.js';
+import type { QueueRef } from '../bullmq/queue-key.js';
+import type { Selection, SelectionQuery } from '../bullmq/queue-selection.js';
+import type { JobDetailRead, ReadJobDetailOptions } from '../bullmq/read-job-detail.js';
+import type { JobLogsRead, ReadJobLogsOptions } from '../bullmq/read-job-logs.js';
+import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
+import { LruCache } from '../stores/lru-cache.js';
+import type { QueueStore } from '../stores/queue-store.js';
+import type { StoreClient } from '../stores/redis-client.js';
+import type { StoreConnection } from '../stores/store-connection.js';
+import type { TargetPolicy } from '../stores/target-policy.js';
+import { existingQueues, queueNames } from './bullmq-schema.js';
+import { createPostgresPool } from './postgres-pool.js';
+import { readDetail, readLogs, readPage } from './postgres-job-reads.js';
+import { selectFromFigures, summariesOf } from './postgres-queue-reads.js';
+import { checkSchema } from './schema-check.js';
+
+export interface PostgresStoreOptions {
+  policy?: TargetPolicy | undefined;
+  queueCacheSize: number;
+  timeouts: { connectMs: number; commandMs: number };
+}
+
+type BullmqPostgres = InstanceType<Awaited<ReturnType<typeof loadBullmq>>['PostgresConnection']>;
+
+/**
+ * A live PostgreSQL store (BullMQ 6's PostgreSQL backend): one pg Pool for
+ * the connection, shared by the service's own reads (bullmq-schema.ts) and
+ * BullMQ's Queue handles (one PostgresConnection over that pool). The schema
+ * is checked once before the first use (400 when missing or too new), never
+ * migrated. Store keys do not exist here (400 NOT_A_KEY_VALUE_STORE).
+ */
+export class PostgresStore implements QueueStore {
+  private readonly queues: LruCache<string, Queue>;
+  private ready?: Promise<{ pool: pg.Pool; bullmq: BullmqPostgres }> | undefined;
+  /** No tracked totals: the list counts them (one statement). */
+  readonly counts = { totals: async () => undefined, close: () => undefined };
+
+  constructor(
+    readonly connection: StoreConnection,
+    private readonly options: PostgresStoreOptions,
+  ) {
+    this.queues = new LruCache(options.queueCacheSize, (queue) => void queue.close().catch(() => undefined));
+  }
+
+  get prefixes(): string[] {
+    return [this.schema];
+  }
+
+  get defaultPrefix(): string {
+    return this.schema;
+  }
+
+  private get schema(): string {
+    return this.connection.prefixes[0] ?? 'bullmq';
+  }
+
+  get client(): StoreClient {
+    throw new AppError('NOT_SUPPORTED_BY_BACKEND', `This route does not work on PostgreSQL connections yet (connection "${this.connection.name}")`, {
+      connectionId: this.connection.id,
+      kind: 'postgres',
+    });
+  }
+
+  keyValue(): StoreClient {
+    throw new AppError('NOT_A_KEY_VALUE_STORE', `Connection "${this.connection.name}" holds its queues in PostgreSQL: it has no store keys`, {
+      connectionId: this.connection.id,
+    });
+  }
+
+  /** The pool, once the schema passed its check; a failure is not kept (the next call tries again). */
+  private open(): Promise<{ pool: pg.Pool; bullmq: BullmqPostgres }> {
+    this.ready ??= this.connect().catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  private async connect() {
+    const pool = await createPostgresPool(this.connection, {
+      schema: this.schema,
+      policy: this.options.policy,
+      connectMs: this.options.timeouts.connectMs,
+      statementMs: this.options.timeouts.commandMs,
+    });
+    try {
+      await checkSchema(pool, this.schema, this.connection.id);
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+    const { PostgresConnection } = await loadBullmq();
+    const bullmq = new PostgresConnection(pool);
+    // Over a pool it did not build BullMQ assumes the default schema for its own check; the pool's search_path is this one.
+    (bullmq as { schema: string }).schema = this.schema;
+    bullmq.on('error', () => undefined);
+    return { pool, bullmq };
+  }
+
+  async db(): Promise<pg.Pool> {
+    return (await this.open()).pool;
+  }
+
+  async queue(name: string): Promise<Queue> {
+    const known = this.queues.get(name);
+    if (known) return known;
+    const made = await this.makeQueue(name, true);
+    const raced = this.queues.get(name);
+    if (raced) {
+      void made.close();
+      return raced;
+    }
+    this.queues.set(name, made);
+    return made;
+  }
+
+  /** A Queue on the shared PostgresConnection (never closed by the Queue). skipMetasUpdate: looking must not create the queue. */
+  private async makeQueue(name: string, skipMetasUpdate: boolean): Promise<Queue> {
+    const { bullmq } = await this.open();
+    const { Queue, PostgresQueueBackend } = await loadBullmq();
+    const factory = (queueName: string, opts: object) => new PostgresQueueBackend(bullmq, queueName, opts as never, false);
+    const queue = new Queue(name, { connection: bullmq.pool, skipMetasUpdate, skipWaitingForReady: true } as never, factory as never) as unknown as Queue;
+    queue.on('error', () => undefined);
+    return queue;
+  }
+
+  async writeQueueMeta(name: string): Promise<void> {
+    const producer = await this.makeQueue(name, false);
+    try {
+      await producer.getVersion();
+    } finally {
+      await producer.close();
+    }
+  }
+
+  async queuesExist(refs: readonly QueueRef[]): Promise<boolean[]> {
+    const found = await existingQueues(await this.db(), refs.map((ref) => ref.name));
+    return refs.map((ref) => ref.prefix === this.schema && found.has(ref.name));
+  }
+
+  async scanQueueNames(): Promise<QueueScan> {
+    const names = await queueNames(await this.db());
+    return { refs: names.map((name) => ({ prefix: this.schema, name })), incomplete: [] };
+  }
+
+  async queueSummaries(refs: QueueRef[]): Promise<QueueSummary[]> {
+    return summariesOf(await this.db(), refs);
+  }
+
+  async selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection> {
+    return selectFromFigures(await this.db(), refs, query);
+  }
+
+  async readJobPage(request: JobPageRequest): Promise<JobPageRead> {
+    return readPage(await this.db(), this.schema, request);
+  }
+
+  async readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead> {
+    return readDetail(await this.db(), this.schema, options);
+  }
+
+  async readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {
+    return readLogs(await this.db(), this.schema, options);
+  }
+
+  async close(): Promise<void> {
+    const ready = this.ready;
+    this.ready = undefined;
+    await Promise.allSettled(this.queues.drain().map((queue) => queue.close()));
+    const opened = await ready?.catch(() => undefined);
+    if (!opened) return;
+    await opened.bullmq.close().catch(() => undefined);
+    await opened.pool.end().catch(() => undefined);
+  }
+}
