@@ -50,13 +50,29 @@ export async function schemaState(db: Db): Promise<{ serverVersion: string; vers
   return { serverVersion, version: ledger.rows[0]!.version, minClientVersion: ledger.rows[0]!.min_client_version };
 }
 
-/** Queues exist once a producer wrote their meta (BullMQ's `version` field), as on Redis. */
+/**
+ * Queues exist once a producer wrote their meta (BullMQ's `version` field),
+ * as on Redis, or hold a job (BullMQ's PostgreSQL producer writes its meta in
+ * the background, so jobs may come first). The job table's distinct queues
+ * are read by skipping along its primary key, one probe per queue, not a scan.
+ */
 export async function queueNames(db: Db): Promise<string[]> {
-  return (await db.query<{ queue: string }>(`SELECT DISTINCT queue FROM meta ORDER BY queue`)).rows.map((row) => row.queue);
+  const { rows } = await db.query<{ queue: string }>(
+    `WITH RECURSIVE q(queue) AS (
+       SELECT MIN(queue) FROM job
+       UNION ALL SELECT (SELECT MIN(queue) FROM job WHERE queue > q.queue) FROM q WHERE q.queue IS NOT NULL
+     )
+     SELECT queue FROM q WHERE queue IS NOT NULL UNION SELECT DISTINCT queue FROM meta ORDER BY queue`,
+  );
+  return rows.map((row) => row.queue);
 }
 
 export async function existingQueues(db: Db, names: readonly string[]): Promise<Set<string>> {
-  const { rows } = await db.query<{ queue: string }>(`SELECT DISTINCT queue FROM meta WHERE queue = ANY($1::text[])`, [names]);
+  const { rows } = await db.query<{ queue: string }>(
+    `SELECT n.queue FROM unnest($1::text[]) AS n(queue)
+      WHERE EXISTS (SELECT 1 FROM meta m WHERE m.queue = n.queue) OR EXISTS (SELECT 1 FROM job j WHERE j.queue = n.queue)`,
+    [names],
+  );
   return new Set(rows.map((row) => row.queue));
 }
 

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type pg from 'pg';
 import { AppError } from '../../contracts/app-error.js';
-import type { QueueSummary } from '../../contracts/queues.js';
+import type { JobCountKind, PurgeableStatus, QueueSummary } from '../../contracts/queues.js';
 import { loadBullmq } from '../bullmq/bullmq-module.js';
 import type { QueueScan } from '../bullmq/list-queue-names.js';
 import type { QueueRef } from '../bullmq/queue-key.js';
@@ -38,6 +38,8 @@ type BullmqPostgres = InstanceType<Awaited<ReturnType<typeof loadBullmq>>['Postg
 export class PostgresStore implements QueueStore {
   private readonly queues: LruCache<string, Queue>;
   private ready?: Promise<{ pool: pg.Pool; bullmq: BullmqPostgres }> | undefined;
+  /** The last clean sent per queue: BullMQ's PostgreSQL clean reports the ids it selected, so two at once would both report the same jobs. */
+  private readonly cleaning = new Map<string, Promise<unknown>>();
   /** No tracked totals: the list counts them (one statement). */
   readonly counts = { totals: async () => undefined, close: () => undefined };
 
@@ -155,6 +157,33 @@ export class PostgresStore implements QueueStore {
 
   async selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection> {
     return selectFromFigures(await this.db(), refs, query);
+  }
+
+  /**
+   * BullMQ's PostgreSQL clean takes `paused` and `wait` alike (both are
+   * `waiting` rows): the status that does not apply to the queue now (see
+   * postgres-queue-reads.ts) removes nothing, as on Redis.
+   */
+  cleanStatus(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number): Promise<string[]> {
+    const previous = this.cleaning.get(ref.name) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.cleanNow(queue, ref, status, limit));
+    this.cleaning.set(ref.name, next);
+    void next.finally(() => this.cleaning.get(ref.name) === next && this.cleaning.delete(ref.name)).catch(() => undefined);
+    return next;
+  }
+
+  private async cleanNow(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number): Promise<string[]> {
+    if (status === 'waiting' || status === 'paused') {
+      const [summary] = await this.queueSummaries([ref]);
+      if (summary!.isPaused !== (status === 'paused')) return [];
+      return queue.clean(0, limit, 'wait');
+    }
+    return queue.clean(0, limit, status);
+  }
+
+  async countStatus(ref: QueueRef, status: JobCountKind): Promise<number> {
+    const [summary] = await this.queueSummaries([ref]);
+    return summary!.jobCounts[status];
   }
 
   async readJobPage(request: JobPageRequest): Promise<JobPageRead> {

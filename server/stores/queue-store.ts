@@ -7,6 +7,7 @@ import type { Selection, SelectionQuery } from '../bullmq/queue-selection.js';
 import type { JobDetailRead, ReadJobDetailOptions } from '../bullmq/read-job-detail.js';
 import type { JobLogsRead, ReadJobLogsOptions } from '../bullmq/read-job-logs.js';
 import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
+import type { StatusCleaning } from '../bullmq/status-cleaning.js';
 import type { StoreClient } from './redis-client.js';
 import type { StoreConnection } from './store-connection.js';
 
@@ -18,7 +19,7 @@ import type { StoreConnection } from './store-connection.js';
  * answers in the shapes the Redis scripts gave (a job as its hash fields),
  * so what a procedure makes of it is written once.
  */
-export interface QueueStore {
+export interface QueueStore extends StatusCleaning {
   readonly connection: StoreConnection;
   /** Where queues live: Redis key prefixes, or the one PostgreSQL schema. The first is the default. */
   readonly prefixes: string[];

@@ -15,6 +15,7 @@ import { readJobDetail, type JobDetailRead, type ReadJobDetailOptions } from '..
 import { readJobLogs, type JobLogsRead, type ReadJobLogsOptions } from '../bullmq/read-job-logs.js';
 import { readJobPage, type JobPageRead, type JobPageRequest } from '../bullmq/read-job-page.js';
 import type { QueueStore } from './queue-store.js';
+import { redisStatusCleaning, type StatusCleaning } from '../bullmq/status-cleaning.js';
 
 /** What procedures hold of a connection's store: the seam (queue-store.ts), whatever its kind. */
 export type StoreHandle = QueueStore;
@@ -86,6 +87,18 @@ export class RedisStore implements QueueStore {
     } finally {
       await producer.close();
     }
+  }
+
+  private get cleaning(): StatusCleaning {
+    return redisStatusCleaning(this.client);
+  }
+
+  cleanStatus(...args: Parameters<StatusCleaning['cleanStatus']>): Promise<string[]> {
+    return this.cleaning.cleanStatus(...args);
+  }
+
+  countStatus(...args: Parameters<StatusCleaning['countStatus']>): Promise<number> {
+    return this.cleaning.countStatus(...args);
   }
 
   keyValue(): StoreClient {
