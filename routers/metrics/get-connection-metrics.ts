@@ -2,7 +2,6 @@ import type { ConnectionMetrics } from '../../contracts/metrics.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { QueueRef } from '../../server/bullmq/list-queue-names.js';
 import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
-import { listWorkerClients } from '../../server/bullmq/client-list.js';
 import { metricsRange } from './metrics-range.js';
 import { collectQueueMetrics } from './collect-queue-metrics.js';
 import { jobStates, summarizeQueues } from './queue-summaries.js';
@@ -54,7 +53,7 @@ export async function getConnectionMetrics({
 
 async function detailedMetrics(store: StoreHandle, queues: QueueRef[], options: ConnectionMetricsOptions, warnings: string[]) {
   const clientListWarnings: string[] = [];
-  const workerClients = await listWorkerClients(store, clientListWarnings);
+  const workerClients = await store.workerClients(clientListWarnings);
   warnings.push(...clientListWarnings);
   const range = metricsRange({ windowMinutes: options.windowMinutes });
   return Promise.all(

@@ -1,5 +1,4 @@
 import type { QueueDirectory } from '../bullmq/queue-directory.js';
-import { listWorkerClients } from '../bullmq/client-list.js';
 import { introspect } from '../bullmq/introspection.js';
 import { masterNodes } from '../bullmq/master-nodes.js';
 import type { StoreHandle } from '../stores/store-handle.js';
@@ -99,7 +98,7 @@ async function latencyOfBusyQueues(store: StoreHandle, readings: QueueReading[],
 }
 
 async function workerCounts(store: StoreHandle): Promise<Map<string, number>> {
-  const clients = (await listWorkerClients(store, [])) ?? [];
+  const clients = (await store.workerClients([])) ?? [];
   const counts = new Map<string, number>();
   for (const client of clients) {
     const id = `${client.prefix}\u0000${client.queueName}`;

@@ -170,6 +170,32 @@ export async function jobLogs(db: Db, queue: string, id: string, start: number, 
   return rows[0] ? { count: Number(rows[0].count), logs: rows[0].lines ?? [] } : undefined;
 }
 
+/**
+ * BullMQ's PostgreSQL workers name their LISTEN session (`application_name`)
+ * `<queue>` or `<queue>:w:<worker name>` (QueueEvents: `<queue>:qe`), as its
+ * get_client_list reads them: the sessions of this database whose name is a
+ * known queue's, with CLIENT LIST's fields (id, addr, age, idle, name).
+ */
+export async function workerSessions(db: Db): Promise<Array<{ queue: string; workerName: string | null; fields: Record<string, string> }>> {
+  const { rows } = await db.query<{ name: string; pid: number; addr: string | null; age: number; idle: number }>(
+    `SELECT application_name AS name, pid, client_addr::text || ':' || client_port AS addr,
+            EXTRACT(EPOCH FROM now() - backend_start)::int AS age, EXTRACT(EPOCH FROM now() - COALESCE(state_change, backend_start))::int AS idle
+       FROM pg_stat_activity WHERE datname = current_database() AND application_name <> '' AND application_name NOT LIKE '%:qe'`,
+  );
+  const sessions = rows.map((row) => {
+    const marker = row.name.indexOf(':w:');
+    return { row, queue: marker === -1 ? row.name : row.name.slice(0, marker), workerName: marker === -1 ? null : row.name.slice(marker + 3) };
+  });
+  const known = await existingQueues(db, [...new Set(sessions.map((session) => session.queue))]);
+  return sessions
+    .filter((session) => known.has(session.queue))
+    .map(({ row, queue, workerName }) => ({
+      queue,
+      workerName,
+      fields: { id: String(row.pid), addr: row.addr ?? 'local', age: String(row.age), idle: String(row.idle), name: row.name },
+    }));
+}
+
 const text = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : String(value));
 const json = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : JSON.stringify(value));
 

@@ -14,7 +14,8 @@ import type { QueueStore } from '../stores/queue-store.js';
 import type { StoreClient } from '../stores/redis-client.js';
 import type { StoreConnection } from '../stores/store-connection.js';
 import type { TargetPolicy } from '../stores/target-policy.js';
-import { existingQueues, queueNames } from './bullmq-schema.js';
+import { existingQueues, queueNames, workerSessions } from './bullmq-schema.js';
+import type { WorkerClient } from '../bullmq/client-list.js';
 import { createPostgresPool } from './postgres-pool.js';
 import { readDetail, readLogs, readPage } from './postgres-job-reads.js';
 import { selectFromFigures, summariesOf } from './postgres-queue-reads.js';
@@ -184,6 +185,11 @@ export class PostgresStore implements QueueStore {
   async countStatus(ref: QueueRef, status: JobCountKind): Promise<number> {
     const [summary] = await this.queueSummaries([ref]);
     return summary!.jobCounts[status];
+  }
+
+  async workerClients(): Promise<WorkerClient[]> {
+    const sessions = await workerSessions(await this.db());
+    return sessions.map(({ queue, workerName, fields }) => ({ prefix: this.schema, queueName: queue, workerName, fields }));
   }
 
   async readJobPage(request: JobPageRequest): Promise<JobPageRead> {

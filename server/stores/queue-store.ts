@@ -9,6 +9,7 @@ import type { JobLogsRead, ReadJobLogsOptions } from '../bullmq/read-job-logs.js
 import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
 import type { StatusCleaning } from '../bullmq/status-cleaning.js';
 import type { StoreClient } from './redis-client.js';
+import type { WorkerClient } from '../bullmq/client-list.js';
 import type { StoreConnection } from './store-connection.js';
 
 /**
@@ -48,6 +49,8 @@ export interface QueueStore extends StatusCleaning {
   queueSummaries(refs: QueueRef[]): Promise<QueueSummary[]>;
   /** The queues of `refs` in a state, each with its sort count, and totals: see queue-selection.ts. */
   selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection>;
+  /** The workers connected to the store's queues; null (and a warning) when the store will not say. */
+  workerClients(warnings: string[]): Promise<WorkerClient[] | null>;
   readJobPage(request: JobPageRequest): Promise<JobPageRead>;
   readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead>;
   readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead>;

@@ -15,6 +15,7 @@ import { readJobDetail, type JobDetailRead, type ReadJobDetailOptions } from '..
 import { readJobLogs, type JobLogsRead, type ReadJobLogsOptions } from '../bullmq/read-job-logs.js';
 import { readJobPage, type JobPageRead, type JobPageRequest } from '../bullmq/read-job-page.js';
 import type { QueueStore } from './queue-store.js';
+import { listWorkerClients, type WorkerClient } from '../bullmq/client-list.js';
 import { redisStatusCleaning, type StatusCleaning } from '../bullmq/status-cleaning.js';
 
 /** What procedures hold of a connection's store: the seam (queue-store.ts), whatever its kind. */
@@ -120,6 +121,10 @@ export class RedisStore implements QueueStore {
 
   selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection> {
     return selectQueues(this.client, refs, query);
+  }
+
+  workerClients(warnings: string[]): Promise<WorkerClient[] | null> {
+    return listWorkerClients(this, warnings);
   }
 
   readJobPage(request: JobPageRequest): Promise<JobPageRead> {
