@@ -87,6 +87,18 @@ describe('pause, resume, clean, purge, obliterate on PostgreSQL', () => {
   });
 });
 
+describe('can-delete and delete on PostgreSQL', () => {
+  it('says whether a queue may be deleted, refuses 409 while it holds unfinished jobs, deletes once only completed remain', async () => {
+    const queue = await bed.fixture.seed('retired', { completed: 2, waiting: 1 });
+    expect((await get(bed.queueUrl('retired', '/can-delete'))).body).toMatchObject({ canDelete: false, jobCounts: { waiting: 1, completed: 2 } });
+    expect(await bed.call('DELETE', bed.queueUrl('retired'), { confirmName: 'retired' })).toMatchObject({ status: 409, body: { code: 'QUEUE_NOT_EMPTY' } });
+    await queue.drain();
+    expect((await get(bed.queueUrl('retired', '/can-delete'))).body).toMatchObject({ canDelete: true });
+    expect(await bed.call('DELETE', bed.queueUrl('retired'), { confirmName: 'retired' })).toMatchObject({ status: 200, body: { success: true, deleted: 'retired' } });
+    expect((await get(bed.queueUrl('retired'))).status).toBe(404);
+  });
+});
+
 describe('what PostgreSQL connections refuse', () => {
   it('answers store-key routes 400 NOT_A_KEY_VALUE_STORE', async () => {
     for (const [method, path] of [['GET', '/store-keys/search'], ['GET', '/store-keys/value/x'], ['DELETE', '/store-keys/x']] as const) {
@@ -97,7 +109,7 @@ describe('what PostgreSQL connections refuse', () => {
   });
 
   it('answers a route not ported yet 400 NOT_SUPPORTED_BY_BACKEND, never a 500', async () => {
-    const response = await get(`${bed.app.api}/c/main/workers`);
+    const response = await get(`${bed.app.api}/c/main/scheduled-jobs`);
     expect(response).toMatchObject({ status: 400, body: { code: 'NOT_SUPPORTED_BY_BACKEND', kind: 'postgres' } });
   });
 });
