@@ -170,6 +170,49 @@ export async function jobLogs(db: Db, queue: string, id: string, start: number, 
   return rows[0] ? { count: Number(rows[0].count), logs: rows[0].lines ?? [] } : undefined;
 }
 
+/** Jobs completed and failed in the newest `minutes` one-minute points of BullMQ's metrics (per-minute deltas, newest first). */
+export async function finishedInPoints(db: Db, names: readonly string[], minutes: number): Promise<Map<string, { completed: number; failed: number }>> {
+  const { rows } = await db.query<{ queue: string; kind: string; total: string }>(
+    `SELECT queue, kind, (SELECT COALESCE(SUM(x), 0) FROM unnest(data[1:$2]) AS x) AS total FROM metrics WHERE queue = ANY($1::text[])`,
+    [names, minutes],
+  );
+  const totals = new Map<string, { completed: number; failed: number }>();
+  for (const row of rows) {
+    const own = totals.get(row.queue) ?? { completed: 0, failed: 0 };
+    if (row.kind === 'completed' || row.kind === 'failed') own[row.kind] = Number(row.total);
+    totals.set(row.queue, own);
+  }
+  return totals;
+}
+
+/** The server's version, its sessions on this database and its uptime (StoreFacts on PostgreSQL; memory is not the database's to say). */
+export async function serverFacts(db: Db): Promise<{ version: string; sessions: number; uptimeSeconds: number }> {
+  const { rows } = await db.query<{ version: string; sessions: number; uptime: number }>(
+    `SELECT current_setting('server_version') AS version,
+            (SELECT COUNT(*)::int FROM pg_stat_activity WHERE datname = current_database()) AS sessions,
+            EXTRACT(EPOCH FROM now() - pg_postmaster_start_time())::int AS uptime`,
+  );
+  return { version: rows[0]!.version, sessions: rows[0]!.sessions, uptimeSeconds: rows[0]!.uptime };
+}
+
+/** How many schedulers each queue has. */
+export async function schedulerCounts(db: Db, names: readonly string[]): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ queue: string; count: number }>(
+    `SELECT queue, COUNT(*)::int AS count FROM scheduler WHERE queue = ANY($1::text[]) GROUP BY queue`,
+    [names],
+  );
+  return new Map(rows.map((row) => [row.queue, row.count]));
+}
+
+/** The newest failed jobs of a queue, newest first (the finished-jobs index, no scan). */
+export async function newestFailures(db: Db, queue: string, limit: number): Promise<Array<{ jobId: string; failedAt: number }>> {
+  const { rows } = await db.query<{ id: string; finished_at_ms: string }>(
+    `SELECT id, finished_at_ms FROM job WHERE queue = $1 AND state = 'failed' ORDER BY finished_at_ms DESC LIMIT $2`,
+    [queue, limit],
+  );
+  return rows.map((row) => ({ jobId: row.id, failedAt: Number(row.finished_at_ms) }));
+}
+
 /**
  * BullMQ's PostgreSQL workers name their LISTEN session (`application_name`)
  * `<queue>` or `<queue>:w:<worker name>` (QueueEvents: `<queue>:qe`), as its

@@ -1,7 +1,8 @@
 import { jobCountKinds, type JobCounts, type QueueSummary } from '../../contracts/queues.js';
 import type { QueueRef } from '../bullmq/queue-key.js';
 import type { SelectedQueue, Selection, SelectionQuery } from '../bullmq/queue-selection.js';
-import { queueFigures, type Db, type QueueFigureRow } from './bullmq-schema.js';
+import type { QueueSummary as MetricsSummary } from '../../contracts/metrics.js';
+import { finishedInPoints, queueFigures, type Db, type QueueFigureRow } from './bullmq-schema.js';
 
 /**
  * A queue's eight counts as the Redis store reports them: BullMQ's
@@ -51,4 +52,25 @@ export async function selectFromFigures(db: Db, refs: QueueRef[], query: Selecti
   if (!query.totals) return { selected };
   const totals = Object.fromEntries(jobCountKinds.map((kind) => [kind, summaries.reduce((sum, summary) => sum + summary.jobCounts[kind], 0)])) as JobCounts;
   return { selected, totals };
+}
+
+const rate = (total: number, windowMinutes: number) => ({ total, perMinute: total / windowMinutes });
+
+/** Connection metrics' summaries: the counts as the Redis export reads them (a paused queue's waiting jobs are not `waiting`) and rates. */
+export async function metricsSummariesOf(db: Db, refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]> {
+  const names = refs.map((ref) => ref.name);
+  const [summaries, finished] = await Promise.all([summariesOf(db, refs), refs.length === 0 ? new Map() : finishedInPoints(db, names, windowMinutes)]);
+  return summaries.map(({ name, prefix, isPaused, jobCounts }) => {
+    const own = finished.get(name) ?? { completed: 0, failed: 0 };
+    return {
+      queueName: name,
+      prefix,
+      isPaused,
+      counts: {
+        active: jobCounts.active, completed: jobCounts.completed, delayed: jobCounts.delayed, failed: jobCounts.failed,
+        prioritized: jobCounts.prioritized, waiting: jobCounts.waiting, 'waiting-children': jobCounts.waitingChildren,
+      },
+      rates: { completed: rate(own.completed, windowMinutes), failed: rate(own.failed, windowMinutes) },
+    };
+  });
 }

@@ -14,11 +14,12 @@ import type { QueueStore } from '../stores/queue-store.js';
 import type { StoreClient } from '../stores/redis-client.js';
 import type { StoreConnection } from '../stores/store-connection.js';
 import type { TargetPolicy } from '../stores/target-policy.js';
-import { existingQueues, queueNames, workerSessions } from './bullmq-schema.js';
+import { existingQueues, newestFailures, queueNames, schedulerCounts, serverFacts, workerSessions } from './bullmq-schema.js';
+import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts/metrics.js';
 import type { WorkerClient } from '../bullmq/client-list.js';
 import { createPostgresPool } from './postgres-pool.js';
 import { readDetail, readLogs, readPage } from './postgres-job-reads.js';
-import { selectFromFigures, summariesOf } from './postgres-queue-reads.js';
+import { metricsSummariesOf, selectFromFigures, summariesOf } from './postgres-queue-reads.js';
 import { checkSchema } from './schema-check.js';
 
 export interface PostgresStoreOptions {
@@ -185,6 +186,24 @@ export class PostgresStore implements QueueStore {
   async countStatus(ref: QueueRef, status: JobCountKind): Promise<number> {
     const [summary] = await this.queueSummaries([ref]);
     return summary!.jobCounts[status];
+  }
+
+  async metricsSummaries(refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]> {
+    return metricsSummariesOf(await this.db(), refs, windowMinutes);
+  }
+
+  async storeFacts(): Promise<StoreFacts> {
+    const facts = await serverFacts(await this.db());
+    return { mode: 'standalone', nodes: 1, version: facts.version, usedMemoryBytes: null, connectedClients: facts.sessions, uptimeSeconds: facts.uptimeSeconds };
+  }
+
+  async schedulerCounts(refs: QueueRef[]): Promise<number[]> {
+    const counts = await schedulerCounts(await this.db(), refs.map((ref) => ref.name));
+    return refs.map((ref) => counts.get(ref.name) ?? 0);
+  }
+
+  async newestFailures(ref: QueueRef, limit: number): Promise<Array<{ jobId: string; failedAt: number }>> {
+    return newestFailures(await this.db(), ref.name, limit);
   }
 
   async workerClients(): Promise<WorkerClient[]> {

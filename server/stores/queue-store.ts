@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { QueueSummary } from '../../contracts/queues.js';
+import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts/metrics.js';
 import type { CountTracker, TrackedTotals } from '../bullmq/count-tracker.js';
 import type { QueueScan, ScanLimits } from '../bullmq/list-queue-names.js';
 import type { QueueRef } from '../bullmq/queue-key.js';
@@ -49,6 +50,14 @@ export interface QueueStore extends StatusCleaning {
   queueSummaries(refs: QueueRef[]): Promise<QueueSummary[]>;
   /** The queues of `refs` in a state, each with its sort count, and totals: see queue-selection.ts. */
   selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection>;
+  /** Counts, pause flag and completed/failed rates over the last `windowMinutes` (connection metrics). */
+  metricsSummaries(refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]>;
+  /** The server's version, memory, clients and uptime; nulls (and a warning) where it will not say. */
+  storeFacts(warnings: string[]): Promise<StoreFacts>;
+  /** How many job schedulers each queue has, in order. */
+  schedulerCounts(refs: QueueRef[]): Promise<number[]>;
+  /** The newest failed jobs of a queue (at most `limit`), newest first: id and when it failed. */
+  newestFailures(ref: QueueRef, limit: number): Promise<Array<{ jobId: string; failedAt: number }>>;
   /** The workers connected to the store's queues; null (and a warning) when the store will not say. */
   workerClients(warnings: string[]): Promise<WorkerClient[] | null>;
   readJobPage(request: JobPageRequest): Promise<JobPageRead>;

@@ -8,6 +8,10 @@ import { CountTracker, type CountTrackerOptions } from '../bullmq/count-tracker.
 import type { QueueSummary } from '../../contracts/queues.js';
 import { defaultScanLimits, scanQueueNames, type QueueScan, type ScanLimits } from '../bullmq/list-queue-names.js';
 import { keyed, runPipelined } from '../bullmq/pipelined.js';
+import { pipelinePerQueue } from '../bullmq/pipeline-per-queue.js';
+import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts/metrics.js';
+import { summarizeQueues } from '../bullmq/metrics-summaries.js';
+import { readStoreFacts } from '../bullmq/store-facts.js';
 import { queueKey, type QueueRef } from '../bullmq/queue-key.js';
 import { selectQueues, type Selection, type SelectionQuery } from '../bullmq/queue-selection.js';
 import { fetchQueueSummaries } from '../bullmq/queue-states.js';
@@ -121,6 +125,26 @@ export class RedisStore implements QueueStore {
 
   selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection> {
     return selectQueues(this.client, refs, query);
+  }
+
+  metricsSummaries(refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]> {
+    return summarizeQueues(this.client, refs, windowMinutes);
+  }
+
+  storeFacts(warnings: string[]): Promise<StoreFacts> {
+    return readStoreFacts(this.client, warnings);
+  }
+
+  async schedulerCounts(refs: QueueRef[]): Promise<number[]> {
+    const replies = await pipelinePerQueue(this, refs, (pipeline, ref) => pipeline.zcard(queueKey(ref, 'repeat')));
+    return replies.map(([count]) => Number(count));
+  }
+
+  async newestFailures(ref: QueueRef, limit: number): Promise<Array<{ jobId: string; failedAt: number }>> {
+    const reply = await this.client.zrevrangebyscore(queueKey(ref, 'failed'), '+inf', '-inf', 'WITHSCORES', 'LIMIT', 0, limit);
+    const failures: Array<{ jobId: string; failedAt: number }> = [];
+    for (let index = 0; index < reply.length; index += 2) failures.push({ jobId: reply[index]!, failedAt: Number(reply[index + 1]) });
+    return failures;
   }
 
   workerClients(warnings: string[]): Promise<WorkerClient[] | null> {

@@ -32,4 +32,14 @@ describe('workers and queue metrics on PostgreSQL', () => {
       await Promise.all(workers.map((worker) => worker.close()));
     }
   });
+
+  it('answers connection metrics: every queue summarized, totals, and the server as the store', async () => {
+    await bed.fixture.seed('quiet', { waiting: 2, delayed: 1 });
+    const metrics = await bed.call('GET', `${bed.app.api}/c/main/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatchObject({ connectionId: 'main', queueCount: 2, totals: { waiting: 2, delayed: 1, completed: 2, failed: 1 } });
+    expect(metrics.body.queues.map((queue: { queueName: string }) => queue.queueName)).toEqual(['busy', 'quiet']);
+    expect(metrics.body.store).toMatchObject({ mode: 'standalone', nodes: 1, version: expect.stringMatching(/^\d+/), usedMemoryBytes: null });
+    expect(metrics.body.store.connectedClients).toBeGreaterThan(0);
+  });
 });
