@@ -195,6 +195,19 @@ export async function serverFacts(db: Db): Promise<{ version: string; sessions: 
   return { version: rows[0]!.version, sessions: rows[0]!.sessions, uptimeSeconds: rows[0]!.uptime };
 }
 
+/** BullMQ's cumulative finished counts (its metrics rows) and each queue's oldest waiting job (ms; 0 when none waits). */
+export async function exportExtras(db: Db, names: readonly string[]): Promise<Map<string, { completed: number; failed: number; oldestWaitingAt: number }>> {
+  const { rows } = await db.query<{ queue: string; completed: string; failed: string; oldest: string | null }>(
+    `SELECT n.queue,
+            COALESCE((SELECT count FROM metrics m WHERE m.queue = n.queue AND m.kind = 'completed'), 0) AS completed,
+            COALESCE((SELECT count FROM metrics m WHERE m.queue = n.queue AND m.kind = 'failed'), 0) AS failed,
+            (SELECT added_at_ms FROM job j WHERE j.queue = n.queue AND j.state = 'waiting' AND j.priority = 0 ORDER BY j.seq LIMIT 1) AS oldest
+       FROM unnest($1::text[]) AS n(queue)`,
+    [names],
+  );
+  return new Map(rows.map((row) => [row.queue, { completed: Number(row.completed), failed: Number(row.failed), oldestWaitingAt: Number(row.oldest ?? 0) }]));
+}
+
 /** How many schedulers each queue has. */
 export async function schedulerCounts(db: Db, names: readonly string[]): Promise<Map<string, number>> {
   const { rows } = await db.query<{ queue: string; count: number }>(

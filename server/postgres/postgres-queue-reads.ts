@@ -2,7 +2,8 @@ import { jobCountKinds, type JobCounts, type QueueSummary } from '../../contract
 import type { QueueRef } from '../bullmq/queue-key.js';
 import type { SelectedQueue, Selection, SelectionQuery } from '../bullmq/queue-selection.js';
 import type { QueueSummary as MetricsSummary } from '../../contracts/metrics.js';
-import { finishedInPoints, queueFigures, type Db, type QueueFigureRow } from './bullmq-schema.js';
+import { exportedStates, countKindOfState, type ExportCounts } from '../bullmq/export-counts.js';
+import { exportExtras, finishedInPoints, queueFigures, type Db, type QueueFigureRow } from './bullmq-schema.js';
 
 /**
  * A queue's eight counts as the Redis store reports them: BullMQ's
@@ -71,6 +72,22 @@ export async function metricsSummariesOf(db: Db, refs: QueueRef[], windowMinutes
         prioritized: jobCounts.prioritized, waiting: jobCounts.waiting, 'waiting-children': jobCounts.waitingChildren,
       },
       rates: { completed: rate(own.completed, windowMinutes), failed: rate(own.failed, windowMinutes) },
+    };
+  });
+}
+
+/** The Prometheus export's figures of each queue, as the Redis figures script reads them. */
+export async function exportCountsOf(db: Db, refs: QueueRef[]): Promise<ExportCounts[]> {
+  if (refs.length === 0) return [];
+  const [summaries, extras] = await Promise.all([summariesOf(db, refs), exportExtras(db, refs.map((ref) => ref.name))]);
+  return summaries.map((summary, index) => {
+    const extra = extras.get(summary.name) ?? { completed: 0, failed: 0, oldestWaitingAt: 0 };
+    return {
+      ref: refs[index]!,
+      counts: exportedStates.map((state) => summary.jobCounts[countKindOfState[state]]),
+      completedTotal: extra.completed,
+      failedTotal: extra.failed,
+      oldestWaitingAt: summary.isPaused ? 0 : extra.oldestWaitingAt,
     };
   });
 }

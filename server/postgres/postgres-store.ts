@@ -19,7 +19,8 @@ import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts
 import type { WorkerClient } from '../bullmq/client-list.js';
 import { createPostgresPool } from './postgres-pool.js';
 import { readDetail, readLogs, readPage } from './postgres-job-reads.js';
-import { metricsSummariesOf, selectFromFigures, summariesOf } from './postgres-queue-reads.js';
+import { exportCountsOf, metricsSummariesOf, selectFromFigures, summariesOf } from './postgres-queue-reads.js';
+import type { ExportCounts } from '../bullmq/export-counts.js';
 import { checkSchema } from './schema-check.js';
 
 export interface PostgresStoreOptions {
@@ -195,6 +196,10 @@ export class PostgresStore implements QueueStore {
   async storeFacts(): Promise<StoreFacts> {
     const facts = await serverFacts(await this.db());
     return { mode: 'standalone', nodes: 1, version: facts.version, usedMemoryBytes: null, connectedClients: facts.sessions, uptimeSeconds: facts.uptimeSeconds };
+  }
+
+  async exportCounts(refs: QueueRef[]): Promise<ExportCounts[]> {
+    return exportCountsOf(await this.db(), refs);
   }
 
   async schedulerCounts(refs: QueueRef[]): Promise<number[]> {

@@ -10,6 +10,7 @@ import type { JobLogsRead, ReadJobLogsOptions } from '../bullmq/read-job-logs.js
 import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
 import type { StatusCleaning } from '../bullmq/status-cleaning.js';
 import type { StoreClient } from './redis-client.js';
+import type { ExportCounts } from '../bullmq/export-counts.js';
 import type { WorkerClient } from '../bullmq/client-list.js';
 import type { StoreConnection } from './store-connection.js';
 
@@ -54,6 +55,8 @@ export interface QueueStore extends StatusCleaning {
   metricsSummaries(refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]>;
   /** The server's version, memory, clients and uptime; nulls (and a warning) where it will not say. */
   storeFacts(warnings: string[]): Promise<StoreFacts>;
+  /** What the Prometheus export says of each queue (exportedStates counts, finished totals, oldest waiting job). */
+  exportCounts(refs: QueueRef[]): Promise<ExportCounts[]>;
   /** How many job schedulers each queue has, in order. */
   schedulerCounts(refs: QueueRef[]): Promise<number[]>;
   /** The newest failed jobs of a queue (at most `limit`), newest first: id and when it failed. */

@@ -11,6 +11,7 @@ import { keyed, runPipelined } from '../bullmq/pipelined.js';
 import { pipelinePerQueue } from '../bullmq/pipeline-per-queue.js';
 import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts/metrics.js';
 import { summarizeQueues } from '../bullmq/metrics-summaries.js';
+import { readExportCounts, type ExportCounts } from '../bullmq/export-counts.js';
 import { readStoreFacts } from '../bullmq/store-facts.js';
 import { queueKey, type QueueRef } from '../bullmq/queue-key.js';
 import { selectQueues, type Selection, type SelectionQuery } from '../bullmq/queue-selection.js';
@@ -133,6 +134,10 @@ export class RedisStore implements QueueStore {
 
   storeFacts(warnings: string[]): Promise<StoreFacts> {
     return readStoreFacts(this.client, warnings);
+  }
+
+  exportCounts(refs: QueueRef[]): Promise<ExportCounts[]> {
+    return readExportCounts(this.client, refs);
   }
 
   async schedulerCounts(refs: QueueRef[]): Promise<number[]> {
