@@ -3,7 +3,8 @@ import type { QueueRef } from '../bullmq/queue-key.js';
 import type { SelectedQueue, Selection, SelectionQuery } from '../bullmq/queue-selection.js';
 import type { QueueSummary as MetricsSummary } from '../../contracts/metrics.js';
 import { exportedStates, countKindOfState, type ExportCounts } from '../bullmq/export-counts.js';
-import { exportExtras, finishedInPoints, queueFigures, type Db, type QueueFigureRow } from './bullmq-schema.js';
+import type { QueueReading } from '../history/sample-script.js';
+import { exportExtras, finishedInPoints, finishedSince, queueFigures, type Db, type QueueFigureRow } from './bullmq-schema.js';
 
 /**
  * A queue's eight counts as the Redis store reports them: BullMQ's
@@ -88,6 +89,29 @@ export async function exportCountsOf(db: Db, refs: QueueRef[]): Promise<ExportCo
       completedTotal: extra.completed,
       failedTotal: extra.failed,
       oldestWaitingAt: summary.isPaused ? 0 : extra.oldestWaitingAt,
+    };
+  });
+}
+
+/** The history's readings, as the Redis sample script reads them (waiting: wait, prioritized and paused together). */
+export async function historyReadingsOf(db: Db, refs: QueueRef[], since: number): Promise<QueueReading[]> {
+  if (refs.length === 0) return [];
+  const names = refs.map((ref) => ref.name);
+  const [summaries, finished, extras] = await Promise.all([summariesOf(db, refs), finishedSince(db, names, since), exportExtras(db, names)]);
+  return summaries.map(({ isPaused, jobCounts: counts }, index) => {
+    const ref = refs[index]!;
+    const own = finished.get(ref.name) ?? { completed: 0, failed: 0 };
+    return {
+      ref,
+      waiting: counts.waiting + counts.prioritized + counts.paused,
+      active: counts.active,
+      delayed: counts.delayed,
+      failed: counts.failed,
+      completed: counts.completed,
+      completedSince: own.completed,
+      failedSince: own.failed,
+      oldestWaitingAt: extras.get(ref.name)?.oldestWaitingAt ?? 0,
+      paused: isPaused,
     };
   });
 }

@@ -19,7 +19,10 @@ import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts
 import type { WorkerClient } from '../bullmq/client-list.js';
 import { createPostgresPool } from './postgres-pool.js';
 import { readDetail, readLogs, readPage } from './postgres-job-reads.js';
-import { exportCountsOf, metricsSummariesOf, selectFromFigures, summariesOf } from './postgres-queue-reads.js';
+import type { QueueReading } from '../history/sample-script.js';
+import type { BusyQueue, QueueLatency } from '../history/sample-latency.js';
+import type { StoreFacts as SampledFacts } from '../history/collect-sample.js';
+import { exportCountsOf, historyReadingsOf, metricsSummariesOf, selectFromFigures, summariesOf } from './postgres-queue-reads.js';
 import type { ExportCounts } from '../bullmq/export-counts.js';
 import { checkSchema } from './schema-check.js';
 
@@ -106,6 +109,10 @@ export class PostgresStore implements QueueStore {
     (bullmq as { schema: string }).schema = this.schema;
     bullmq.on('error', () => undefined);
     return { pool, bullmq };
+  }
+
+  async warmUp(): Promise<void> {
+    await this.open();
   }
 
   async db(): Promise<pg.Pool> {
@@ -196,6 +203,20 @@ export class PostgresStore implements QueueStore {
   async storeFacts(): Promise<StoreFacts> {
     const facts = await serverFacts(await this.db());
     return { mode: 'standalone', nodes: 1, version: facts.version, usedMemoryBytes: null, connectedClients: facts.sessions, uptimeSeconds: facts.uptimeSeconds };
+  }
+
+  async historyReadings(refs: QueueRef[], since: number): Promise<QueueReading[]> {
+    return historyReadingsOf(await this.db(), refs, since);
+  }
+
+  /** Not measured on PostgreSQL yet: the history keeps latency null for these queues. */
+  async historyLatencies(busy: BusyQueue[]): Promise<Array<QueueLatency | null>> {
+    return busy.map(() => null);
+  }
+
+  async historyFacts(): Promise<SampledFacts> {
+    const facts = await serverFacts(await this.db());
+    return { up: true, usedMemory: null, maxMemory: null, clients: facts.sessions, opsPerSecond: null };
   }
 
   async exportCounts(refs: QueueRef[]): Promise<ExportCounts[]> {

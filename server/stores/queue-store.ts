@@ -11,6 +11,9 @@ import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
 import type { StatusCleaning } from '../bullmq/status-cleaning.js';
 import type { StoreClient } from './redis-client.js';
 import type { ExportCounts } from '../bullmq/export-counts.js';
+import type { QueueReading } from '../history/sample-script.js';
+import type { BusyQueue, QueueLatency } from '../history/sample-latency.js';
+import type { StoreFacts as SampledFacts } from '../history/collect-sample.js';
 import type { WorkerClient } from '../bullmq/client-list.js';
 import type { StoreConnection } from './store-connection.js';
 
@@ -43,6 +46,8 @@ export interface QueueStore extends StatusCleaning {
   writeQueueMeta(name: string, prefix?: string): Promise<void>;
   close(): Promise<void>;
 
+  /** Connects (a PING; on PostgreSQL the pool and the schema check), so the first request waits for nothing. */
+  warmUp(): Promise<void>;
   /** Whether each queue exists, in order: one round trip. */
   queuesExist(refs: readonly QueueRef[]): Promise<boolean[]>;
   /** Every queue of the store (the discovery index's scan). */
@@ -57,6 +62,12 @@ export interface QueueStore extends StatusCleaning {
   storeFacts(warnings: string[]): Promise<StoreFacts>;
   /** What the Prometheus export says of each queue (exportedStates counts, finished totals, oldest waiting job). */
   exportCounts(refs: QueueRef[]): Promise<ExportCounts[]>;
+  /** The history's readings of many queues (counts, finished since `since`, oldest waiting, pause flag). */
+  historyReadings(refs: QueueRef[], since: number): Promise<QueueReading[]>;
+  /** Processing and wait times of the jobs busy queues finished since `since` (in order; null where unmeasured). */
+  historyLatencies(busy: BusyQueue[], since: number): Promise<Array<QueueLatency | null>>;
+  /** What the history keeps of the store itself. */
+  historyFacts(): Promise<SampledFacts>;
   /** How many job schedulers each queue has, in order. */
   schedulerCounts(refs: QueueRef[]): Promise<number[]>;
   /** The newest failed jobs of a queue (at most `limit`), newest first: id and when it failed. */

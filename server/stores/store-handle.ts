@@ -12,6 +12,9 @@ import { pipelinePerQueue } from '../bullmq/pipeline-per-queue.js';
 import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts/metrics.js';
 import { summarizeQueues } from '../bullmq/metrics-summaries.js';
 import { readExportCounts, type ExportCounts } from '../bullmq/export-counts.js';
+import { readQueues, type QueueReading } from '../history/sample-script.js';
+import { readLatencies, type BusyQueue, type QueueLatency } from '../history/sample-latency.js';
+import { readStoreFacts as readSampledFacts, type StoreFacts as SampledFacts } from '../history/collect-sample.js';
 import { readStoreFacts } from '../bullmq/store-facts.js';
 import { queueKey, type QueueRef } from '../bullmq/queue-key.js';
 import { selectQueues, type Selection, type SelectionQuery } from '../bullmq/queue-selection.js';
@@ -107,6 +110,10 @@ export class RedisStore implements QueueStore {
     return this.cleaning.countStatus(...args);
   }
 
+  async warmUp(): Promise<void> {
+    await this.client.ping();
+  }
+
   keyValue(): StoreClient {
     return this.client;
   }
@@ -134,6 +141,18 @@ export class RedisStore implements QueueStore {
 
   storeFacts(warnings: string[]): Promise<StoreFacts> {
     return readStoreFacts(this.client, warnings);
+  }
+
+  historyReadings(refs: QueueRef[], since: number): Promise<QueueReading[]> {
+    return readQueues(this, refs, since);
+  }
+
+  historyLatencies(busy: BusyQueue[], since: number): Promise<Array<QueueLatency | null>> {
+    return readLatencies(this.client, busy, since);
+  }
+
+  historyFacts(): Promise<SampledFacts> {
+    return readSampledFacts(this.client);
   }
 
   exportCounts(refs: QueueRef[]): Promise<ExportCounts[]> {
