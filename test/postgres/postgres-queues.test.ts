@@ -109,7 +109,8 @@ describe('what PostgreSQL connections refuse', () => {
   });
 
   it('answers a route not ported yet 400 NOT_SUPPORTED_BY_BACKEND, never a 500', async () => {
-    const response = await get(`${bed.app.api}/c/main/scheduled-jobs`);
+    await bed.fixture.seed('unported', { waiting: 1 });
+    const response = await get(bed.queueUrl('unported', '/history/insights'));
     expect(response).toMatchObject({ status: 400, body: { code: 'NOT_SUPPORTED_BY_BACKEND', kind: 'postgres' } });
   });
 });
