@@ -229,6 +229,15 @@ export async function schedulerCounts(db: Db, names: readonly string[]): Promise
   return new Map(rows.map((row) => [row.queue, row.count]));
 }
 
+/** Jobs of a finished status that finished at or before `before` (ms): the finished-jobs index. */
+export async function finishedBefore(db: Db, queue: string, status: 'completed' | 'failed', before: number): Promise<number> {
+  const { rows } = await db.query<{ count: string }>(
+    `SELECT COUNT(*) AS count FROM job WHERE queue = $1 AND state = $2::job_state AND finished_at_ms <= $3`,
+    [queue, status, before],
+  );
+  return Number(rows[0]!.count);
+}
+
 /** The newest failed jobs of a queue, newest first (the finished-jobs index, no scan). */
 export async function newestFailures(db: Db, queue: string, limit: number): Promise<Array<{ jobId: string; failedAt: number }>> {
   const { rows } = await db.query<{ id: string; finished_at_ms: string }>(

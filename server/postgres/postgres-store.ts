@@ -14,7 +14,7 @@ import type { QueueStore } from '../stores/queue-store.js';
 import type { StoreClient } from '../stores/redis-client.js';
 import type { StoreConnection } from '../stores/store-connection.js';
 import type { TargetPolicy } from '../stores/target-policy.js';
-import { existingQueues, newestFailures, queueNames, schedulerCounts, serverFacts, workerSessions } from './bullmq-schema.js';
+import { existingQueues, finishedBefore, newestFailures, queueNames, schedulerCounts, serverFacts, workerSessions } from './bullmq-schema.js';
 import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts/metrics.js';
 import type { WorkerClient } from '../bullmq/client-list.js';
 import { createPostgresPool } from './postgres-pool.js';
@@ -109,6 +109,12 @@ export class PostgresStore implements QueueStore {
     (bullmq as { schema: string }).schema = this.schema;
     bullmq.on('error', () => undefined);
     return { pool, bullmq };
+  }
+
+  /** Through BullMQ's PostgreSQL backend (its event table), which bounds what it keeps. */
+  async publishQueueEvent(ref: QueueRef, fields: Record<string, string>): Promise<void> {
+    const queue = await this.queue(ref.name);
+    await (queue.backend as unknown as { publishEvent(fields: Record<string, string>, maxEvents: number): Promise<string> }).publishEvent(fields, 10_000);
   }
 
   async warmUp(): Promise<void> {
@@ -226,6 +232,10 @@ export class PostgresStore implements QueueStore {
   async schedulerCounts(refs: QueueRef[]): Promise<number[]> {
     const counts = await schedulerCounts(await this.db(), refs.map((ref) => ref.name));
     return refs.map((ref) => counts.get(ref.name) ?? 0);
+  }
+
+  async finishedBefore(ref: QueueRef, status: 'completed' | 'failed', before: number): Promise<number> {
+    return finishedBefore(await this.db(), ref.name, status, before);
   }
 
   async newestFailures(ref: QueueRef, limit: number): Promise<Array<{ jobId: string; failedAt: number }>> {

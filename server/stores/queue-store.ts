@@ -48,6 +48,8 @@ export interface QueueStore extends StatusCleaning {
 
   /** Connects (a PING; on PostgreSQL the pool and the schema check), so the first request waits for nothing. */
   warmUp(): Promise<void>;
+  /** Puts an event on the queue's BullMQ event stream (best effort, bounded as BullMQ bounds it). */
+  publishQueueEvent(ref: QueueRef, fields: Record<string, string>): Promise<void>;
   /** Whether each queue exists, in order: one round trip. */
   queuesExist(refs: readonly QueueRef[]): Promise<boolean[]>;
   /** Every queue of the store (the discovery index's scan). */
@@ -70,6 +72,8 @@ export interface QueueStore extends StatusCleaning {
   historyFacts(): Promise<SampledFacts>;
   /** How many job schedulers each queue has, in order. */
   schedulerCounts(refs: QueueRef[]): Promise<number[]>;
+  /** How many jobs of a finished status finished at or before `before` (ms). */
+  finishedBefore(ref: QueueRef, status: 'completed' | 'failed', before: number): Promise<number>;
   /** The newest failed jobs of a queue (at most `limit`), newest first: id and when it failed. */
   newestFailures(ref: QueueRef, limit: number): Promise<Array<{ jobId: string; failedAt: number }>>;
   /** The workers connected to the store's queues; null (and a warning) when the store will not say. */

@@ -26,6 +26,9 @@ import type { QueueStore } from './queue-store.js';
 import { listWorkerClients, type WorkerClient } from '../bullmq/client-list.js';
 import { redisStatusCleaning, type StatusCleaning } from '../bullmq/status-cleaning.js';
 
+/** Events kept on a queue's stream by publishQueueEvent (BullMQ's default). */
+const eventsKept = 10_000;
+
 /** What procedures hold of a connection's store: the seam (queue-store.ts), whatever its kind. */
 export type StoreHandle = QueueStore;
 
@@ -114,6 +117,10 @@ export class RedisStore implements QueueStore {
     await this.client.ping();
   }
 
+  async publishQueueEvent(ref: QueueRef, fields: Record<string, string>): Promise<void> {
+    await this.client.xadd(queueKey(ref, 'events'), 'MAXLEN', '~', eventsKept, '*', ...Object.entries(fields).flat());
+  }
+
   keyValue(): StoreClient {
     return this.client;
   }
@@ -162,6 +169,10 @@ export class RedisStore implements QueueStore {
   async schedulerCounts(refs: QueueRef[]): Promise<number[]> {
     const replies = await pipelinePerQueue(this, refs, (pipeline, ref) => pipeline.zcard(queueKey(ref, 'repeat')));
     return replies.map(([count]) => Number(count));
+  }
+
+  finishedBefore(ref: QueueRef, status: 'completed' | 'failed', before: number): Promise<number> {
+    return this.client.zcount(queueKey(ref, status), '-inf', before);
   }
 
   async newestFailures(ref: QueueRef, limit: number): Promise<Array<{ jobId: string; failedAt: number }>> {
