@@ -8,8 +8,11 @@ import { countCommand } from './queue-states.js';
 
 /** Removing and counting the jobs of one status (purge's batches): the part of the store seam purge needs. */
 export interface StatusCleaning {
-  /** Removes up to `limit` jobs of `status` (none kept by age); their ids. */
-  cleanStatus(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number): Promise<string[]>;
+  /**
+   * Removes up to `limit` jobs of `status`; their ids. Without `gracePeriod` none is kept by age (purge's
+   * batches); with it, jobs younger than that many ms stay (the clean route, BullMQ's own clean).
+   */
+  cleanStatus(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number, gracePeriod?: number): Promise<string[]>;
   countStatus(ref: QueueRef, status: JobCountKind): Promise<number>;
 }
 
@@ -21,8 +24,10 @@ export interface StatusCleaning {
  */
 export function redisStatusCleaning(client: StoreClient): StatusCleaning {
   return {
-    cleanStatus: (queue, ref, status, limit) =>
-      status === 'completed' || status === 'failed' ? cleanFinishedSet(client, queue, ref, status, limit) : queue.clean(0, limit, status === 'waiting' ? 'wait' : status),
+    cleanStatus: (queue, ref, status, limit, gracePeriod) =>
+      gracePeriod === undefined && (status === 'completed' || status === 'failed')
+        ? cleanFinishedSet(client, queue, ref, status, limit)
+        : queue.clean(gracePeriod ?? 0, limit, status === 'waiting' ? 'wait' : status),
     countStatus: async (ref, status) => Number((await runPipelined(client, [countCommand(ref, status)]))[0]),
   };
 }

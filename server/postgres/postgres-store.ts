@@ -180,21 +180,21 @@ export class PostgresStore implements QueueStore {
    * `waiting` rows): the status that does not apply to the queue now (see
    * postgres-queue-reads.ts) removes nothing, as on Redis.
    */
-  cleanStatus(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number): Promise<string[]> {
+  cleanStatus(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number, gracePeriod = 0): Promise<string[]> {
     const previous = this.cleaning.get(ref.name) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.cleanNow(queue, ref, status, limit));
+    const next = previous.catch(() => undefined).then(() => this.cleanNow(queue, ref, status, limit, gracePeriod));
     this.cleaning.set(ref.name, next);
     void next.finally(() => this.cleaning.get(ref.name) === next && this.cleaning.delete(ref.name)).catch(() => undefined);
     return next;
   }
 
-  private async cleanNow(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number): Promise<string[]> {
+  private async cleanNow(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number, gracePeriod: number): Promise<string[]> {
     if (status === 'waiting' || status === 'paused') {
       const [summary] = await this.queueSummaries([ref]);
       if (summary!.isPaused !== (status === 'paused')) return [];
-      return queue.clean(0, limit, 'wait');
+      return queue.clean(gracePeriod, limit, 'wait');
     }
-    return queue.clean(0, limit, status);
+    return queue.clean(gracePeriod, limit, status);
   }
 
   async countStatus(ref: QueueRef, status: JobCountKind): Promise<number> {

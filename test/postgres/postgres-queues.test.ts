@@ -59,6 +59,10 @@ describe('pause, resume, clean, purge, obliterate on PostgreSQL', () => {
     const response = await post(bed.queueUrl('tidy', '/clean'), { status: 'failed', limit: 2 });
     expect(response).toMatchObject({ status: 200, body: { removed: 2 } });
     expect(await queue.getJobCounts('failed', 'completed')).toMatchObject({ failed: 1, completed: 1 });
+    await queue.add('young', {});
+    expect((await post(bed.queueUrl('tidy', '/clean'), { status: 'paused' })).body.removed).toBe(0);
+    expect((await post(bed.queueUrl('tidy', '/clean'), { status: 'waiting', gracePeriod: 3_600_000 })).body.removed).toBe(0);
+    expect((await post(bed.queueUrl('tidy', '/clean'), { status: 'waiting' })).body.removed).toBe(1);
   });
 
   it("purges with the seed's rules: confirmation, statuses, the queue kept", async () => {
