@@ -60,7 +60,7 @@ const connectionFields = {
   isDefault: strictBoolean().optional().describe('Make this the organization default (the first connection always is).'),
   tls: tlsInput.optional(),
   cluster: clusterInput.optional(),
-  protection: connectionProtectionSchema.optional().describe('Default `none`. Setting or changing it needs the admin role (it is audited); see README "Protected connections".'),
+  protection: connectionProtectionSchema.optional().describe('Default `none`. Setting or changing it needs the admin role (it is audited); see docs/api.md, "Protected connections".'),
 };
 
 export const createConnectionInput = z.strictObject({

@@ -6,6 +6,19 @@ const field = z.string().describe('The offending input field.');
 const connectionId = z.string().describe('The connection concerned.');
 
 /**
+ * A store fault's 503: the connection, and for a bulk action, purge or move the fault cut short,
+ * what it reached before (`done: false`; what was done stays done).
+ */
+const storeFault = z.object({
+  connectionId,
+  done: z.literal(false).optional().describe('Set when the fault cut a multi-step action short: the counts below were reached before it.'),
+  succeeded: z.number().int().optional().describe('Bulk action or move cut short: jobs acted on before the fault.'),
+  failed: z.number().int().optional().describe('Bulk action or move cut short: jobs refused before the fault.'),
+  removedSoFar: z.number().int().optional().describe('Purge cut short: jobs removed before the fault.'),
+  removedByStatus: z.record(z.string(), z.number().int()).optional().describe('Purge cut short: jobs removed per status.'),
+});
+
+/**
  * The fields an error of a code may carry besides `message` and `code`
  * (AppError `details`); the API document lists them per response.
  */
@@ -65,7 +78,8 @@ export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
   }),
   QUEUE_NOT_EMPTY: z.object({ jobCounts: z.record(z.string(), z.number().int()).describe('Jobs per status that block the delete.') }),
   RATE_LIMITED: z.object({ retryAfterSeconds: z.number().int().describe('Seconds until a retry may succeed.') }),
-  STORE_UNAVAILABLE: z.object({ connectionId }),
+  STORE_UNAVAILABLE: storeFault,
+  STORE_OUT_OF_MEMORY: storeFault,
   ENCRYPTION_KEY_MISMATCH: z.object({ connectionId }),
 };
 

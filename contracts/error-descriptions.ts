@@ -24,6 +24,8 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   UNSUPPORTED_QUEUE_NAME: 'The route would create a queue whose name holds ":", which BullMQ refuses (existing such queues stay readable and operable)',
   SECRETS_MISSING: 'A definitions import needs secrets it was not given (nothing changed); `missingSecrets` names each, with the environment variable the document names for it',
   JOB_ACTIVE: 'A worker holds the job (it is active): its data cannot change under it; try when it finishes',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this `Idempotency-Key` is still running (nothing was done for this one); retry once it has answered',
+  IDEMPOTENCY_KEY_REUSED: 'This `Idempotency-Key` was used with a different request on this route within 24 hours (nothing was done); use a new key for a new request',
   UNAUTHORIZED: 'Not signed in: no valid session cookie or API token',
   FORBIDDEN: 'The role may not do this, the organization is not yours, a read-only API token (`scope: read`) asked for a change, or a cookie-authenticated change came from another origin (CSRF)',
   RESERVED_KEY: 'The key belongs to the queue library',
@@ -42,6 +44,7 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   QUEUE_NOT_EMPTY: 'Jobs other than completed remain (nothing removed); `jobCounts` says which',
   INVITATION_EXPIRED: 'The invitation has expired; ask for a new one',
   INVITATION_USED: 'The invitation was already used',
+  RESPONSE_TOO_LARGE: 'The answer would exceed SERVICE_MAX_RESPONSE_BYTES; `readInParts` names the route that reads it in parts (a job: field by field, by byte ranges)',
   PAYLOAD_TOO_LARGE: 'The body is over 1 MB',
   UNSUPPORTED_MEDIA_TYPE: 'A non-empty body that is not `application/json`',
   RATE_LIMITED: 'Too many requests; retry after `retryAfterSeconds` (also the `Retry-After` header)',
@@ -51,7 +54,8 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   ENCRYPTION_KEY_MISMATCH: 'A saved connection URL cannot be decrypted with SERVICE_ENCRYPTION_KEY',
   UPSTREAM_UNAVAILABLE: 'The analytics upstream of `/ingest` failed or timed out',
   DATABASE_UNAVAILABLE: 'The database is unavailable; try again shortly',
-  STORE_UNAVAILABLE: 'The Redis store of the connection is unavailable',
+  STORE_UNAVAILABLE: 'The Redis store of the connection is unavailable (down, refusing the password, loading its dataset, or a read-only replica); retry after `Retry-After` seconds',
+  STORE_OUT_OF_MEMORY: 'The Redis store of the connection is at `maxmemory` with `noeviction` and refuses writes (nothing was half-written); retry after `Retry-After` seconds, once memory is freed',
 };
 
 /** Route-specific error codes a procedure declares in its meta, each with when it happens (empty: the code's own description). */

@@ -38,7 +38,7 @@ const percentiles = (what: string) =>
     .nullable()
     .describe(`${what} in milliseconds, p50/p95/p99 of the jobs measured (each the worst sample's of the step); null when none finished.`);
 
-/** Latency of a queue's step: what the sampler measured of the jobs that finished (see the README's History). */
+/** Latency of a queue's step: what the sampler measured of the jobs that finished (see docs/api.md, History). */
 const queueLatency = {
   latencyJobs: z.number().int().describe('Finished jobs measured in the step: the newest finished since the previous sample, at most 100 per sample.'),
   processingMs: percentiles('Processing time (finishedOn − processedOn)'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireCriteria, searchableFields, searchableFieldSchema, type SearchableField } from './job-search.js';
 import { whereField } from './job-where.js';
+import { oneOrList } from './one-or-list.js';
 import { strictBoolean } from './strict-boolean.js';
 import { strictNumber } from './strict-number.js';
 
@@ -20,16 +21,10 @@ export function querySelection<S extends string>(statuses: readonly [S, ...S[]])
     .strictObject({
       q: z.string().min(1).max(1000).optional().describe('Text to find, case-insensitive, as in `GET …/search` (`data` is matched against its JSON text). Give `q`, `where` or both.'),
       where: whereField.optional(),
-      in: z
-        .array(searchableFieldSchema)
-        .min(1)
-        .max(searchableFields.length * 2)
+      in: oneOrList(z.array(searchableFieldSchema).min(1).max(searchableFields.length * 2))
         .optional()
         .describe(`Fields to look in: ${searchableFields.join(', ')} (default: all).`),
-      status: z
-        .array(z.enum(statuses))
-        .min(1)
-        .max(statuses.length * 2)
+      status: oneOrList(z.array(z.enum(statuses)).min(1).max(statuses.length * 2))
         .optional()
         .describe(`Statuses to scan, in this order, each newest first (default: ${statuses.join(', ')}).`),
     })

@@ -45,7 +45,7 @@ const encryptionKey = optionalText.transform((value, context) => {
   return key;
 });
 
-/** Every environment variable the service reads, with its default and bounds (README, Configuration). */
+/** Every environment variable the service reads, with its default and bounds (docs/operations.md, Configuration). */
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: port.default(3000),
@@ -99,6 +99,8 @@ export const envSchema = z.object({
   SERVICE_ENCRYPTION_KEY_PREVIOUS: encryptionKey,
   SERVICE_METRICS_PUBLIC: envFlag,
   SERVICE_METRICS_QUEUES: optionalText,
+  // Bytes of one response body: a bigger job is read field by field (GET …/jobs/{jobId}/fields/{field}).
+  SERVICE_MAX_RESPONSE_BYTES: z.coerce.number().int().min(65_536).max(268_435_456).default(16 * 1024 * 1024),
   SERVICE_QUEUE_LIST_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   SERVICE_QUEUE_TOTALS_TRACKING: envFlagOn,
   SERVICE_SAMPLE_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),

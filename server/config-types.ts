@@ -12,7 +12,14 @@ export type Environment = 'development' | 'test' | 'production';
 
 export interface Config {
   environment: Environment;
-  http: { port: number; host: string; /** Proxy hops whose X-Forwarded-For is believed (0: none). */ trustProxyHops: number };
+  http: {
+    port: number;
+    host: string;
+    /** Proxy hops whose X-Forwarded-For is believed (0: none). */
+    trustProxyHops: number;
+    /** SERVICE_MAX_RESPONSE_BYTES: the largest response body; a larger one is refused (RESPONSE_TOO_LARGE) before it is built. */
+    maxResponseBytes: number;
+  };
   logLevel: string;
   authless: boolean;
   envConnections: boolean;
@@ -58,7 +65,7 @@ export interface Config {
   requireReason: ReasonPolicy;
 }
 
-/** Bounds on every wait for the database (see README "Operating under faults"). */
+/** Bounds on every wait for the database (see docs/operations.md, "Operating under faults"). */
 export interface DatabaseLimits {
   /** Budget of one database wait: acquiring a connection plus running a statement. */
   timeoutMs: number;

@@ -47,7 +47,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     environmentConnections: vars.SERVICE_ENV_CONNECTIONS ? readEnvConnections(env) : [],
     environment: vars.NODE_ENV,
-    http: { port: vars.PORT, host: vars.HOST, trustProxyHops: vars.TRUST_PROXY },
+    http: { port: vars.PORT, host: vars.HOST, trustProxyHops: vars.TRUST_PROXY, maxResponseBytes: vars.SERVICE_MAX_RESPONSE_BYTES },
     logLevel: vars.LOG_LEVEL,
     authless: vars.SERVICE_AUTHLESS,
     envConnections: vars.SERVICE_ENV_CONNECTIONS,

@@ -4,6 +4,7 @@ import { createApp } from './http/app.js';
 import { listen } from './http/listen.js';
 import { createLogger } from './logger.js';
 import { closeServices, createServices } from './services.js';
+import { shutDown } from './shutdown.js';
 import { preloadQueueIndex } from './discovery/preload-index.js';
 import { collectStartupGarbage } from './startup-garbage.js';
 import { warmUpQueueLists } from './discovery/warm-up.js';
@@ -50,11 +51,7 @@ async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'shutting down');
-  const forceExit = setTimeout(() => process.exit(1), 10_000).unref();
-  await running.close();
-  await closeServices(services);
-  clearTimeout(forceExit);
-  process.exit(0);
+  process.exit(await shutDown({ running, services, logger }));
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));
 process.on('SIGINT', () => void stop('SIGINT'));

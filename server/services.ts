@@ -2,6 +2,8 @@ import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { scheduleAuditRetention } from './audit/audit-retention.js';
 import type { Config } from './config.js';
 import { QueueEventHub } from './events/queue-event-hub.js';
+import { OpenStreams } from './http/open-streams.js';
+import { BodyBudget } from './http/body-budget.js';
 import type { QueueDirectory } from './bullmq/queue-directory.js';
 import { ConnectionTotals } from './bullmq/connection-totals.js';
 import type { Logger } from './logger.js';
@@ -32,6 +34,12 @@ export interface Services {
   stores: StoreRegistry;
   /** Live queue event feeds shared by SSE subscribers. */
   events: QueueEventHub;
+  /** The open SSE responses, which shutdown tells to reconnect elsewhere and closes. */
+  streams: OpenStreams;
+  /** Bytes of large response bodies held at once (SERVICE_MAX_RESPONSE_BYTES): big job reads wait their turn. */
+  bodyBudget: BodyBudget;
+  /** Large bodies being read and serialized at once (each costs several times its size for a moment). */
+  bodyBuilds: BodyBudget;
   /** Encrypts saved connection URLs; fails with a clear error when no key is available. */
   urlCipher: UrlCipher;
   /** Encrypts other secrets at rest (alert destinations' URLs and signing secrets), in every mode. */
@@ -67,6 +75,9 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   const webhookPolicy = createTargetPolicy(config.webhookAllow, undefined, { variable: 'SERVICE_WEBHOOK_ALLOW', code: 'WEBHOOK_TARGET_FORBIDDEN' });
   const stores = new StoreRegistry({ logger, policy: targetPolicy, trackCounts: config.queueTotalsTracking });
   const events = new QueueEventHub(logger);
+  const streams = new OpenStreams();
+  const bodyBudget = new BodyBudget(config.http.maxResponseBytes);
+  const bodyBuilds = new BodyBudget(1);
   const httpMetrics = new HttpMetrics();
   const auth = await createAuthService(config, logger, persistence);
   await startupChores({ config, logger, persistence, auth, secretCipher });
@@ -87,7 +98,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   );
   const tasks = new TaskRunner({ persistence, connections, stores, logger }, { leaseTtlMs: config.tasks.leaseTtlMs });
   const stopMaintenance = scheduleAuditRetention({ persistence, logger }, config.auditRetentionDays);
-  return { config, logger, persistence, connections, stores, events, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, queueTotals, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
+  return { config, logger, persistence, connections, stores, events, streams, bodyBudget, bodyBuilds, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, queueTotals, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
 }
 
 export async function closeServices(services: Services): Promise<void> {

@@ -4,10 +4,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AnyProcedure } from '@trpc/server';
 import { errorStatusByCode } from '../../contracts/errors.js';
 import { appRouter } from '../../routers/_app.js';
 import type { ProcedureMeta } from '../../server/trpc/init.js';
+import { partsOf, proceduresOf } from '../../server/trpc/trpc-internals.js';
 
 export const readmePath = path.resolve(import.meta.dirname, '../../client/README.md');
 
@@ -15,9 +15,9 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').t
 
 /** One row per procedure: the call, the REST route it mirrors, the permission it needs, what it does. */
 export function procedureTable(): string {
-  const rows = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>).map(([name, procedure]) => {
-    const meta = (procedure._def.meta ?? {}) as ProcedureMeta;
-    const call = `\`${name}.${procedure._def.type === 'mutation' ? 'mutate' : 'query'}\``;
+  const rows = Object.entries(proceduresOf(appRouter)).map(([name, procedure]) => {
+    const { meta = {} as ProcedureMeta, type } = partsOf(procedure);
+    const call = `\`${name}.${type === 'mutation' ? 'mutate' : 'query'}\``;
     const route = meta.openapi ? `\`${meta.openapi.method} /api${meta.openapi.path}\`` : '—';
     return `| ${call} | ${route} | ${meta.permission ? `\`${meta.permission}\`` : 'none'} | ${cell(meta.openapi?.summary ?? '')} |`;
   });

@@ -1,7 +1,7 @@
 import type { CliContext } from './context.js';
 import { askLine } from './prompt.js';
 
-/** The flag of destructive commands: the name a `confirm`-protected connection asks for (README "Protected connections"). */
+/** The flag of destructive commands: the name a `confirm`-protected connection asks for (docs/api.md, "Protected connections"). */
 export const confirmFlag = { confirm: { type: 'string' } } as const;
 
 /** `{ confirmName }` to spread into a destructive call's body, or nothing. */

@@ -6,6 +6,7 @@ export const createProcedure = authedPersistedProcedure
   .meta({
     permission: 'alerts.write',
     successStatus: 201,
+    location: '/alerts/destinations/{id}',
     errors: { ENCRYPTION_KEY_MISSING: '', WEBHOOK_TARGET_FORBIDDEN: '' },
     // A loopback receiver: the target is resolved and checked when saved, so the example must exist as a name.
     bodyExample: { type: 'webhook', name: 'ops webhook', url: 'http://127.0.0.1:8080/bullpen-alerts' },

@@ -6,6 +6,7 @@ export const createRuleProcedure = connectionProcedure
   .meta({
     permission: 'alerts.write',
     successStatus: 201,
+    location: '/c/{connectionId}/alerts/rules/{id}',
     errors: { VALIDATION_FAILED: 'Invalid field, or a destination that does not exist', CONFLICT: 'The connection has 100 rules' },
     bodyExample: { name: 'emails failing', type: 'failed_count', threshold: 10, windowMinutes: 15, queues: { include: ['emails'] } },
     openapi: {

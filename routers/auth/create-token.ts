@@ -5,6 +5,8 @@ import { accountProcedure } from '../../server/trpc/procedures.js';
 export const createTokenProcedure = accountProcedure
   .meta({
     permission: 'tokens.manage',
+    successStatus: 201,
+    location: '/auth/tokens/{id}',
     errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Called with a token, or a role above yours' },
     sessionOnly: true, bodyExample: { name: 'ci-deploy', role: 'viewer', scope: 'full' },
     openapi: {

@@ -1,6 +1,7 @@
 import { router } from '../../server/trpc/init.js';
 import { createTokenProcedure } from './create-token.js';
 import { getSessionProcedure } from './get-session.js';
+import { getTokenProcedure } from './get-token.js';
 import { listTokensProcedure } from './list-tokens.js';
 import { providersProcedure } from './providers.js';
 import { revokeTokenProcedure } from './revoke-token.js';
@@ -21,6 +22,7 @@ export const authRouter = router({
   setActiveOrganization: setActiveOrganizationProcedure,
   createToken: createTokenProcedure,
   listTokens: listTokensProcedure,
+  getToken: getTokenProcedure,
   revokeToken: revokeTokenProcedure,
   providers: providersProcedure,
   changePassword: changePasswordProcedure,

@@ -56,6 +56,15 @@ export async function listTokens(input: { em: EntityManager; actor: Actor }): Pr
   return { tokens: tokens.map(tokenView) };
 }
 
+/** One of your tokens in the active organization (admins and owners: any of it); never its value. */
+export async function getToken(input: { em: EntityManager; actor: Actor; id: string }): Promise<TokenView> {
+  const userId = signedInUser(input.actor);
+  const everyone = rank(input.actor.role) >= rank('admin');
+  const token = await input.em.findOne(ApiToken, { id: input.id, organizationId: input.actor.organizationId, ...(everyone ? {} : { createdByUserId: userId }) });
+  if (!token) throw new AppError('NOT_FOUND', `Token ${input.id} was not found`);
+  return tokenView(token);
+}
+
 /** Revokes one of your tokens (admins and owners: any token of the organization). */
 export async function revokeToken(input: { em: EntityManager; actor: Actor; id: string }): Promise<{ success: true }> {
   const userId = signedInUser(input.actor);

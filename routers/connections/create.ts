@@ -6,6 +6,7 @@ export const createProcedure = savedConnectionWriteProcedure
   .meta({
     permission: 'connections.write',
     successStatus: 201,
+    location: '/connections/{id}',
     errors: { INVALID_URL: '', CONNECTION_TARGET_FORBIDDEN: '', FORBIDDEN: 'Connections are managed by the environment', CONFLICT: 'Name already used', ENCRYPTION_KEY_MISSING: '' },
     bodyExample: { name: 'local', url: 'redis://127.0.0.1:6379', environment: 'development' },
     openapi: {

@@ -7,6 +7,7 @@ export const importProcedureWith = (writers: DefinitionWriters) =>
   authedPersistedProcedure
     .meta({
       permission: 'definitions.write',
+      differs: { create: 'An import applies a document (creating, changing, leaving alone): it answers 200 with the diff, and the records keep their own addresses.' },
       errors: {
         SECRETS_MISSING: '',
         CONNECTION_PROTECTED: 'A read-only connection (as it is, or as the document leaves it) would get queue settings or schedulers',

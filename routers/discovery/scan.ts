@@ -7,6 +7,7 @@ export const scanProcedure = connectionProcedure
   .meta({
     permission: 'queues.discover',
     successStatus: 202,
+    location: '/c/{connectionId}/discovery',
     openapi: {
       method: 'POST',
       path: discoveryPath,

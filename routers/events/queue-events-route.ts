@@ -38,6 +38,7 @@ export function queueEventsRoute(services: Services, options: QueueEventsRouteOp
     res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     const leave = await services.events.subscribe(store, ref.name, ref.prefix, { includeData: query.includeData }, (event) => writeEvent(res, event));
     res.flushHeaders();
+    services.streams.add(res);
     res.write(`retry: 3000\n: subscribed to ${ref.name}\n\n`);
     const heartbeat = setInterval(() => res.write(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
     req.on('close', () => {

@@ -6,6 +6,7 @@ export const createProcedure = accountProcedure
   .meta({
     permission: 'invitations.write',
     successStatus: 201,
+    location: '/organizations/{organizationId}/invitations/{id}',
     errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Not an owner or admin of it, or a role above yours', CONFLICT: 'The email belongs to a member already: change their role instead' },
     bodyExample: { email: 'grace@example.com', role: 'operator' },
     openapi: {

@@ -10,6 +10,13 @@ export async function listInvitations(input: { em: EntityManager; organizationId
   return { invitations: rows.map(invitationView) };
 }
 
+/** One invitation of the organization, never its token. */
+export async function getInvitation(input: { em: EntityManager; organizationId: string; invitationId: string }): Promise<InvitationView> {
+  const invitation = await input.em.findOne(Invitation, { id: input.invitationId, organizationId: input.organizationId });
+  if (!invitation) throw new AppError('INVITATION_NOT_FOUND', `Invitation ${input.invitationId} was not found`);
+  return invitationView(invitation);
+}
+
 /** Revoking deletes the invitation: its link then answers 404. */
 export async function revokeInvitation(input: { em: EntityManager; organizationId: string; invitationId: string }): Promise<{ success: true }> {
   const invitation = await input.em.findOne(Invitation, { id: input.invitationId, organizationId: input.organizationId });

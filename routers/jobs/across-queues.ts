@@ -5,6 +5,7 @@ import { queueSelected } from '../../server/bullmq/queue-globs.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { countJobs } from './job-status.js';
+import { countingMidway } from '../../server/stores/store-errors.js';
 
 export type AcrossAction = 'retry' | 'remove';
 export type AcrossStatus = 'failed' | 'completed' | 'waiting' | 'delayed' | 'prioritized';
@@ -37,19 +38,22 @@ export async function actAcross(store: StoreHandle, refs: QueueRef[], action: Ac
   const before = Date.now();
   let budget = batchesPerRequest;
   const queues: AcrossOutcome['queues'] = [];
-  for (const ref of refs) {
-    const queue = await store.queue(ref.name, ref.prefix);
-    const matched = await countJobs(queue, status);
-    let succeeded = 0;
-    let more = !dryRun && matched > 0;
-    while (more && budget > 0) {
-      const batch = await actOnBatch(queue, action, status, before);
-      succeeded += batch.acted;
-      more = batch.more;
-      budget--;
+  let acting = 0;
+  // A store fault answers 503 with the jobs acted on before it, across the queues.
+  await countingMidway(() => ({ succeeded: queues.reduce((total, q) => total + q.succeeded, acting), failed: 0 }), async () => {
+    for (const ref of refs) {
+      const queue = await store.queue(ref.name, ref.prefix);
+      const matched = await countJobs(queue, status);
+      let more = !dryRun && matched > 0;
+      for (acting = 0; more && budget > 0; budget--) {
+        const batch = await actOnBatch(queue, action, status, before);
+        acting += batch.acted;
+        more = batch.more;
+      }
+      queues.push({ queueName: ref.name, prefix: ref.prefix, matched, succeeded: acting, done: dryRun || !more });
+      acting = 0;
     }
-    queues.push({ queueName: ref.name, prefix: ref.prefix, matched, succeeded, done: dryRun || !more });
-  }
+  });
   const sum = (pick: (q: AcrossOutcome['queues'][number]) => number) => queues.reduce((total, q) => total + pick(q), 0);
   return { dryRun, queues, matched: sum((q) => q.matched), succeeded: sum((q) => q.succeeded), done: queues.every((q) => q.done) };
 }

@@ -9,6 +9,8 @@ export const addProcedure = queueProcedure
     permission: 'jobs.add',
     queue: 'create',
     successStatus: 201,
+    idempotent: true,
+    location: `${jobsPath}/{id}`,
     errors: { CONFLICT: 'A job with this jobId exists' },
     bodyExample: { name: 'send-welcome', data: { to: 'ada@example.com' }, attempts: 3 },
     openapi: {

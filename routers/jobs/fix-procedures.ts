@@ -2,7 +2,7 @@ import { clearStacktracesInput, duplicateJobInput, stacktracesClearedSchema, upd
 import { jobSummarySchema } from '../../contracts/jobs.js';
 import { queueProcedure } from '../../server/trpc/procedures.js';
 import { clearStacktraces, duplicateJob, jobSummaryNow, updateJobData } from './fix-job.js';
-import { jobPath, jobsTags } from './openapi.js';
+import { jobPath, jobsPath, jobsTags } from './openapi.js';
 
 export const updateDataProcedure = queueProcedure
   .meta({
@@ -22,6 +22,8 @@ export const duplicateProcedure = queueProcedure
   .meta({
     permission: 'jobs.add',
     successStatus: 201,
+    idempotent: true,
+    location: `${jobsPath}/{id}`,
     bodyExample: { data: { to: 'ada@example.com' } },
     openapi: { method: 'POST', path: `${jobPath}/duplicate`, tags: jobsTags, summary: 'Add a copy of a job under a new id: same name and options unless given' },
   })

@@ -8,6 +8,7 @@ export const listProcedure = queueProcedure
     permission: 'jobs.read',
     // The job script checks the queue's meta key itself: one round trip in all.
     queueCheck: 'in-script',
+    errors: { RESPONSE_TOO_LARGE: 'The page is over SERVICE_MAX_RESPONSE_BYTES: ask a smaller pageSize or maxDataBytes' },
     openapi: { method: 'GET', path: jobsPath, tags: jobsTags, summary: 'One page of the jobs of a status, previews capped' },
   })
   .input(listJobsInput)

@@ -8,6 +8,7 @@ export const logsProcedure = queueProcedure
     permission: 'jobs.read',
     // The job script checks the queue's meta key itself: one round trip in all.
     queueCheck: 'in-script',
+    errors: { RESPONSE_TOO_LARGE: 'The lines are over SERVICE_MAX_RESPONSE_BYTES: ask a smaller range (start, end)' },
     openapi: { method: 'GET', path: `${jobPath}/logs`, tags: jobsTags, summary: "A range of a job's log lines" },
   })
   .input(jobLogsInput)

@@ -1,74 +1,87 @@
-import type { Job, JobsOptions, Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { BulkResult } from '../../contracts/job-actions.js';
-import { isStoreUnavailable } from '../../server/stores/store-errors.js';
+import type { MoveOrder, MoveVerdict } from '../../server/bullmq/move-within-store.js';
+import { readJobOpts } from '../../server/bullmq/move-within-store.js';
+import type { QueueRef } from '../../server/bullmq/queue-key.js';
+import type { StoreClient } from '../../server/stores/redis-client.js';
 
-/** Options a moved job does not carry over: it becomes a new waiting job of the target queue. */
-const dropped = ['jobId', 'delay', 'repeat', 'repeatJobKey', 'parent', 'timestamp', 'prevMillis', 'debounce', 'deduplication'] as const;
+/** Options a moved job does not carry over: it becomes a new waiting job of the target queue (`de` is deduplication as stored). */
+const dropped = ['jobId', 'delay', 'repeat', 'repeatJobKey', 'parent', 'timestamp', 'prevMillis', 'debounce', 'deduplication', 'de'];
 
 /**
  * The moved job's id: derived from its source queue and id (a ':' written as %3A, since BullMQ
- * ids may not hold one), so adding it again after an interruption finds the same job instead
- * of making a second one.
+ * ids may not hold one), so the target never confuses two sources' jobs.
  */
 export function movedJobId(sourceQueue: string, jobId: string): string {
   return `${sourceQueue.replaceAll('%', '%25').replaceAll(':', '%3A')}-${jobId}`;
 }
 
-export interface MoveTarget {
-  queue: Queue;
-  keepIds: boolean;
-}
+/** Carries orders from the source to the target (within one store, or across two with a journal): one verdict per order. */
+export type Carrier = (orders: MoveOrder[]) => Promise<MoveVerdict[]>;
 
-/**
- * Moves one job: add to the target (idempotent by id), then remove from the source, never the
- * other way round, so an interruption can leave the job in both places for a moment but never
- * in neither; running the move again completes it. An active job is refused (LOCKED).
- */
-export async function moveJob(source: Queue, job: Job, target: MoveTarget): Promise<BulkResult> {
-  const jobId = job.id!;
-  try {
-    if ((await job.getState()) === 'active') return refused(jobId, 'LOCKED', `Job "${jobId}" is being processed; move it when it finishes`);
-    const opts = Object.fromEntries(Object.entries(job.opts).filter(([key]) => !(dropped as readonly string[]).includes(key))) as JobsOptions;
-    if (target.keepIds && /^\d+$/.test(jobId)) return refused(jobId, 'FAILED', `Job "${jobId}" has a numeric id, which BullMQ does not accept as a custom id; move it without keepIds`);
-    const targetId = target.keepIds ? jobId : movedJobId(source.name, jobId);
-    // Same name and creation time: the move itself is in the audit log.
-    await target.queue.add(job.name, job.data, { ...opts, timestamp: job.timestamp, jobId: targetId });
-    if ((await source.remove(jobId)) === 0) {
-      // It became active between the check and the removal: take the copy back out.
-      await target.queue.remove(targetId).catch(() => 0);
-      return refused(jobId, 'LOCKED', `Job "${jobId}" became active while being moved; it stays in the source queue`);
-    }
-    return { jobId, ok: true };
-  } catch (error) {
-    if (isStoreUnavailable(error)) throw error;
-    return refused(jobId, 'FAILED', error instanceof Error ? error.message : String(error));
-  }
-}
-
-/** The query form's action: move each matched id. */
-export const moveEach = (source: Queue, target: MoveTarget) => (jobIds: string[]) => moveJobIds(source, jobIds, target);
-
-/** A move's part of a query cursor's fingerprint: a cursor continues moving to the same queue only. */
-export const moveScope = (to: { connectionId: string; queueName: string; prefix: string }) => `move:${JSON.stringify([to.connectionId, to.prefix, to.queueName])}`;
-
-export async function moveJobIds(source: Queue, jobIds: string[], target: MoveTarget): Promise<BulkResult[]> {
-  return Promise.all(
-    [...new Set(jobIds)].map(async (jobId) => {
-      const job = await source.getJob(jobId);
-      return job ? moveJob(source, job, target) : refused(jobId, 'NOT_FOUND', `Job "${jobId}" was not found`);
-    }),
-  );
+/** A move's two ends and how jobs cross between them. */
+export interface MovePlan {
+  source: { client: StoreClient; ref: QueueRef; queue: Queue };
+  target: { ref: QueueRef; keepIds: boolean };
+  carry: Carrier;
 }
 
 const refused = (jobId: string, code: BulkResult['code'] & string, error: string): BulkResult => ({ jobId, ok: false, code, error });
 
+function resultOf(jobId: string, verdict: MoveVerdict, targetId: string): BulkResult {
+  switch (verdict) {
+    case 'moved': return { jobId, ok: true };
+    case 'missing': return refused(jobId, 'NOT_FOUND', `Job "${jobId}" was not found (or another move took it first)`);
+    case 'locked': return refused(jobId, 'LOCKED', `Job "${jobId}" is being processed; move it when it finishes`);
+    case 'flow': return refused(jobId, 'FAILED', `Job "${jobId}" is part of a flow (it has a parent or children); moves take standalone jobs`);
+    case 'scheduled': return refused(jobId, 'FAILED', `Job "${jobId}" is a job scheduler's next run; change the scheduler instead`);
+    case 'changed': return refused(jobId, 'FAILED', `Job "${jobId}" changed while being moved; it stays in the source queue`);
+    case 'taken': return refused(jobId, 'FAILED', `The target queue already holds a job "${targetId}"; job "${jobId}" stays in the source queue`);
+  }
+}
+
+/** The options the moved job gets: the source's, less what made it delayed, repeated or a child, with its new id. */
+export function movedOpts(readOpts: string, targetId: string): string {
+  const opts = JSON.parse(readOpts || '{}') as Record<string, unknown>;
+  for (const key of dropped) delete opts[key];
+  return JSON.stringify({ ...opts, jobId: targetId });
+}
+
+/**
+ * Moves the named jobs, each at most once whatever happens to the service (see the carriers):
+ * a result per distinct id. Numeric ids cannot be kept (BullMQ refuses them as custom ids).
+ */
+export async function moveJobIds(plan: MovePlan, jobIds: string[]): Promise<BulkResult[]> {
+  const ids = [...new Set(jobIds)];
+  const opts = await readJobOpts(plan.source.client, plan.source.ref, ids);
+  const results = new Map<string, BulkResult>();
+  const orders: MoveOrder[] = [];
+  ids.forEach((jobId, index) => {
+    const readOpts = opts[index];
+    const targetId = plan.target.keepIds ? jobId : movedJobId(plan.source.ref.name, jobId);
+    if (readOpts === null || readOpts === undefined) results.set(jobId, resultOf(jobId, 'missing', targetId));
+    else if (plan.target.keepIds && /^\d+$/.test(jobId)) results.set(jobId, refused(jobId, 'FAILED', `Job "${jobId}" has a numeric id, which BullMQ does not accept as a custom id; move it without keepIds`));
+    else orders.push({ jobId, targetId, readOpts, movedOpts: movedOpts(readOpts, targetId) });
+  });
+  const verdicts = await plan.carry(orders);
+  orders.forEach((order, index) => results.set(order.jobId, resultOf(order.jobId, verdicts[index]!, order.targetId)));
+  return ids.map((jobId) => results.get(jobId)!);
+}
+
+/** The query form's action: move each matched id. */
+export const moveEach = (plan: MovePlan) => (jobIds: string[]) => moveJobIds(plan, jobIds);
+
+/** A move's part of a query cursor's fingerprint: a cursor continues moving to the same queue only. */
+export const moveScope = (to: { connectionId: string; queueName: string; prefix: string }) => `move:${JSON.stringify([to.connectionId, to.prefix, to.queueName])}`;
+
 /**
  * One batch of a status-wide move: the `batchSize` oldest-listed jobs after `skip` (the ones
  * refused earlier stay at the head and are skipped). Moved jobs leave the status, so the next
- * batch starts at the same place.
+ * batch starts at the same place. A job another move took first is in neither count: each job
+ * is counted by the move that moved it.
  */
-export async function moveStatusBatch(source: Queue, status: string, skip: number, batchSize: number, target: MoveTarget): Promise<{ results: BulkResult[]; more: boolean }> {
-  const jobs = (await source.getJobs([status as 'failed'], skip, skip + batchSize - 1, true)).filter((job): job is Job => Boolean(job));
-  const results = await Promise.all(jobs.map((job) => moveJob(source, job, target)));
-  return { results, more: jobs.length === batchSize };
+export async function moveStatusBatch(plan: MovePlan, status: string, skip: number, batchSize: number): Promise<{ results: BulkResult[]; more: boolean }> {
+  const ids = await plan.source.queue.getRanges([status as 'failed'], skip, skip + batchSize - 1, true);
+  const results = await moveJobIds(plan, ids);
+  return { results: results.filter((result) => result.code !== 'NOT_FOUND'), more: ids.length === batchSize };
 }

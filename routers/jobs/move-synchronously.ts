@@ -1,23 +1,23 @@
-import type { Queue } from 'bullmq';
 import type { BulkTarget } from '../../contracts/job-actions.js';
 import { removeStatuses } from '../../contracts/job-actions.js';
 import type { MoveOutcome } from '../../contracts/job-move.js';
 import type { StoreClient } from '../../server/stores/redis-client.js';
+import { countingMidway } from '../../server/stores/store-errors.js';
 import { countJobs } from './job-status.js';
 import { actOnQuery } from './bulk/act-on-query.js';
 import { maxStatusBatches, statusBatchSize } from './bulk/status-batches.js';
-import { moveEach, moveJobIds, moveScope, moveStatusBatch, type MoveTarget } from './move-jobs.js';
+import { moveEach, moveJobIds, moveScope, moveStatusBatch, type MovePlan } from './move-jobs.js';
 
 /** A move within one request: named ids, a count for a dry run, bounded batches of a status, or a query's matches. */
-export async function moveSynchronously({ client, source, target, input, where }: {
+export async function moveSynchronously({ client, plan, input, where }: {
   client: StoreClient;
-  source: Queue;
-  target: MoveTarget;
+  plan: MovePlan;
   input: BulkTarget<(typeof removeStatuses)[number]>;
   where: MoveOutcome['target'];
 }): Promise<MoveOutcome> {
+  const source = plan.source.queue;
   if (input.query) {
-    const outcome = await actOnQuery({ client, queue: source, ...input, query: input.query, statuses: removeStatuses, scope: moveScope(where), act: moveEach(source, target) });
+    const outcome = await actOnQuery({ client, queue: source, ...input, query: input.query, statuses: removeStatuses, scope: moveScope(where), act: moveEach(plan) });
     return { ...outcome, target: where };
   }
   if (input.jobIds) {
@@ -25,7 +25,7 @@ export async function moveSynchronously({ client, source, target, input, where }
       const found = await Promise.all([...new Set(input.jobIds)].map((id) => source.getJob(id)));
       return { results: [], succeeded: 0, failed: 0, matched: found.filter(Boolean).length, target: where };
     }
-    const results = await moveJobIds(source, input.jobIds, target);
+    const results = await moveJobIds(plan, input.jobIds);
     const succeeded = results.filter((result) => result.ok).length;
     return { results, succeeded, failed: results.length - succeeded, target: where };
   }
@@ -34,12 +34,15 @@ export async function moveSynchronously({ client, source, target, input, where }
   let succeeded = 0;
   let refused = 0;
   let more = true;
-  for (let batch = 0; more && batch < maxStatusBatches; batch++) {
-    const moved = await moveStatusBatch(source, status, refused, statusBatchSize, target);
-    const ok = moved.results.filter((result) => result.ok).length;
-    succeeded += ok;
-    refused += moved.results.length - ok;
-    more = moved.more;
-  }
+  // A store fault between batches answers 503 with the counts reached: the batches before it stay moved.
+  await countingMidway(() => ({ succeeded, failed: refused }), async () => {
+    for (let batch = 0; more && batch < maxStatusBatches; batch++) {
+      const moved = await moveStatusBatch(plan, status, refused, statusBatchSize);
+      const ok = moved.results.filter((result) => result.ok).length;
+      succeeded += ok;
+      refused += moved.results.length - ok;
+      more = moved.more;
+    }
+  });
   return { results: [], succeeded, failed: refused, status, remaining: await countJobs(source, status), done: !more, target: where };
 }

@@ -4,6 +4,7 @@ import type { JobStatus } from '../../contracts/jobs.js';
 import type { TaskHandler } from '../../server/tasks/task-handler.js';
 import { runQueryTask } from './bulk/query-task.js';
 import { moveEach, moveJobIds, moveScope, moveStatusBatch } from './move-jobs.js';
+import { planMove } from './move-plan.js';
 
 interface MoveParams {
   prefix: string;
@@ -14,31 +15,37 @@ interface MoveParams {
   to: { connectionId: string; queueName: string; prefix: string };
 }
 
-/** A move (redrive) as a background task; a resumed move re-adds by the same ids, so nothing doubles. */
+/** A move (redrive) as a background task; each job moves in one step (see planMove), so a resumed move neither loses nor doubles one. */
 export const moveTask: TaskHandler = {
   kind: 'jobs.move',
   async run(context) {
     const params = context.params as unknown as MoveParams;
-    const source = await context.store.queue(context.queueName!, params.prefix);
+    const ref = { name: context.queueName!, prefix: params.prefix };
+    const source = await context.store.queue(ref.name, ref.prefix);
     const targetStore = params.to.connectionId === context.store.connection.id ? context.store : await context.openStore(params.to.connectionId);
-    const target = { queue: await targetStore.queue(params.to.queueName, params.to.prefix), keepIds: params.keepIds === true };
+    const target = { name: params.to.queueName, prefix: params.to.prefix };
+    // The task is the mover: a resumed run finds what the run that died moved (journal, tally).
+    const plan = planMove({ sourceStore: context.store, source: { ref, queue: source }, targetStore, target, keepIds: params.keepIds === true, mover: context.taskId, tallied: true });
     if (params.query) {
-      return runQueryTask(context, { queue: source, query: params.query, statuses: removeStatuses, scope: moveScope(params.to), act: moveEach(source, target), counted: 'moved' });
+      const result = await runQueryTask(context, { queue: source, query: params.query, statuses: removeStatuses, scope: moveScope(params.to), act: moveEach(plan), counted: 'moved' });
+      return { ...result, moved: await plan.tally() };
     }
     let moved = Number(context.cursor?.moved ?? 0);
     let refused = Number(context.cursor?.refused ?? 0);
     if (params.jobIds) {
-      const results = await moveJobIds(source, params.jobIds, target);
-      moved = results.filter((result) => result.ok).length;
+      const results = await moveJobIds(plan, params.jobIds);
+      moved = await plan.tally();
       await context.progress(results.length, { moved, refused: results.length - moved }, results.length);
       return { moved, refused: results.length - moved, results };
     }
     for (;;) {
-      const batch = await moveStatusBatch(source, params.status!, refused, context.batchSize, target);
+      const batch = await moveStatusBatch(plan, params.status!, refused, context.batchSize);
       const ok = batch.results.filter((result) => result.ok).length;
       moved += ok;
       refused += batch.results.length - ok;
-      if (!(await context.progress(batch.results.length, { moved, refused })) || !batch.more) return { moved, refused };
+      if (!(await context.progress(batch.results.length, { moved, refused }))) return { moved, refused };
+      // Jobs moved by a run that died after its last progress are in the tally, not in the cursor's count.
+      if (!batch.more) return { moved: await plan.tally(), refused };
       await context.throttle();
     }
   },

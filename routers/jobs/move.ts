@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../contracts/app-error.js';
 import { moveJobsInput, moveOutcomeSchema } from '../../contracts/job-move.js';
 import { assertProtectionAllows } from '../../server/auth/connection-protection.js';
@@ -6,12 +7,12 @@ import { openConnection } from '../../server/stores/open-connection.js';
 import { createTask } from '../../server/tasks/create-task.js';
 import { queueProcedure } from '../../server/trpc/procedures.js';
 import { moveSynchronously } from './move-synchronously.js';
+import { planMove } from './move-plan.js';
 import { jobsPath, jobsTags } from './openapi.js';
 
 /**
- * Redrive: jobs of this queue become new waiting jobs of another (same name, data and options),
- * added under a derived id before they leave the source, so an interrupted move resumed neither
- * loses nor doubles a job.
+ * Redrive: jobs of this queue become new waiting jobs of another (same name, data, options,
+ * creation time, attempts made and logs), each copied and removed in one step (see planMove).
  */
 export const moveProcedure = queueProcedure
   .meta({
@@ -30,7 +31,7 @@ export const moveProcedure = queueProcedure
       tags: jobsTags,
       summary: 'Moves jobs to another queue (dead-letter redrive), on this connection or another one you may write',
       description:
-        'Select with `jobIds`, `{ status, all: true }` or `{ query: { q, in?, status? } }` (the jobs `GET …/search` would match; `status` defaults to waiting, delayed, completed, failed, prioritized). Each job is added to the target as a new waiting job under `<source queue>-<id>` (or its own id with `keepIds`), then removed from the source. `dryRun` counts (the query form with up to 20 `sampleIds`); the status form moves at most 100 batches of 1,000 per request (`done: false`: call again); the query form scans a bounded part per request and answers `cursor` until `done` (send the same body with it); with `async: true` either runs as a background task (202, throttled by `maxPerSecond`).',
+        'Select with `jobIds`, `{ status, all: true }` or `{ query: { q, in?, status? } }` (the jobs `GET …/search` would match; `status` defaults to waiting, delayed, completed, failed, prioritized). Each job becomes a new waiting job of the target under `<source queue>-<id>` (or its own id with `keepIds`), keeping its name, data, options, creation time, attempts made and logs; the copy and the removal are one step (within a store one script; across stores through a move journal in the target store), so a crash or a resumed task neither loses nor doubles a job, and of two concurrent moves each job counts for the one that moved it. A store fault mid-way answers 503 with the counts reached (`done: false`). `dryRun` counts (the query form with up to 20 `sampleIds`); the status form moves at most 100 batches of 1,000 per request (`done: false`: call again); the query form scans a bounded part per request and answers `cursor` until `done` (send the same body with it); with `async: true` either runs as a background task (202, throttled by `maxPerSecond`).',
     },
   })
   .input(moveJobsInput)
@@ -49,7 +50,8 @@ export const moveProcedure = queueProcedure
       ctx.services.queueDirectory.remember(targetStore.connection.id, resolved.ref);
     }
     if (!input.async || input.dryRun) {
-      return moveSynchronously({ client: ctx.store.client, source: ctx.queue.queue, target: { queue: resolved.queue, keepIds: input.keepIds === true }, input, where: target });
+      const plan = planMove({ sourceStore: ctx.store, source: ctx.queue, targetStore, target: resolved.ref, keepIds: input.keepIds === true, mover: randomUUID(), tallied: false });
+      return moveSynchronously({ client: ctx.store.client, plan, input, where: target });
     }
     const selection = input.query ? { query: input.query } : { status: input.status };
     const params = { prefix: ctx.queue.ref.prefix, ...selection, keepIds: input.keepIds === true, to: target };

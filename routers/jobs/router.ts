@@ -7,6 +7,7 @@ import { invokeProcedure, removeProcedure, retryProcedure } from './bulk-actions
 import { clearLogsProcedure } from './clear-logs.js';
 import { getProcedure } from './get.js';
 import { logsProcedure } from './logs.js';
+import { fieldProcedure } from './field.js';
 import { stacktracesProcedure } from './stacktraces.js';
 import { treeProcedure } from './tree.js';
 import { listProcedure } from './list.js';
@@ -19,6 +20,7 @@ export const jobsRouter = router({
   failures: failuresProcedure,
   get: getProcedure,
   logs: logsProcedure,
+  field: fieldProcedure,
   clearLogs: clearLogsProcedure,
   stacktraces: stacktracesProcedure,
   tree: treeProcedure,

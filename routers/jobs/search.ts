@@ -6,6 +6,7 @@ import { jobsTags, queuePath } from './openapi.js';
 export const searchProcedure = queueProcedure
   .meta({
     permission: 'jobs.read',
+    errors: { RESPONSE_TOO_LARGE: 'The answer is over SERVICE_MAX_RESPONSE_BYTES: ask a smaller limit or maxDataBytes' },
     openapi: {
       method: 'GET',
       path: `${queuePath}/search`,

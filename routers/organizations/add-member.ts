@@ -11,6 +11,8 @@ export const addMemberProcedure = accountProcedure
   .meta({
     permission: 'members.write',
     successStatus: 201,
+    // What it creates is an invitation: the member exists once it is accepted.
+    location: '/organizations/{organizationId}/invitations/{id}',
     errors: { AUTHLESS_MODE: '', FORBIDDEN: 'A role above yours', CONFLICT: 'The email belongs to a member already: change their role instead' },
     bodyExample: { email: 'grace@example.com', role: 'operator' },
     openapi: {

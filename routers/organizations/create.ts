@@ -5,6 +5,8 @@ import { accountProcedure } from '../../server/trpc/procedures.js';
 export const createProcedure = accountProcedure
   .meta({
     permission: 'organizations.create',
+    successStatus: 201,
+    location: '/organizations/{id}',
     errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Called with a token' },
     sessionOnly: true, bodyExample: { name: 'Platform team' },
     openapi: {

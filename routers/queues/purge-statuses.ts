@@ -2,6 +2,7 @@ import { purgeableStatuses, type PurgeableStatus, type PurgeSelector } from '../
 import { AppError } from '../../contracts/app-error.js';
 import { cleanCallPlan } from '../../server/bullmq/clean-calls.js';
 import { cleanUpTo, type StatusCleaner } from './clean-up-to.js';
+import { countingMidway } from '../../server/stores/store-errors.js';
 
 /** The spec's limits: batch size, batches per status, and the size of the id sample. */
 export const purgeLimits = { batchSize: 1000, maxBatchesPerStatus: 500, sampleSize: 100 };
@@ -48,7 +49,9 @@ export async function purgeStatuses({
       if (room > 0) progress.removedJobIdsSample.push(...ids.slice(0, room).map(String));
     };
     const budget = limits.maxBatchesPerStatus * limits.batchSize;
-    const emptied = await cleanUpTo(cleaner, status, budget, cleanCallPlan(status, limits.batchSize), record);
+    // A store fault answers 503 saying what was removed before it.
+    const reached = () => ({ removedSoFar: progress.totalRemoved, removedByStatus: { ...progress.removedByStatus } });
+    const emptied = await countingMidway(reached, () => cleanUpTo(cleaner, status, budget, cleanCallPlan(status, limits.batchSize), record));
     if (!emptied && (await cleaner.count(status)) > 0) throw capReached(status, limits, progress);
     progress.statusesPurged.push(status);
   }

@@ -9,6 +9,7 @@ export const purgeProcedure = queueProcedure
     permission: 'queues.purge',
     confirm: 'queue',
     runsAsTask: true,
+    differs: { 'single value': '`statuses` is always a JSON array, as the specification fixes it: a lone string is 400 like any invalid `statuses`.' },
     errors: { CONFIRMATION_MISMATCH: '', PURGE_CAP_REACHED: 'Safety cap of 500 batches reached for `status`; `removedSoFar` jobs were removed: run the purge again (or with `async: true`, which has no cap)' },
     bodyExample: { confirmName: 'emails', statuses: ['completed', 'failed'] },
     removes: describeRemoval((_input, result: PurgeResult) => (result.taskId ? { taskId: result.taskId } : { totalRemoved: result.totalRemoved, removedByStatus: result.removedByStatus })),

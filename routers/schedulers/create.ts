@@ -7,6 +7,7 @@ export const createProcedure = queueProcedure
     permission: 'schedulers.write',
     queue: 'create',
     successStatus: 201,
+    location: '/c/{connectionId}/scheduled-jobs/queue/{queueName}/{id}',
     errors: { CONFLICT: 'The scheduler exists, or its schedule produces no further run' },
     bodyExample: { schedulerId: 'hourly-digest', name: 'digest', schedule: { type: 'every', everyMs: 3600000 }, data: { kind: 'hourly' } },
     openapi: {

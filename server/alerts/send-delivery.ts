@@ -69,9 +69,9 @@ export const wasUnreachable = (result: SendResult) => result.error === deliveryE
  * webhook gets formatted text. Redirects are not followed (a destination must answer itself);
  * 2xx is delivered, anything else (or no answer in 5 s) is a failed attempt, reported in the
  * words of `deliveryErrors` (never the network error's own text, which tells port kinds apart
- * and can quote the URL).
+ * and can quote the URL). `stop` (shutdown) cuts the attempt short.
  */
-export async function sendDelivery(destination: { type: string; url: string; secret: string }, payload: DeliveryPayload, policy: TargetPolicy): Promise<SendResult> {
+export async function sendDelivery(destination: { type: string; url: string; secret: string }, payload: DeliveryPayload, policy: TargetPolicy, stop?: AbortSignal): Promise<SendResult> {
   try {
     await assertWebhookAllowed(policy, destination.url);
   } catch (error) {
@@ -82,7 +82,7 @@ export async function sendDelivery(destination: { type: string; url: string; sec
     const response = await fetch(destination.url, {
       method: 'POST',
       redirect: 'manual',
-      signal: AbortSignal.timeout(deliveryTimeoutMs),
+      signal: stop ? AbortSignal.any([AbortSignal.timeout(deliveryTimeoutMs), stop]) : AbortSignal.timeout(deliveryTimeoutMs),
       headers: {
         'content-type': 'application/json',
         'user-agent': 'bullpen-alerts',

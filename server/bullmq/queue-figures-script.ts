@@ -22,7 +22,7 @@ import { LuaScript } from './lua-script.js';
  * the types exists, tried in order and stopping at the first found, else 0:
  * Redis deletes an emptied list or sorted set, so 0 means all are empty, and
  * a busy queue costs one lookup); zcount-after (members scored above the
- * argument); lsum (sum of the first `argument` elements of a list); oldest
+ * argument, `since` or `since:until`, up to `until` included); lsum (sum of the first `argument` elements of a list); oldest
  * (the `argument` field of the job at the tail of a list, 0 when empty:
  * BullMQ pushes new jobs on the left of `wait`).
  * Never BullMQ's own getCounts: it may write (it pops legacy markers).
@@ -43,7 +43,10 @@ while at <= #ARGV do
   each[n], sum[n] = keep ~= 'sum', keep ~= 'each'
   -- Arguments prepared once, as strings: a number handed to redis.call is formatted again on every call.
   if ops[n] == 'lsum' then args[n] = tostring(tonumber(args[n]) - 1)
-  elseif ops[n] == 'zcount-after' then args[n] = '(' .. args[n] end
+  elseif ops[n] == 'zcount-after' then
+    local from, to = string.match(args[n], '^([^:]*):?(.*)$')
+    args[n] = { '(' .. from, to ~= '' and to or '+inf' }
+  end
   at = at + 4 + count
 end
 local sums, parts, row, kept = {}, {}, {}, 0
@@ -98,7 +101,7 @@ else
   local function otherFigure(op, arg, keyTypes, q, key)
     if op == 'hexists' then return redis.call('HEXISTS', key, arg)
     elseif op == 'hnumber' then return tonumber(redis.call('HGET', key, arg) or '0') or 0
-    elseif op == 'zcount-after' then return redis.call('ZCOUNT', key, arg, '+inf')
+    elseif op == 'zcount-after' then return redis.call('ZCOUNT', key, arg[1], arg[2])
     elseif op == 'any' then
       for t = 1, #keyTypes do
         if redis.call('EXISTS', q .. keyTypes[t]) == 1 then return 1 end

@@ -47,8 +47,8 @@ export const figures = {
   finishedTotal: (status: 'completed' | 'failed') => figure('hnumber', [`metrics:${status}`], 'count'),
   /** Jobs finished in the newest `minutes` one-minute points of BullMQ's metrics. */
   finishedInPoints: (status: 'completed' | 'failed', minutes: number) => figure('lsum', [`metrics:${status}:data`], minutes, true),
-  /** Jobs finished after `since` (ms): the status sets are scored by finish time. */
-  finishedSince: (status: 'completed' | 'failed', since: number) => figure('zcount-after', [status], since),
+  /** Jobs finished after `since` (ms), up to `until` included when given: the status sets are scored by finish time. */
+  finishedSince: (status: 'completed' | 'failed', since: number, until?: number) => figure('zcount-after', [status], until === undefined ? since : `${since}:${until}`),
   /** Enqueue time (ms) of the oldest job in `wait`; 0 when none waits. */
   oldestWaitingAt: () => figure('oldest', ['wait'], 'timestamp'),
 };

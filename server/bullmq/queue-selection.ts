@@ -4,7 +4,7 @@ import { figures, keeping, readQueueFigures, type QueueFigure } from './queue-fi
 import type { QueueRef } from './queue-key.js';
 import { listQueuesPerCall } from './queue-states.js';
 
-/** What decides whether a queue is in a state: figures, and the test of their values (README, "Queues"). */
+/** What decides whether a queue is in a state: figures, and the test of their values (docs/api.md, "Queues"). */
 interface StateTest {
   read: QueueFigure[];
   holds: (values: number[]) => boolean;

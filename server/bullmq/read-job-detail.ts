@@ -5,6 +5,8 @@ import { LuaScript } from './lua-script.js';
 import { scriptPrefixes } from './script-prefixes.js';
 import { queueKey } from './queue-key.js';
 
+const tooBig = 'too-big';
+
 /**
  * Everything the job detail shows, in one read-only script call: which of
  * the candidate prefixes holds the queue (its meta key, so the queue's
@@ -12,18 +14,29 @@ import { queueKey } from './queue-key.js';
  * flow children's counts and first keys, and, where every key lives on one
  * node (`refs`), the name and state of its parent and listed children.
  *
- * ARGV: queue name, job id, child limit, refs ('1'/'0'), candidate prefixes…
+ * A job whose hash holds more than `maxBytes` is answered by its size and its big fields' sizes
+ * only, so the caller decides (wait for room, or refuse) before any of it is sent.
+ *
+ * ARGV: queue name, job id, child limit, refs ('1'/'0'), max bytes, candidate prefixes…
  */
 const script = new LuaScript(`${jobStateLua}
-local name, id, limit, refs = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1'
+local name, id, limit, refs, maxBytes = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4] == '1', tonumber(ARGV[5])
 local prefixes = {}
-for i = 5, #ARGV do prefixes[#prefixes + 1] = ARGV[i] end
+for i = 6, #ARGV do prefixes[#prefixes + 1] = ARGV[i] end
 local at = firstQueue(name, prefixes)
 if not at then return { '${queueMissing}' } end
 local q = prefixes[at] .. ':' .. name
 local jobKey = q .. ':' .. id
 local hash = rcall('HGETALL', jobKey)
 if #hash == 0 then return { '${jobMissing}', at } end
+local size, bigFields = 0, {}
+for i = 1, #hash do size = size + #hash[i] end
+if size > maxBytes then
+  for i = 1, #hash, 2 do
+    if #hash[i + 1] >= 1024 then bigFields[#bigFields + 1] = hash[i]; bigFields[#bigFields + 1] = #hash[i + 1] end
+  end
+  return { '${tooBig}', at, size, bigFields }
+end
 local counts = { rcall('HLEN', jobKey .. ':processed'), rcall('SCARD', jobKey .. ':dependencies'),
   rcall('ZCARD', jobKey .. ':unsuccessful'), rcall('HLEN', jobKey .. ':failed') }
 local children, seen = {}, {}
@@ -65,7 +78,12 @@ export interface RawJobDetail {
   refsResolved: boolean;
 }
 
-export type JobDetailRead = { found: 'queue-missing' } | { found: 'job-missing'; prefix: string } | { found: 'job'; job: RawJobDetail };
+export type JobDetailRead =
+  | { found: 'queue-missing' }
+  | { found: 'job-missing'; prefix: string }
+  /** The hash holds more than `maxBytes`: its size, and the size of each field of 1 KiB or more. */
+  | { found: 'too-big'; prefix: string; bytes: number; fieldBytes: Record<string, number> }
+  | { found: 'job'; job: RawJobDetail };
 
 export interface ReadJobDetailOptions {
   queueName: string;
@@ -73,6 +91,8 @@ export interface ReadJobDetailOptions {
   /** Where to look for the queue, in order; the first holding its meta key wins. */
   prefixes: readonly string[];
   childLimit: number;
+  /** A larger hash is not read (see the script). */
+  maxBytes: number;
 }
 
 const toRef = ([key, name, state]: [string, string | null, string]): RawJobRef => ({ key, name, state });
@@ -93,11 +113,17 @@ export async function readJobDetail(client: StoreClient, options: ReadJobDetailO
   const prefixes = await scriptPrefixes(client, options.queueName, options.prefixes);
   if (prefixes.length === 0) return { found: 'queue-missing' };
   const metaKey = queueKey({ prefix: prefixes[0]!, name: options.queueName }, 'meta');
-  const args = [options.queueName, options.jobId, options.childLimit, cluster ? '0' : '1', ...prefixes];
+  const args = [options.queueName, options.jobId, options.childLimit, cluster ? '0' : '1', options.maxBytes, ...prefixes];
   const reply = (await script.run(client, [metaKey], args)) as unknown[];
   if (reply[0] === queueMissing) return { found: 'queue-missing' };
   const prefix = prefixes[(reply[1] as number) - 1]!;
   if (reply[0] === jobMissing) return { found: 'job-missing', prefix };
+  if (reply[0] === tooBig) {
+    const sizes = reply[3] as Array<string | number>;
+    const fieldBytes: Record<string, number> = {};
+    for (let i = 0; i < sizes.length; i += 2) fieldBytes[String(sizes[i])] = Number(sizes[i + 1]);
+    return { found: 'too-big', prefix, bytes: reply[2] as number, fieldBytes };
+  }
   const [, , hash, state, logsCount, counts, childKeys, parent, childRefs] = reply as [
     string, number, string[], string, number, number[], string[], [string, string | null, string] | null, Array<[string, string | null, string]>,
   ];

@@ -43,14 +43,14 @@ export interface ConnectionSample {
 const downStore: StoreFacts = { up: false, usedMemory: null, maxMemory: null, clients: null, opsPerSecond: null };
 
 /**
- * Reads a connection for the history: names from the queue directory (cached discovery), counts by
+ * Reads a connection for the history (jobs finished in (since, at]): names from the queue directory (cached discovery), counts by
  * one script call per 200 queues, workers from one CLIENT LIST per master, store facts from INFO.
  * A store that does not answer gives a sample with `up: false` and no queue points.
  */
 export async function collectSample(store: StoreHandle, directory: QueueDirectory, since: number, at: number): Promise<ConnectionSample> {
   try {
     const refs = await directory.list(store);
-    const [readings, workers, facts] = await Promise.all([store.historyReadings(refs, since), workerCounts(store), store.historyFacts()]);
+    const [readings, workers, facts] = await Promise.all([store.historyReadings(refs, since, at), workerCounts(store), store.historyFacts()]);
     const latencies = await latencyOfBusyQueues(store, readings, since);
     const queues = readings.map((reading, index): QueuePoint => ({
       prefix: reading.ref.prefix,

@@ -25,7 +25,7 @@ export const queuesPerScriptCall = 200;
  * (plus `paused`, the legacy list). Finished-since counts use the
  * completed/failed sorted sets, scored by finish time.
  */
-const readingFigures = (since: number) => [
+const readingFigures = (since: number, until: number) => [
   figures.count('waiting'),
   figures.count('prioritized'),
   figures.count('paused'),
@@ -33,15 +33,15 @@ const readingFigures = (since: number) => [
   figures.count('delayed'),
   figures.count('failed'),
   figures.count('completed'),
-  figures.finishedSince('completed', since),
-  figures.finishedSince('failed', since),
+  figures.finishedSince('completed', since, until),
+  figures.finishedSince('failed', since, until),
   figures.oldestWaitingAt(),
   figures.paused(),
 ];
 
-/** Readings of many queues: one script call per 200 queues, all sent together. */
-export async function readQueues(store: StoreHandle, queues: QueueRef[], since: number): Promise<QueueReading[]> {
-  const { values } = await readQueueFigures(store.client, queues, readingFigures(since), queuesPerScriptCall);
+/** Readings of many queues (finished in (since, until]): one script call per 200 queues, all sent together. */
+export async function readQueues(store: StoreHandle, queues: QueueRef[], since: number, until: number): Promise<QueueReading[]> {
+  const { values } = await readQueueFigures(store.client, queues, readingFigures(since, until), queuesPerScriptCall);
   return queues.map((ref, index) => {
     const [wait, prioritized, legacyPaused, active, delayed, failed, completed, completedSince, failedSince, oldestWaitingAt, paused] = values[index]! as [
       number, number, number, number, number, number, number, number, number, number, number,

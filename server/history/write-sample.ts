@@ -85,3 +85,13 @@ async function upsert(em: EntityManager, table: string, keys: string[], columns:
     await em.execute(sql, batch.flat(), 'run');
   }
 }
+
+/**
+ * When the connection's newest raw sample was taken, as stored: where the next sample's finished-since
+ * counts start after a restart or a lease handover, so the jobs finished in between are counted once.
+ */
+export async function storedSampleAt(em: EntityManager, connectionId: string): Promise<number | null> {
+  const rows = await em.execute<Array<{ at: number | string | null }>>("select max(at) as at from connection_sample where connection_id = ? and resolution = 'raw'", [connectionId]);
+  const at = rows[0]?.at;
+  return at === null || at === undefined ? null : Number(at);
+}

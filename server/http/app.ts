@@ -30,9 +30,10 @@ import { apiBasePath, buildOpenApiDocument } from './openapi-document.js';
 import { forDocsPage } from './openapi/document-mode.js';
 import { successStatusOf } from './success-status.js';
 import { restApi } from './rest/rest-api.js';
-import { restFirst, type HttpApp } from './rest-first.js';
+import { restFirst, type HttpApp } from './rest/rest-first.js';
 import { lazyTrpcEndpoint } from './trpc-endpoint.js';
 import type { ProcedureMeta } from '../trpc/init.js';
+import { proceduresOf } from '../trpc/trpc-internals.js';
 import { observeRequests } from './request-observation.js';
 import { mcpEndpoint, mcpMethodNotAllowed, mcpPath } from '../mcp/mcp-endpoint.js';
 import { createRouteLabeler, restOperations } from '../observability/route-labels.js';
@@ -60,9 +61,11 @@ export interface AppOptions {
   ingestTimeoutMs?: number;
   /** Tests only: loopback stand-ins for the identity providers' endpoints, plain-http issuers. */
   oauth?: OAuthTestEndpoints;
+  /** Tests and the bench only: the REST API served by another implementation (the stock adapter they compare ours with). */
+  restApi?: typeof restApi;
 }
 
-/** Builds the HTTP app without listening, so tests can boot it on port 0 (server/http/rest-first.ts). */
+/** Builds the HTTP app without listening, so tests can boot it on port 0 (server/http/rest/rest-first.ts). */
 export function createApp(services: Services, options: AppOptions = {}): HttpApp {
   services.tasks.useHandlers(taskHandlers);
   const app = express();
@@ -76,7 +79,7 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
   const routeLabel = createRouteLabeler({
     basePath: apiBasePath,
     restRoutes,
-    procedures: Object.keys(appRouter._def.procedures),
+    procedures: Object.keys(proceduresOf(appRouter)),
     fixedRoutes: ['/openapi.json', '/docs', '/prometheus', auditExportPath, mcpPath],
     expressRoutes: [queueEventsPath, oauthSignInPath, oauthCallbackPath, oauthLinkPath],
   });
@@ -87,12 +90,13 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
 
   const onError = logProcedureError(services);
   // REST first: its routes answer without passing the layers below (see rest-api.ts).
-  const rest = restApi(appRouter, {
+  const rest = (options.restApi ?? restApi)(appRouter, {
     basePath: apiBasePath,
     plainGetRoutes: ['/openapi.json', '/docs', '/prometheus', queueEventsPath, oauthSignInPath, oauthCallbackPath, oauthLinkPath, auditExportPath],
     createContext: createHttpContextFactory(services, 'rest'),
     onError,
     successStatus: (route, data) => successStatusOf(route.meta as ProcedureMeta, data),
+    maxResponseBytes: services.config.http.maxResponseBytes,
   });
   app.use(rest.middleware);
 

@@ -3,15 +3,18 @@ import { appRouter } from '../../routers/_app.js';
 import { errorResponsesOf, sharedErrorComponents } from './openapi/error-responses.js';
 import { operationsOf, type OperationFacts } from './openapi/operations.js';
 import { describeParameters } from './openapi/parameter-descriptions.js';
+import { mcpOperation } from './openapi/mcp-operation.js';
 import { plainRoutePaths } from './openapi/plain-routes.js';
 import { describeRequestBody } from './openapi/request-bodies.js';
 import { addReasonHeader } from './openapi/reason-header.js';
+import { documentConventions } from './openapi/conventions.js';
 import { csrfRule, securityOf, securitySchemes } from './openapi/security.js';
 import { defaultDocumentMode, serversFor, withoutCredentials, type DocumentMode } from './openapi/document-mode.js';
 import { oauthPaths } from './openapi-oauth-paths.js';
 import { applySuccessStatuses } from './success-status.js';
+import { apiBasePath } from './api-base-path.js';
 
-export const apiBasePath = '/api';
+export { apiBasePath };
 
 const tags = {
   system: 'Health, mode and the configuration the web app needs.',
@@ -30,6 +33,7 @@ const tags = {
   history: 'Sampled history of queue and connection figures.',
   alerts: 'Alert rules per connection, their events, and the destinations they notify.',
   tasks: 'Background tasks (async bulk actions and purges): progress and cancelling.',
+  mcp: 'The Model Context Protocol endpoint for agents: the procedures as tools, under the same rules.',
   definitions: "Export and import of an organization's definitions (connections, protection, queue settings, schedulers, alerting) as one document, secrets named, not held.",
 };
 
@@ -64,6 +68,7 @@ function completeOperation(facts: OperationFacts): void {
   addReasonHeader(facts);
   describeRequestBody(facts);
   if (meta.runsAsTask) addTaskAccepted(operation.responses);
+  documentConventions(facts);
 }
 
 /**
@@ -83,7 +88,7 @@ export function buildOpenApiDocument(version: string, mode: DocumentMode = defau
     securitySchemes,
   });
   for (const facts of operationsOf(appRouter, document)) completeOperation(facts);
-  Object.assign((document.paths ??= {}), plainRoutePaths, oauthPaths());
+  Object.assign((document.paths ??= {}), plainRoutePaths, oauthPaths(), { '/mcp': { post: mcpOperation } });
   const components = (document.components ??= {});
   const { responses, errorBody } = sharedErrorComponents();
   components.schemas = { ...components.schemas, ErrorBody: errorBody };

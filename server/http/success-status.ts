@@ -1,17 +1,13 @@
 import type { AnyRouter } from '@trpc/server';
 import type { OpenAPIObject } from 'trpc-to-openapi';
 import type { ProcedureMeta } from '../trpc/init.js';
+import { procedureMetaOf, proceduresOf } from '../trpc/trpc-internals.js';
 
 /**
  * Procedures declare a non-200 success (`meta.successStatus`, e.g. 201 on
  * create) once; these two functions make the REST handler answer with it and
  * the OpenAPI document describe it. tRPC transport answers stay 200.
  */
-
-function metaOf(router: AnyRouter, path: string): ProcedureMeta | undefined {
-  const procedure = (router._def.procedures as Record<string, { _def: { meta?: ProcedureMeta } } | undefined>)[path];
-  return procedure?._def.meta;
-}
 
 /** The REST status of a procedure's success: 202 for a route run as a task that answered `{ taskId }`, else its declared status or 200. */
 export function successStatusOf(meta: ProcedureMeta | undefined, data: unknown): number {
@@ -23,8 +19,8 @@ const isTaskAccepted = (value: unknown): boolean => typeof (value as { taskId?: 
 
 /** Renames the generated `200` response of such operations to their declared status. */
 export function applySuccessStatuses(document: OpenAPIObject, router: AnyRouter): OpenAPIObject {
-  for (const path of Object.keys(router._def.procedures)) {
-    const meta = metaOf(router, path);
+  for (const path of Object.keys(proceduresOf(router))) {
+    const meta = procedureMetaOf(router, path);
     if (!meta?.successStatus || !meta.openapi) continue;
     const operation = document.paths?.[meta.openapi.path]?.[meta.openapi.method.toLowerCase() as 'post'];
     if (!operation?.responses?.['200']) continue;

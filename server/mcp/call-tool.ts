@@ -1,7 +1,7 @@
 import { getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import type { ErrorBody } from '../../contracts/errors.js';
 import { AppError } from '../../contracts/app-error.js';
-import { invokeProcedure } from '../http/rest/invoke-procedure.js';
+import { callProcedure } from '../trpc/trpc-internals.js';
 import type { Context } from '../trpc/context.js';
 import { describeError, unknownFieldsError } from '../trpc/errors.js';
 import type { ProcedureTool } from './procedure-tools.js';
@@ -47,7 +47,7 @@ export interface ToolCall {
 
 /**
  * Runs a tool: its procedure, called exactly as the REST handler calls it
- * (invokeProcedure: the procedure's middleware chain — authentication,
+ * (callProcedure: the procedure's middleware chain — authentication,
  * organization, rate limit, permission and token scope, audit, connection
  * and its protection, confirmations, reasons — then input validation and the
  * resolver). The result is the procedure's output, as text and as structured
@@ -56,7 +56,7 @@ export interface ToolCall {
 export async function callTool({ tool, args, ctx, onError }: ToolCall): Promise<ToolResult> {
   try {
     const { input, reason } = splitArguments(tool, args);
-    const data = await invokeProcedure(tool.procedure, {
+    const data = await callProcedure(tool.procedure, {
       ctx: reason === undefined ? ctx : { ...ctx, reason },
       type: tool.type,
       path: tool.path,

@@ -1,9 +1,9 @@
-import type { AnyRouter } from '@trpc/server';
+import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import { getInputOutputParsers, instanceofZodTypeLikeVoid, unwrapZodType, type OpenApiProcedure } from 'trpc-to-openapi';
 import { minimumRoleByPermission, roleAllows, storeChangeByPermission, type Permission } from '../../contracts/permissions.js';
 import type { Actor } from '../auth/actor.js';
-import type { ProcedureDefinition } from '../http/rest/invoke-procedure.js';
 import type { ProcedureMeta } from '../trpc/init.js';
+import { partsOf, proceduresOf, type ProcedureParts } from '../trpc/trpc-internals.js';
 import { toolInputSchema, toolOutputSchema, type JsonSchema } from './tool-schemas.js';
 
 /** What `tools/list` shows of a tool (the MCP `Tool` shape). */
@@ -23,8 +23,8 @@ export interface ProcedureTool {
   path: string;
   type: 'query' | 'mutation';
   permission: Permission;
-  /** The procedure's definition (`_def`), as the REST routes call it (invokeProcedure). */
-  procedure: ProcedureDefinition;
+  /** What the procedure is made of, as the REST routes call it (callProcedure). */
+  procedure: ProcedureParts;
   /** The procedure takes no input (void): arguments other than `reason` are refused as unknown fields. */
   takesNoInput: boolean;
 }
@@ -45,7 +45,8 @@ function describeTool(path: string, type: string, meta: ProcedureMeta, permissio
 }
 
 function toolOf(path: string, procedure: OpenApiProcedure, meta: ProcedureMeta, permission: Permission): ProcedureTool {
-  const type = procedure._def.type as 'query' | 'mutation';
+  const parts = partsOf(procedure as unknown as AnyProcedure);
+  const type = parts.type as 'query' | 'mutation';
   const { inputParser, outputParser } = getInputOutputParsers(procedure);
   const input = unwrapZodType(inputParser, true);
   const title = meta.openapi!.summary ?? path;
@@ -55,7 +56,7 @@ function toolOf(path: string, procedure: OpenApiProcedure, meta: ProcedureMeta, 
     path,
     type,
     permission,
-    procedure: (procedure as unknown as { _def: ProcedureDefinition })._def,
+    procedure: parts,
     takesNoInput: instanceofZodTypeLikeVoid(input),
     definition: {
       name: toolNameOf(path),
@@ -76,10 +77,9 @@ function toolOf(path: string, procedure: OpenApiProcedure, meta: ProcedureMeta, 
  * express routes (the event stream, Prometheus) are not procedures and so not tools.
  */
 export function procedureTools(router: AnyRouter): ProcedureTool[] {
-  const procedures = router._def.procedures as Record<string, OpenApiProcedure>;
+  const procedures = proceduresOf(router) as unknown as Record<string, OpenApiProcedure>;
   return Object.entries(procedures).flatMap(([path, procedure]) => {
-    const meta = procedure._def.meta as ProcedureMeta | undefined;
-    const type = procedure._def.type;
+    const { meta, type } = partsOf(procedure as unknown as AnyProcedure);
     if (!meta?.permission || meta.sessionOnly || !meta.openapi || type === 'subscription') return [];
     return [toolOf(path, procedure, meta, meta.permission)];
   });

@@ -1,3 +1,5 @@
+import type { AnyRouter } from '@trpc/server';
+import { partsOf, proceduresOf } from '../trpc/trpc-internals.js';
 
 interface RouteTemplate {
   method: string;
@@ -57,10 +59,10 @@ function template(method: string, path: string): RouteTemplate {
  * (built on its first request only). Sorted by the labeler so that literal
  * segments win (/store-keys/search before /store-keys/{key}).
  */
-export function restOperations(router: { _def: { procedures: object } }): Array<{ method: string; path: string }> {
-  return Object.values(router._def.procedures as Record<string, { _def: { meta?: { openapi?: { method: string; path: string } } } }>).flatMap(
+export function restOperations(router: AnyRouter): Array<{ method: string; path: string }> {
+  return Object.values(proceduresOf(router)).flatMap(
     (procedure) => {
-      const openapi = procedure._def.meta?.openapi;
+      const openapi = partsOf(procedure).meta?.openapi;
       return openapi ? [{ method: openapi.method, path: openapi.path }] : [];
     },
   );

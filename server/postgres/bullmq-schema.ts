@@ -208,14 +208,14 @@ export async function exportExtras(db: Db, names: readonly string[]): Promise<Ma
   return new Map(rows.map((row) => [row.queue, { completed: Number(row.completed), failed: Number(row.failed), oldestWaitingAt: Number(row.oldest ?? 0) }]));
 }
 
-/** Jobs each queue finished after `since` (ms), by the finished-jobs index. */
-export async function finishedSince(db: Db, names: readonly string[], since: number): Promise<Map<string, { completed: number; failed: number }>> {
+/** Jobs each queue finished after `since` and at or before `until` (ms), by the finished-jobs index. */
+export async function finishedSince(db: Db, names: readonly string[], since: number, until: number): Promise<Map<string, { completed: number; failed: number }>> {
   const { rows } = await db.query<{ queue: string; completed: string; failed: string }>(
     `SELECT n.queue,
-            (SELECT COUNT(*) FROM job j WHERE j.queue = n.queue AND j.state = 'completed' AND j.finished_at_ms > $2) AS completed,
-            (SELECT COUNT(*) FROM job j WHERE j.queue = n.queue AND j.state = 'failed' AND j.finished_at_ms > $2) AS failed
+            (SELECT COUNT(*) FROM job j WHERE j.queue = n.queue AND j.state = 'completed' AND j.finished_at_ms > $2 AND j.finished_at_ms <= $3) AS completed,
+            (SELECT COUNT(*) FROM job j WHERE j.queue = n.queue AND j.state = 'failed' AND j.finished_at_ms > $2 AND j.finished_at_ms <= $3) AS failed
        FROM unnest($1::text[]) AS n(queue)`,
-    [names, since],
+    [names, since, until],
   );
   return new Map(rows.map((row) => [row.queue, { completed: Number(row.completed), failed: Number(row.failed) }]));
 }

@@ -94,10 +94,10 @@ export async function exportCountsOf(db: Db, refs: QueueRef[]): Promise<ExportCo
 }
 
 /** The history's readings, as the Redis sample script reads them (waiting: wait, prioritized and paused together). */
-export async function historyReadingsOf(db: Db, refs: QueueRef[], since: number): Promise<QueueReading[]> {
+export async function historyReadingsOf(db: Db, refs: QueueRef[], since: number, until: number): Promise<QueueReading[]> {
   if (refs.length === 0) return [];
   const names = refs.map((ref) => ref.name);
-  const [summaries, finished, extras] = await Promise.all([summariesOf(db, refs), finishedSince(db, names, since), exportExtras(db, names)]);
+  const [summaries, finished, extras] = await Promise.all([summariesOf(db, refs), finishedSince(db, names, since, until), exportExtras(db, names)]);
   return summaries.map(({ isPaused, jobCounts: counts }, index) => {
     const ref = refs[index]!;
     const own = finished.get(ref.name) ?? { completed: 0, failed: 0 };

@@ -211,8 +211,8 @@ export class PostgresStore implements QueueStore {
     return { mode: 'standalone', nodes: 1, version: facts.version, usedMemoryBytes: null, connectedClients: facts.sessions, uptimeSeconds: facts.uptimeSeconds };
   }
 
-  async historyReadings(refs: QueueRef[], since: number): Promise<QueueReading[]> {
-    return historyReadingsOf(await this.db(), refs, since);
+  async historyReadings(refs: QueueRef[], since: number, until: number): Promise<QueueReading[]> {
+    return historyReadingsOf(await this.db(), refs, since, until);
   }
 
   /** Not measured on PostgreSQL yet: the history keeps latency null for these queues. */

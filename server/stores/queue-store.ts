@@ -64,8 +64,8 @@ export interface QueueStore extends StatusCleaning {
   storeFacts(warnings: string[]): Promise<StoreFacts>;
   /** What the Prometheus export says of each queue (exportedStates counts, finished totals, oldest waiting job). */
   exportCounts(refs: QueueRef[]): Promise<ExportCounts[]>;
-  /** The history's readings of many queues (counts, finished since `since`, oldest waiting, pause flag). */
-  historyReadings(refs: QueueRef[], since: number): Promise<QueueReading[]>;
+  /** The history's readings of many queues (counts, finished in (`since`, `until`], oldest waiting, pause flag). */
+  historyReadings(refs: QueueRef[], since: number, until: number): Promise<QueueReading[]>;
   /** Processing and wait times of the jobs busy queues finished since `since` (in order; null where unmeasured). */
   historyLatencies(busy: BusyQueue[], since: number): Promise<Array<QueueLatency | null>>;
   /** What the history keeps of the store itself. */

@@ -150,8 +150,8 @@ export class RedisStore implements QueueStore {
     return readStoreFacts(this.client, warnings);
   }
 
-  historyReadings(refs: QueueRef[], since: number): Promise<QueueReading[]> {
-    return readQueues(this, refs, since);
+  historyReadings(refs: QueueRef[], since: number, until: number): Promise<QueueReading[]> {
+    return readQueues(this, refs, since, until);
   }
 
   historyLatencies(busy: BusyQueue[], since: number): Promise<Array<QueueLatency | null>> {

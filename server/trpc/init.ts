@@ -55,7 +55,25 @@ export type ProcedureMeta = OpenApiMeta<{
   confirm?: 'queue';
   /** A destructive queue action: the audit middleware also logs a `queue.action` line saying what it removed. */
   removes?: RemovalDescriber;
+  /**
+   * Where the resource the answer names lives, as a path template under the API
+   * (`/connections/{id}`): placeholders are filled from the answer's fields,
+   * else the input's. REST answers carry it as `Location` (a create's 201, a
+   * task's 202); see server/trpc/middleware/announce-location.ts.
+   */
+  location?: string;
+  /**
+   * Where a route keeps apart from a request convention (docs/api.md, "Request
+   * conventions"), and why: the document shows the reason in its description,
+   * and test/contract/conventions.test.ts accepts the route only with it.
+   */
+  differs?: Partial<Record<Convention, string>>;
+  /** Honours `Idempotency-Key` (a job add); routes run as tasks always do. See server/trpc/middleware/honour-idempotency-key.ts. */
+  idempotent?: true;
 }>;
+
+/** The conventions a kind of answer follows (docs/api.md, "Request conventions"). */
+export type Convention = 'create' | 'pagination' | 'delete' | 'single value';
 
 const t = initTRPC
   .context<Context>()

@@ -1,6 +1,7 @@
 import { getTRPCErrorFromUnknown, type TRPCError, type TRPCProcedureType } from '@trpc/server';
 import type { Context } from './context.js';
 import { middleware, type ProcedureMeta } from './init.js';
+import { middlewareFunctionsOf } from './trpc-internals.js';
 
 /** What a step's `next()` resolves to: the rest of the call's outcome, as tRPC's middleware results. */
 export type StepResult = { ok: true; data: unknown } | { ok: false; error: TRPCError };
@@ -19,10 +20,10 @@ export interface StepCall<C = Context> {
 export type Step<C = Context> = (call: StepCall<C>) => Promise<StepResult> | StepResult;
 
 /** A step, or a tRPC middleware made with `middleware()` (its function runs as a step). */
-type StepLike = Step<never> | { _middlewares: ReadonlyArray<unknown> };
+type StepLike = Step<never> | object;
 
 function stepsOf(items: ReadonlyArray<StepLike>): Step<unknown>[] {
-  return items.flatMap((item) => (typeof item === 'function' ? [item] : item._middlewares) as Step<unknown>[]);
+  return items.flatMap((item) => (typeof item === 'function' ? [item] : middlewareFunctionsOf(item)) as Step<unknown>[]);
 }
 
 /**

@@ -9,7 +9,9 @@ import { isStoreUnavailable, storeUnavailable } from '../stores/store-errors.js'
 import { baseProcedure, type ProcedureMeta } from './init.js';
 import { chainSteps, type Step, type StepCall } from './middleware-chain.js';
 import { withFinalStep } from './final-step.js';
+import { announceLocation } from './middleware/announce-location.js';
 import { auditMutations, type AuditTarget } from './middleware/audit-mutations.js';
+import { honourIdempotencyKey } from './middleware/honour-idempotency-key.js';
 import { authenticate } from './middleware/authenticate.js';
 import { decodePathParams } from './middleware/decode-path-params.js';
 import { decideOnParsedInput } from './middleware/decide-on-parsed-input.js';
@@ -90,8 +92,8 @@ const resolveRouteQueue: Step<AuthedContext & { store: StoreHandle }> = ({ ctx, 
  * middleware layer (see middleware-chain.ts).
  */
 const publicSteps = [mapErrors, decodePathParams, requireSameOrigin, rateLimit, retryTerminatedRead];
-/** Signed in (401 otherwise) and allowed the procedure's `meta.permission` (403 otherwise); mutations audited. */
-const authedSteps = [...publicSteps, authenticate, auditCall, authorizeCall];
+/** Signed in (401 otherwise) and allowed the procedure's `meta.permission` (403 otherwise); mutations audited; `Location` on creates. */
+const authedSteps = [...publicSteps, authenticate, auditCall, authorizeCall, announceLocation];
 
 export const publicProcedure = baseProcedure.use(chainSteps<object>(publicSteps));
 
@@ -123,7 +125,7 @@ const changesStore = ['mutation'] as const;
  * `ctx.store` (see openRouteConnection); its protection judged on the parsed
  * input, last, right before the procedure runs (decideOnParsedInput).
  */
-export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection])), decideOnParsedInput, changesStore);
+export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection, honourIdempotencyKey])), decideOnParsedInput, changesStore);
 
 /**
  * For every route under `/c/:connectionId/queues/:queueName/...` and
@@ -131,7 +133,7 @@ export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<On
  * (see resolveRouteQueue), and the protection as for connectionProcedure.
  */
 export const queueProcedure = withFinalStep(
-  baseProcedure.use(chainSteps<OnQueue>([...authedSteps, openRouteConnection, resolveRouteQueue])),
+  baseProcedure.use(chainSteps<OnQueue>([...authedSteps, openRouteConnection, resolveRouteQueue, honourIdempotencyKey])),
   decideOnParsedInput,
   changesStore,
 );

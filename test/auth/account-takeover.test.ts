@@ -28,7 +28,7 @@ describe.each(['an invited viewer', 'a stranger (open sign-up)'] as const)('%s t
   it('fails at every step, and the owner keeps their password, sessions and memberships', async () => {
     const before = await ownerAccount();
     const created = await as(attacker, 'POST', '/organizations', { name: 'Trap' });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const trap = created.body.id as string;
 
     const added = await as(attacker, 'POST', `/organizations/${trap}/members`, { email: owner.email, role: 'viewer' });

@@ -3,7 +3,7 @@ import { getInputOutputParsers } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionProtections } from '../../contracts/protection.js';
 import { appRouter } from '../../routers/_app.js';
-import type { ProcedureMeta } from '../../server/trpc/init.js';
+import { partsOf, proceduresOf } from '../../server/trpc/trpc-internals.js';
 import { deleteKeysMatching } from '../helpers/stores.js';
 import { databaseSnapshot, prepareTargets, storeSnapshot } from './support/matrix-fixtures.js';
 import { expectedAnswer, inputVariants, type Expectation, type InputVariant, type ProcedureFacts } from './support/matrix-oracle.js';
@@ -26,12 +26,12 @@ const seed = Number(process.env.MATRIX_SEED ?? 30);
 const extra = Number(process.env.MATRIX_EXTRA ?? 0);
 const relations = ['same', 'another', 'both-in-A', 'both-in-B'] as const;
 
-const mutations = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>).filter(
-  ([, procedure]) => procedure._def.type === 'mutation' && (procedure._def.meta as ProcedureMeta | undefined)?.permission,
+const mutations = Object.entries(proceduresOf(appRouter)).filter(
+  ([, procedure]) => partsOf(procedure).type === 'mutation' && partsOf(procedure).meta?.permission,
 );
 
 function factsOf(name: string, procedure: AnyProcedure): ProcedureFacts {
-  const meta = procedure._def.meta as ProcedureMeta;
+  const meta = partsOf(procedure).meta!;
   const shape = ((getInputOutputParsers(procedure as never).inputParser as { shape?: Record<string, { _zod: { optin?: string } }> }).shape ?? {});
   const path = meta.openapi!.path;
   return {
@@ -83,7 +83,7 @@ describe('the adversarial matrix: every mutation × role × relation × protecti
   it.each(mutations.map(([name, procedure]) => [name, procedure] as const))('%s', async (name, procedure) => {
     const facts = factsOf(name, procedure);
     const route = matrixRoutes[name]!;
-    const meta = procedure._def.meta as ProcedureMeta;
+    const meta = partsOf(procedure).meta!;
     const dimensions = {
       role: matrixRoles,
       relation: route.actingOrganization ? (['same'] as const) : relations,

@@ -54,6 +54,8 @@ describe.each(persistenceKinds)('SERVICE_REQUIRE_REASON=destructive (%s persiste
     expect([purged.status, purged.body.totalRemoved]).toEqual([200, 3]);
     expect(await queue.getCompletedCount()).toBe(0);
     expect((await audit('queues.purge'))[0]).toMatchObject({ outcome: 'success', reason, actor: { kind: 'authless' } });
+    const logged = app.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'queue.action' && line.action === 'queues.purge');
+    expect(logged).toEqual([expect.objectContaining({ outcome: 'done', reason })]);
   });
 
   it('asks nothing of a store write or a dry run, and keeps a reason given anyway', async () => {

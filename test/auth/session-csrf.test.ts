@@ -19,8 +19,8 @@ describe.each(persistenceKinds)('sessions (%s persistence)', (persistence) => {
       }
       // Without APP_BASE_URL the origin is http://localhost:{the port actually bound}.
       expect(app.services.auth.appOrigin).toBe(`http://localhost:${new URL(app.url).port}`);
-      expect((await create({ cookie: user.cookie, referer: `${app.services.auth.appOrigin}/some/page` })).status).toBe(200);
-      expect((await create(asBrowser(app, user))).status).toBe(200);
+      expect((await create({ cookie: user.cookie, referer: `${app.services.auth.appOrigin}/some/page` })).status).toBe(201);
+      expect((await create(asBrowser(app, user))).status).toBe(201);
       const [count] = await sql<{ n: number | string }>(app, `select count(*) as "n" from "membership" where "user_id" = '${user.userId}'`);
       expect(Number(count!.n)).toBe(3);
     });

@@ -17,7 +17,7 @@ describe.each(persistenceKinds)('API tokens (%s persistence)', (persistence) => 
 
   it('shows the token once, stores only its hash, and authenticates bearer calls as its organization and role', async () => {
     const created = await createToken(owner, { name: 'ci', role: 'operator' });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'ci', role: 'operator', organizationId: owner.organizationId, createdByUserId: owner.userId, expiresAt: null });
     const token: string = created.body.token;
     expect(token).toMatch(/^bp_[\w-]{43}$/);

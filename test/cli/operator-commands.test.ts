@@ -7,7 +7,7 @@ import { runBullpen } from '../helpers/cli.js';
 import { waitFor } from '../helpers/jobs.js';
 import { repoRoot } from '../helpers/process.js';
 import { queueTestBed } from '../helpers/queues.js';
-import { failJobs } from '../history/support/alert-fixtures.js';
+import { failJobs } from '../alerts/support/alert-fixtures.js';
 
 /** The commands issue 35 adds, run as an operator runs them (stdout a pipe): failures, edit, alerts. */
 const bed = queueTestBed({ SERVICE_SAMPLE_INTERVAL_SECONDS: '5' });

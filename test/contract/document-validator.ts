@@ -17,6 +17,23 @@ export interface CheckedResponse {
   status: number;
   body: any;
   headers: Headers;
+  text: string;
+}
+
+/** Sends one call to the API at `api` (`http://…/api`); a JSON answer is parsed into `body`. */
+export async function sendCall(api: string, call: DocumentedCall): Promise<CheckedResponse> {
+  const [method, path] = call.operation.split(' ') as [string, string];
+  const query = call.query ? `?${new URLSearchParams(call.query)}` : '';
+  const hasBody = call.body !== undefined || call.rawBody !== undefined;
+  const response = await fetch(`${api}${fillPath(path, call.path ?? {})}${query}`, {
+    method,
+    headers: { ...(hasBody && call.rawBody === undefined ? { 'content-type': 'application/json' } : {}), ...call.headers },
+    body: call.rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body)),
+  });
+  const text = await response.text();
+  const contentType = response.headers.get('content-type') ?? '';
+  const body = contentType.split(';')[0]!.trim() === 'application/json' ? JSON.parse(text) : text; // not NDJSON
+  return { status: response.status, body, headers: response.headers, text };
 }
 
 type Operation = { operationId: string; responses: Record<string, { content?: Record<string, unknown> }> };
@@ -31,15 +48,19 @@ export class DocumentValidator {
   readonly seen = new Map<string, Set<number>>();
   private readonly backend: OpenAPIBackend;
 
-  private constructor(private readonly document: any, private readonly api: string) {
+  protected constructor(private readonly document: any, protected readonly api: string) {
     // quick: no OpenAPI 3.0 schema check of the document (it is 3.1; swagger-parser and the linters check it).
     this.backend = new OpenAPIBackend({ definition: structuredClone(document), quick: true, validate: true });
   }
 
   static async create(document: any, api: string): Promise<DocumentValidator> {
     const validator = new DocumentValidator(document, api);
-    await validator.backend.init();
+    await validator.ready();
     return validator;
+  }
+
+  protected async ready(): Promise<void> {
+    await this.backend.init();
   }
 
   operation(name: string): Operation {
@@ -57,23 +78,19 @@ export class DocumentValidator {
   }
 
   /** Sends the call, expects `status`, and validates status and body against the document. */
-  async check(call: DocumentedCall, status: number): Promise<CheckedResponse> {
+  check(call: DocumentedCall, status: number): Promise<CheckedResponse> {
+    return this.checkAt(this.api, call, status);
+  }
+
+  /** `check`, sent to another API base (a second app on the same services). */
+  protected async checkAt(api: string, call: DocumentedCall, status: number): Promise<CheckedResponse> {
     const operation = this.operation(call.operation);
-    const [method, path] = call.operation.split(' ') as [string, string];
-    const query = call.query ? `?${new URLSearchParams(call.query)}` : '';
-    const hasBody = call.body !== undefined || call.rawBody !== undefined;
-    const response = await fetch(`${this.api}${fillPath(path, call.path ?? {})}${query}`, {
-      method,
-      headers: { ...(hasBody && call.rawBody === undefined ? { 'content-type': 'application/json' } : {}), ...call.headers },
-      body: call.rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body)),
-    });
-    const text = await response.text();
+    const response = await sendCall(api, call);
     const contentType = response.headers.get('content-type') ?? '';
-    const body = contentType.split(';')[0]!.trim() === 'application/json' ? JSON.parse(text) : text; // not NDJSON
-    const what = `${call.operation} → ${response.status} ${text.slice(0, 500)}`;
+    const what = `${call.operation} → ${response.status} ${response.text.slice(0, 500)}`;
     expect(response.status, what).toBe(status);
-    this.expectDocumented(call.operation, operation, response.status, contentType, body);
-    return { status: response.status, body, headers: response.headers };
+    this.expectDocumented(call.operation, operation, response.status, contentType, response.body);
+    return response;
   }
 
   /** The status is listed for the operation, and the body matches (JSON) or the media type is listed. */

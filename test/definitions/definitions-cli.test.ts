@@ -7,7 +7,7 @@ import { request } from '../helpers/app.js';
 import { runBullpen } from '../helpers/cli.js';
 import { waitFor } from '../helpers/jobs.js';
 import { queueTestBed } from '../helpers/queues.js';
-import { receiver } from '../history/support/alert-fixtures.js';
+import { receiver } from '../alerts/support/alert-fixtures.js';
 
 /**
  * Environment connections (the document's settings for them are the environment's) and the CLI:

@@ -69,7 +69,7 @@ describe('the Dockerfile, run without a container engine', () => {
     const prefix = uniquePrefix('img');
     const serviceEnv = {
       ...env, ...parsed.stages.at(-1)!.env, PORT: String(port), HOST: '127.0.0.1',
-      // What a production deployment must set (README "Deploying"): the browser origin.
+      // What a production deployment must set (docs/operations.md, "Deploying"): the browser origin.
       APP_BASE_URL: `http://127.0.0.1:${port}`,
       SERVICE_EMBEDDED_DIR: path.join(scratch, 'data'), SERVICE_ENV_CONNECTIONS: 'true',
       SERVICE_REDIS_URL_MAIN: `${redisUrl}/0`, SERVICE_REDIS_URL_MAIN_PREFIX: prefix,

@@ -1,6 +1,6 @@
-import type { AnyProcedure } from '@trpc/server';
 import { minimumRoleByPermission, type Permission } from '../../contracts/permissions.js';
 import { appRouter } from '../../routers/_app.js';
+import { partsOf, proceduresOf } from '../../server/trpc/trpc-internals.js';
 import type { ProcedureMeta } from '../../server/trpc/init.js';
 
 export interface RouteInfo {
@@ -16,8 +16,8 @@ export interface RouteInfo {
 
 /** Every REST route that declares a permission, read from the router itself: routes added later are included. */
 export function permissionedRoutes(): RouteInfo[] {
-  return Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>).flatMap(([procedure, definition]) => {
-    const meta = definition._def.meta as ProcedureMeta | undefined;
+  return Object.entries(proceduresOf(appRouter)).flatMap(([procedure, definition]) => {
+    const { meta, type } = partsOf(definition);
     if (!meta?.permission || !meta.openapi) return [];
     return [
       {
@@ -25,7 +25,7 @@ export function permissionedRoutes(): RouteInfo[] {
         method: meta.openapi.method,
         path: meta.openapi.path,
         permission: meta.permission,
-        mutation: definition._def.type === 'mutation',
+        mutation: type === 'mutation',
         queueUse: meta.queue,
       },
     ];

@@ -22,10 +22,10 @@ let app: TestApp;
 let env: Record<string, string>;
 let owner: SignedInUser;
 
-/** The README's in-process example, exactly as written there. */
-function readmeExample(): string {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Using Bullpen in-process'));
+/** The in-process example of docs/clients.md, exactly as written there. */
+function documentedExample(): string {
+  const clients = readFileSync(path.join(repoRoot, 'docs/clients.md'), 'utf8');
+  const section = clients.slice(clients.indexOf('## Using Bullpen in-process'));
   return /```ts\n([\s\S]*?)```/.exec(section)![1]!;
 }
 
@@ -50,7 +50,7 @@ afterAll(async () => {
   await fixture.cleanup();
 });
 
-describe('the README example', () => {
+describe('the in-process example of docs/clients.md', () => {
   it('runs verbatim: lists the queues of `main` and retries their failed jobs as the system', async () => {
     const queues = await Promise.all([
       seedQueue(fixture.bullmq, 'emails', { failed: 3, completed: 1 }),
@@ -59,7 +59,7 @@ describe('the README example', () => {
     const name = `readme-example-${randomBytes(4).toString('hex')}`;
     const file = path.join(repoRoot, `test/in-process/${name}.ts`);
     const tsconfig = path.join(repoRoot, `test/in-process/${name}.tsconfig.json`);
-    await writeFile(file, readmeExample());
+    await writeFile(file, documentedExample());
     // It must also compile, strictly, against the package's own types.
     await writeFile(tsconfig, JSON.stringify({ extends: '../../tsconfig.json', include: [`${name}.ts`] }));
     try {

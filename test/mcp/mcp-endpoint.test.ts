@@ -8,11 +8,11 @@ import { seedQueue } from '../helpers/queues.js';
 import { permissionedRoutes } from '../helpers/routes.js';
 import { redisUrl, storeFixture } from '../helpers/stores.js';
 import { appRouter } from '../../routers/_app.js';
-import type { ProcedureMeta } from '../../server/trpc/init.js';
+import { procedureMetaOf } from '../../server/trpc/trpc-internals.js';
 
 /** Procedures an API token may call: every one with a permission that is not session-only. */
 const tokenProcedures = permissionedRoutes().filter(
-  (route) => !(appRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta } }>)[route.procedure]!._def.meta?.sessionOnly,
+  (route) => !procedureMetaOf(appRouter, route.procedure)?.sessionOnly,
 );
 
 describe.each(persistenceKinds)('the MCP endpoint, driven by the SDK client (%s persistence)', (persistence) => {

@@ -84,4 +84,15 @@ describe('queues on a 3-master Redis Cluster', () => {
     expect((await request(`${app.api}/c/grid/queues/${name}/obliterate`, { method: 'POST', body: { confirmName: '{alpha}' } })).status).toBe(200);
     expect((await request(`${app.api}/c/grid/queues`)).body.total).toBe(6);
   });
+
+  it('moves jobs between queues on different masters, each once (the cross-store path: no script spans two slots)', async () => {
+    const [from, to] = [encodeURIComponent('{bravo}'), '{golf}'];
+    const moved = await request(`${app.api}/c/grid/queues/${from}/jobs/move`, { method: 'POST', body: { to: { queueName: to }, status: 'waiting', all: true } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ succeeded: 2, failed: 0, done: true });
+    expect(await client.llen('bull:{golf}:wait')).toBe(2);
+    expect(await client.llen('bull:{bravo}:wait')).toBe(0);
+    // The journal sits beside the target's keys, in its slot.
+    expect(await client.hlen('bull:{golf}:bullpen-move-journal:grid:bull:{bravo}:')).toBe(2);
+  });
 });

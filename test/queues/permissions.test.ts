@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { appRouter } from '../../routers/_app.js';
+import { partsOf, proceduresOf } from '../../server/trpc/trpc-internals.js';
 
 describe('queue procedures', () => {
   it('declare the permission of their action', () => {
-    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { permission?: string } } }>;
+    const procedures = proceduresOf(appRouter);
     const declared = Object.fromEntries(
       Object.entries(procedures)
         .filter(([path]) => path.startsWith('queues.'))
-        .map(([path, procedure]) => [path, procedure._def.meta?.permission]),
+        .map(([path, procedure]) => [path, partsOf(procedure).meta?.permission]),
     );
     expect(declared).toEqual({
       'queues.list': 'queues.read',

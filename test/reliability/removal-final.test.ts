@@ -20,7 +20,7 @@ describe.each(persistenceKinds)('removing a member is final (%s persistence)', (
     const switched = await request(`${app.api}/auth/organization/set-active`, { method: 'POST', headers: asBrowser(app, admin), body: { organizationId: owner.organizationId } });
     expect(switched.status).toBe(200);
     const token = await request(`${app.api}/auth/tokens`, { method: 'POST', headers: inOwnersOrganization(admin), body: { name: 'kept?' } });
-    expect(token.status).toBe(200);
+    expect(token.status).toBe(201);
     expect((await request(`${app.api}/connections`, { headers: bearer(token.body.token) })).status).toBe(200);
 
     const removed = await request(`${app.api}/organizations/${owner.organizationId}/members/${admin.userId}`, { method: 'DELETE', headers: asBrowser(app, owner) });

@@ -112,7 +112,7 @@ describe('races across two replicas on one PostgreSQL', () => {
   it('of racing revocations of one token and removals of one member, only one succeeds', async () => {
     const actor = (await owners())[0]!.user_id === owner.userId ? owner : other;
     const token = await request(`${one.api}/auth/tokens`, { method: 'POST', headers: browser(actor), body: { name: 'raced' } });
-    expect(token.status).toBe(200);
+    expect(token.status).toBe(201);
     const revocations = await Promise.all(
       Array.from({ length: 4 }, (_, index) => request(`${(index % 2 ? one : two).api}/auth/tokens/${token.body.id}`, { method: 'DELETE', headers: browser(actor) })),
     );

@@ -129,12 +129,26 @@ describe('OpenAPI document and docs page', () => {
     const queryForm = retry.oneOf[2].properties;
     expect(Object.keys(queryForm)).toEqual(expect.arrayContaining(['query', 'dryRun', 'cursor', 'limit', 'async', 'maxPerSecond']));
     expect(retry.oneOf[0].properties.query).toBeUndefined();
-    expect(queryForm.query.properties.in.items.enum).toEqual(['id', 'name', 'data', 'failedReason']);
-    expect(queryForm.query.properties.status.items.enum).toEqual(['failed', 'completed']);
+    // A list of enum values also takes one value alone (contracts/one-or-list.ts): an array form and a single form.
+    const [inList, inOne] = queryForm.query.properties.in.anyOf;
+    expect([inList.items.enum, inOne.enum]).toEqual([['id', 'name', 'data', 'failedReason'], ['id', 'name', 'data', 'failedReason']]);
+    expect(queryForm.query.properties.status.anyOf.map((form: any) => form.items?.enum ?? form.enum)).toEqual([['failed', 'completed'], ['failed', 'completed']]);
     const test = document.paths['/connections/test'].post.requestBody.content['application/json'].schema;
     expect(test.oneOf.map((form: { required: string[] }) => form.required)).toEqual([['id'], ['url']]);
     expect(document.paths['/prometheus'].get.responses['200'].content['text/plain']).toBeDefined();
     expect(document.paths['/c/{connectionId}/queues/{queueName}/events'].get.responses['200'].content['text/event-stream']).toBeDefined();
+  });
+
+  it('describes the MCP endpoint: POST only, a bearer token only, its JSON-RPC envelope and refusals', () => {
+    const mcp = document.paths['/mcp'];
+    expect(Object.keys(mcp)).toEqual(['post']);
+    expect(mcp.post.security).toEqual([{ bearerAuth: [] }]);
+    expect(mcp.post.requestBody.content['application/json'].example).toMatchObject({ jsonrpc: '2.0', method: 'tools/call' });
+    const codesOf = (response: any) => response.content['application/json'].schema.allOf[1].properties.code.enum;
+    expect(codesOf(mcp.post.responses['401'])).toEqual(['UNAUTHORIZED']);
+    expect(codesOf(mcp.post.responses['403'])).toEqual(['FORBIDDEN']);
+    expect(mcp.post.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+    expect(document.tags.map((tag: { name: string }) => tag.name)).toContain('mcp');
   });
 
   it('serves the API reference page without any CDN', async () => {

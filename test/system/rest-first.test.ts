@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { restFirst } from '../../server/http/rest-first.js';
+import { restFirst } from '../../server/http/rest/rest-first.js';
 import { restApi } from '../../server/http/rest/rest-api.js';
 import { restMatchOf } from '../../server/http/rest/rest-match.js';
 import { createInnerContext } from '../../server/trpc/context.js';
@@ -26,7 +26,7 @@ const echoRouter = router({
 });
 
 /** The app's shape: an observing first layer, the REST middleware, then whatever express serves after it. */
-describe('REST GETs answered before the express router (server/http/rest-first.ts)', () => {
+describe('REST GETs answered before the express router (server/http/rest/rest-first.ts)', () => {
   const services = restOnlyServices();
   const seen = { observed: [] as string[], routerRequests: 0 };
   let server: Server;

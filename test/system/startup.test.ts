@@ -25,7 +25,7 @@ describe('configuration', () => {
   it('defaults to embedded persistence in ./data on port 3000', () => {
     const config = loadConfig({});
     expect(config.persistence).toEqual({ mode: 'embedded', directory: path.resolve('./data') });
-    expect(config.http).toEqual({ port: 3000, host: '0.0.0.0', trustProxyHops: 0 });
+    expect(config.http).toEqual({ port: 3000, host: '0.0.0.0', trustProxyHops: 0, maxResponseBytes: 16 * 1024 * 1024 });
     expect(config.environment).toBe('development');
   });
 

@@ -1,10 +1,9 @@
-import type { AnyProcedure } from '@trpc/server';
 import { getInputOutputParsers } from 'trpc-to-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeChangeByPermission } from '../../contracts/permissions.js';
 import { appRouter } from '../../routers/_app.js';
+import { partsOf, proceduresOf } from '../../server/trpc/trpc-internals.js';
 import { buildOpenApiDocument } from '../../server/http/openapi-document.js';
-import type { ProcedureMeta } from '../../server/trpc/init.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { seedQueue } from '../helpers/queues.js';
 import { asBrowser, signUp, type SignedInUser } from '../helpers/auth.js';
@@ -37,18 +36,19 @@ function lenientObjects(schema: ZodNode, path = 'input'): string[] {
   }
 }
 
-const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>);
+const procedures = Object.entries(proceduresOf(appRouter));
 
 describe('strict inputs, generated from the router', () => {
   it('every procedure declares its input (void when it takes none): tRPC ignores input given to one that declares none', () => {
-    const undeclared = procedures.filter(([, procedure]) => (procedure._def as { inputs: unknown[] }).inputs.length === 0).map(([name]) => name);
+    const undeclared = procedures.filter(([, procedure]) => partsOf(procedure).inputs.length === 0).map(([name]) => name);
     expect(undeclared).toEqual([]);
   });
 
   it('every query changes nothing in a store (mutations alone get the protection decision)', () => {
     const writingQueries = procedures.filter(([, procedure]) => {
-      const permission = (procedure._def.meta as ProcedureMeta | undefined)?.permission;
-      return procedure._def.type === 'query' && permission !== undefined && storeChangeByPermission[permission] !== 'none';
+      const { meta, type } = partsOf(procedure);
+      const permission = meta?.permission;
+      return type === 'query' && permission !== undefined && storeChangeByPermission[permission] !== 'none';
     });
     expect(writingQueries.map(([name]) => name)).toEqual([]);
   });
@@ -93,8 +93,8 @@ describe('a field a route does not take is refused by name, on every route (REST
   const values = { connectionId: 'main', queueName: 'q', jobId: 'x', key: 'x', taskId: 'x', schedulerId: 'x', ruleId: 'x', eventId: 'x', destinationId: 'x', id: 'x', token: 'x', userId: 'x', invitationId: 'x', provider: 'x' };
   const valueOf = (name: string) => (name === 'organizationId' ? owner.organizationId : values[name as keyof typeof values]);
   const routes = procedures.flatMap(([name, procedure]) => {
-    const meta = procedure._def.meta as ProcedureMeta | undefined;
-    return meta?.openapi ? [{ name, method: meta.openapi.method, path: meta.openapi.path, mutation: procedure._def.type === 'mutation' }] : [];
+    const { meta, type } = partsOf(procedure);
+    return meta?.openapi ? [{ name, method: meta.openapi.method, path: meta.openapi.path, mutation: type === 'mutation' }] : [];
   });
 
   it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('REST %s', async (_label, route) => {

@@ -1,7 +1,7 @@
 import type { Job, Queue } from 'bullmq';
 import type { BulkOutcome, BulkResult, BulkTarget, bulkErrorCodes } from '../../../contracts/job-actions.js';
 import { toJobState } from '../../../server/bullmq/job-state.js';
-import { isStoreUnavailable } from '../../../server/stores/store-errors.js';
+import { isStoreUnavailable, StoreFaultMidway } from '../../../server/stores/store-errors.js';
 
 /** What a bulk action's domain function receives. */
 export interface BulkOptions<S extends string> extends BulkTarget<S> {
@@ -37,10 +37,16 @@ async function actOnJob(queue: Queue, jobId: string, action: JobAction): Promise
   }
 }
 
-/** Runs `action` on each distinct id; one id's failure never stops the others. */
+/**
+ * Runs `action` on each distinct id; one id's failure never stops the others. A store fault
+ * answers 503 with the counts of the ids settled before it (those stay done).
+ */
 export async function actOnJobs(queue: Queue, jobIds: string[], action: JobAction): Promise<BulkOutcome> {
-  const results = await Promise.all([...new Set(jobIds)].map((jobId) => actOnJob(queue, jobId, action)));
+  const settled = await Promise.allSettled([...new Set(jobIds)].map((jobId) => actOnJob(queue, jobId, action)));
+  const results = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   const succeeded = results.filter((result) => result.ok).length;
+  const fault = settled.find((outcome) => outcome.status === 'rejected');
+  if (fault) throw isStoreUnavailable(fault.reason) ? new StoreFaultMidway(fault.reason, { succeeded, failed: results.length - succeeded }) : fault.reason;
   return { results, succeeded, failed: results.length - succeeded };
 }
 

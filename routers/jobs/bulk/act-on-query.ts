@@ -4,6 +4,7 @@ import { maxQueryMatchesPerRequest, maxQuerySampleIds, type JobQuery } from '../
 import { searchableFields } from '../../../contracts/job-search.js';
 import type { JobStatus } from '../../../contracts/jobs.js';
 import type { StoreClient } from '../../../server/stores/redis-client.js';
+import { countingMidway } from '../../../server/stores/store-errors.js';
 import { scanMatches, searchChunkSizes, type Match } from '../search/scan-matches.js';
 import { encodeCursor, searchFingerprint, startingPosition } from '../search/search-cursor.js';
 import { searchBudgetMs } from '../search/search-jobs.js';
@@ -70,12 +71,13 @@ export async function actOnQuery(options: ActOnQueryOptions): Promise<QueryOutco
     return new Set(results.filter(leftItsStatus).map((result) => result.jobId));
   };
 
-  const { matched, scanned, done } = await scanMatches({
+  // A store fault mid-scan answers 503 with the counts reached (what was acted on stays done).
+  const { matched, scanned, done } = await countingMidway(() => ({ succeeded, failed }), () => scanMatches({
     client: options.client, queue, q: query.q, where: query.where, fields, statuses, position, fresh: !cursor, onMatches,
     limit: options.limit ?? maxQueryMatchesPerRequest,
     budgetMs: options.budgetMs ?? (dryRun ? searchBudgetMs : queryActionBudgetMs),
     chunkSize: options.chunkSize,
-  });
+  }));
   return {
     results: refused, succeeded, failed, matched, matchedTotal: position.matchedTotal, ...(dryRun ? { sampleIds } : {}),
     scanned, scannedTotal: position.scannedTotal, done, cursor: done ? null : encodeCursor(fingerprint, position),

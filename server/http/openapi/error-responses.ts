@@ -9,6 +9,7 @@ import {
 } from '../../../contracts/errors.js';
 import { storeChangeByPermission } from '../../../contracts/permissions.js';
 import type { OperationFacts } from './operations.js';
+import { honoursIdempotencyKey } from '../../trpc/middleware/honour-idempotency-key.js';
 
 type JsonSchema = Record<string, unknown>;
 type ResponseObject = { description: string; [key: string]: unknown } | { $ref: string };
@@ -39,13 +40,20 @@ export function impliedErrorCodes(operation: OperationFacts): ErrorCode[] {
   if (operation.hasInput) codes.push('VALIDATION_FAILED');
   if (operation.path.includes('{')) codes.push('BAD_REQUEST');
   if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_FOUND', 'STORE_UNAVAILABLE', 'ENCRYPTION_KEY_MISSING', 'ENCRYPTION_KEY_MISMATCH');
+  if (operation.path.startsWith('/c/{connectionId}') && storeWrite(operation)) codes.push('STORE_OUT_OF_MEMORY'); // a full store refuses writes
   // PostgreSQL connections (BullMQ's PostgreSQL backend): a schema to check, and routes not ported to them yet.
   if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_SUPPORTED_BY_BACKEND', 'BULLMQ_SCHEMA_MISSING', 'BULLMQ_SCHEMA_UNSUPPORTED');
   if (operation.path.startsWith('/c/{connectionId}/store-keys')) codes.push('NOT_A_KEY_VALUE_STORE');
   if (operation.meta.queue === 'create') codes.push('UNSUPPORTED_QUEUE_NAME'); // a new queue BullMQ would refuse
+  if (honoursIdempotencyKey(operation.meta)) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
   if (protectionRefusal(operation)) codes.push('CONNECTION_PROTECTED');
   if (reasonRefusal(operation)) codes.push('REASON_REQUIRED');
   return codes;
+}
+
+/** Whether the route writes to the store (its permission changes it): what a store out of memory refuses. */
+function storeWrite({ meta }: Pick<OperationFacts, 'meta'>): boolean {
+  return (meta.permission ? storeChangeByPermission[meta.permission] : 'none') !== 'none';
 }
 
 /** The SERVICE_REQUIRE_REASON values that ask a route for a reason (server/auth/require-reason.ts): store changes only. */
@@ -100,6 +108,9 @@ function describeCodes(codes: ErrorCode[], routeErrors: RouteErrors): string {
   return codes.map((code) => `- \`${code}\`: ${why(code)}`).join('\n');
 }
 
+/** Codes whose answer carries `Retry-After` (server/trpc/middleware/map-errors.ts: every 503, and 429). */
+const retryAfterCodes: readonly ErrorCode[] = ['RATE_LIMITED', 'DATABASE_UNAVAILABLE', 'STORE_UNAVAILABLE', 'STORE_OUT_OF_MEMORY'];
+
 const retryAfterHeader = {
   'Retry-After': { description: 'Seconds until a retry may succeed.', schema: { type: 'integer' } },
 };
@@ -107,7 +118,7 @@ const retryAfterHeader = {
 function errorResponse(codes: ErrorCode[], routeErrors: RouteErrors): { description: string; [key: string]: unknown } {
   return {
     description: describeCodes(codes, routeErrors),
-    ...(codes.includes('RATE_LIMITED') || codes.includes('DATABASE_UNAVAILABLE') ? { headers: retryAfterHeader } : {}),
+    ...(codes.some((code) => retryAfterCodes.includes(code)) ? { headers: retryAfterHeader } : {}),
     content: { 'application/json': { schema: errorSchema(codes) } },
   };
 }

@@ -2,6 +2,7 @@ import type { AnyRouter } from '@trpc/server';
 import type { OpenAPIObject } from 'trpc-to-openapi';
 import type { RouteErrors } from '../../../contracts/errors.js';
 import type { ProcedureMeta } from '../../trpc/init.js';
+import { partsOf, proceduresOf } from '../../trpc/trpc-internals.js';
 
 /** What the document needs to know about one REST operation, read from its procedure. */
 export interface OperationFacts {
@@ -22,25 +23,21 @@ export interface OperationFacts {
 
 export type OperationObject = Record<string, any>;
 
-interface ProcedureDefinition {
-  _def: { meta?: ProcedureMeta; type: string; inputs: unknown[] };
-}
-
 /** The REST operations of a router (every procedure with `meta.openapi`) as generated in `document`. */
 export function operationsOf(router: AnyRouter, document: OpenAPIObject): OperationFacts[] {
-  return Object.values(router._def.procedures as Record<string, ProcedureDefinition>).flatMap(({ _def }) => {
-    const meta = _def.meta;
+  return Object.values(proceduresOf(router)).flatMap((procedure) => {
+    const { meta, type, inputs } = partsOf(procedure);
     if (!meta?.openapi) return [];
     const place = { method: meta.openapi.method.toLowerCase(), path: meta.openapi.path };
     const operation = operationIn(document, place);
     return [{
       ...place,
       public: !meta.permission,
-      mutation: _def.type === 'mutation',
+      mutation: type === 'mutation',
       hasInput: Boolean(operation.parameters?.length || operation.requestBody),
       errors: meta.errors ?? {},
       meta,
-      inputs: _def.inputs,
+      inputs,
       operation,
     }];
   });

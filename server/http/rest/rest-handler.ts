@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
-import type { ErrorBody } from '../../../contracts/errors.js';
+import { errorStatusByCode, type ErrorBody } from '../../../contracts/errors.js';
+import { largeBodyBytes, limitSendTime, responseTooLarge } from '../large-bodies.js';
 import type { Context } from '../../trpc/context.js';
 import { describeError, unknownFieldsError } from '../../trpc/errors.js';
 import type { RestMatch } from './rest-match.js';
@@ -34,10 +35,18 @@ function inputOf(req: Request, match: RestMatch): unknown {
   return { ...fields, ...match.params };
 }
 
-function sendJson(res: Response, status: number, body: unknown): void {
+function sendJson(res: Response, status: number, body: unknown, maxBytes = Infinity): void {
+  let text = JSON.stringify(body);
+  // A UTF-16 unit is 1 to 3 bytes: only a long text is measured.
+  const bytes = text.length * 3 > maxBytes || text.length > largeBodyBytes ? Buffer.byteLength(text) : text.length;
+  if (bytes > maxBytes) {
+    const error = responseTooLarge('The answer', bytes, maxBytes, 'a smaller page (pageSize, or a log range: start and end), or a job field by field (GET …/jobs/{jobId}/fields/{field})');
+    [status, text] = [errorStatusByCode.RESPONSE_TOO_LARGE, JSON.stringify({ message: error.message, code: error.code, ...error.details })];
+  }
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
-  res.end(JSON.stringify(body));
+  limitSendTime(res, bytes);
+  res.end(text);
 }
 
 export interface RestHandlerOptions {
@@ -45,6 +54,8 @@ export interface RestHandlerOptions {
   onError(opts: { error: TRPCError; path?: string; req: Request }): void;
   /** The REST status of a success (200 unless the procedure declares 201/202). */
   successStatus(route: RestRoute, data: unknown): number;
+  /** SERVICE_MAX_RESPONSE_BYTES: a larger answer is refused (RESPONSE_TOO_LARGE). */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -61,7 +72,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       const input = inputOf(req, match);
       const ctx = options.createContext({ req, res });
       const data = await route.call({ ctx, getRawInput: async () => input, path: route.path, type: route.type, signal: undefined, batchIndex: 0 });
-      sendJson(res, options.successStatus(route, data), data);
+      sendJson(res, options.successStatus(route, data), data, options.maxResponseBytes);
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
       options.onError({ error, path: route.path, req });

@@ -1,4 +1,4 @@
-import type { AnyRouter, TRPCProcedureType } from '@trpc/server';
+import type { AnyProcedure, AnyRouter, TRPCProcedureType } from '@trpc/server';
 import {
   coerceSchema,
   forEachOpenApiProcedure,
@@ -12,7 +12,7 @@ import {
   type OpenApiProcedureRecord,
 } from 'trpc-to-openapi';
 import { ZodArray } from 'zod/v4';
-import { invokeProcedure, type ProcedureDefinition } from './invoke-procedure.js';
+import { callProcedure, partsOf, proceduresOf } from '../../trpc/trpc-internals.js';
 import { RouteTree } from './route-tree.js';
 
 /** What a REST request needs of its procedure, worked out once at startup instead of per request. */
@@ -52,15 +52,16 @@ export function compileRestRoutes(router: AnyRouter, plainGetRoutes: readonly st
   const tree = new RouteTree<RestRoute | null>();
   // Plain express routes (matched before the REST handler) take part in 405s only.
   for (const route of plainGetRoutes) tree.add('GET', route.replace(/:(\w+)/g, '{$1}'), null);
-  forEachOpenApiProcedure(router._def.procedures as OpenApiProcedureRecord, ({ path, type, procedure, meta }) => {
+  forEachOpenApiProcedure(proceduresOf(router) as unknown as OpenApiProcedureRecord, ({ path, type, procedure, meta }) => {
     if (type === 'subscription') return;
     const inputSchema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
     if (zodSupportsCoerce && instanceofZodTypeObject(inputSchema)) coerceSchema(inputSchema);
+    const parts = partsOf(procedure as unknown as AnyProcedure);
     tree.add(meta.openapi!.method, meta.openapi!.path, {
       path,
       type,
       meta: meta as OpenApiMeta,
-      call: (options) => invokeProcedure((procedure as unknown as { _def: ProcedureDefinition })._def, options),
+      call: (options) => callProcedure(parts, options),
       takesNoInput: instanceofZodTypeLikeVoid(inputSchema),
       arrayQueryKeys: arrayKeysOf(inputSchema),
     });

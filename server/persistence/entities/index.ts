@@ -12,9 +12,10 @@ import { User } from './user.js';
 import { Invitation } from './invitation.js';
 import { PasswordReset } from './password-reset.js';
 import { InstanceSetting } from './instance-setting.js';
+import { IdempotencyRecord } from './idempotency-record.js';
 
 /** Every entity Bullpen persists; one list for both databases. */
 export const entities = [
   Organization, Connection, User, Session, Membership, ApiToken, AuditEvent, QueueIndexEntry, QueueDiscoveryScan, ExternalIdentity, AlertDestination, AlertRule, AlertEvent, AlertDelivery, Task,
-  Invitation, PasswordReset, InstanceSetting,
+  Invitation, PasswordReset, InstanceSetting, IdempotencyRecord,
 ];

@@ -9,6 +9,7 @@ import { Migration0009Tasks } from './0009-tasks.js';
 import { Migration0010ConnectionProtection } from './0010-connection-protection.js';
 import { Migration0011TokenScopeAndReasons } from './0011-token-scope-and-reasons.js';
 import { Migration0012HistoryLatency } from './0012-history-latency.js';
+import { Migration0015IdempotencyKeys } from './0015-idempotency-keys.js';
 
 /** Applied in order at startup; never edit a released migration, add a new one. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   { name: '0010-connection-protection', class: Migration0010ConnectionProtection },
   { name: '0011-token-scope-and-reasons', class: Migration0011TokenScopeAndReasons },
   { name: '0012-history-latency', class: Migration0012HistoryLatency },
+  { name: '0015-idempotency-keys', class: Migration0015IdempotencyKeys },
 ];

@@ -53,10 +53,10 @@ function outcomeOf(error: ErrorDescription | null): { outcome: AuditOutcome; err
 
 /**
  * The one line a destructive queue action logs (`event: "queue.action"`):
- * who, which connection and queue, what was removed. `stopped` means it
+ * who, which connection and queue, what was removed and the reason given. `stopped` means it
  * failed after removing what its error's counts say (a purge's safety cap).
  */
-function logQueueAction(call: AuditedCall<Outcome>, connectionId: string | null, input: unknown, result: Outcome, errorCounts: Record<string, unknown> | null): void {
+function logQueueAction(call: AuditedCall<Outcome>, connectionId: string | null, input: unknown, result: Outcome, errorCounts: Record<string, unknown> | null, reason: string | null): void {
   const describe = call.meta?.removes as ((input: unknown, result: unknown) => Record<string, unknown>) | undefined;
   const queue = call.target.queue;
   if (!describe || !queue || (!result.ok && !errorCounts)) return;
@@ -73,6 +73,7 @@ function logQueueAction(call: AuditedCall<Outcome>, connectionId: string | null,
       queue: queue.name,
       prefix: queue.prefix,
       removed: result.ok ? describe(input, result.data) : errorCounts,
+      reason,
     },
     `${action} ${outcome}: queue "${queue.name}"`,
   );
@@ -93,7 +94,8 @@ export async function auditMutations<Result extends Outcome>(call: AuditedCall<R
   const error = result.ok ? null : describeError(result.error);
   const counts = result.ok ? resultCounts(result.data) : resultCounts(error!.details);
   const connectionId = connectionOf(call.path, input, result);
-  logQueueAction(call, connectionId, input, result, counts);
+  const reason = callReason(call.ctx);
+  logQueueAction(call, connectionId, input, result, counts, reason);
   await recordAuditEvent(call.ctx.services, {
     actor: call.ctx.actor,
     action: call.meta?.permission ?? call.path,
@@ -103,7 +105,7 @@ export async function auditMutations<Result extends Outcome>(call: AuditedCall<R
     parameters: redactParameters(input ?? null),
     ...outcomeOf(error),
     counts,
-    reason: callReason(call.ctx),
+    reason,
   });
   return result;
 }

@@ -46,7 +46,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * paired comparison). Medians of each subject's own rounds, compared
  * afterwards, let a burst of load in one subject's round decide the ratio:
  * the same code read 0.75× and 1.31× in two runs, and per-round ratios of
- * one run spread from 0.82× to 1.43× (README, Benchmarks).
+ * one run spread from 0.82× to 1.43× (git log -p -- README.md, Benchmarks).
  */
 async function sides(urls: Record<SubjectName, string>, subjects: Subjects, seconds: number): Promise<Record<SubjectName, Side[]>> {
   const names = Object.keys(urls) as SubjectName[];

@@ -27,15 +27,18 @@ export function accountChecks(): void {
   });
 
   it('tokens, organizations, members, audit (session-only routes with the cookie)', async () => {
-    const viewer = await docs.check(withExample('POST /auth/tokens', { headers: browser() }), 200);
+    const viewer = await docs.check(withExample('POST /auth/tokens', { headers: browser() }), 201);
     state.viewerToken = viewer.body.token;
     state.viewerTokenId = viewer.body.id;
-    state.ownerToken = (await docs.check({ operation: 'POST /auth/tokens', headers: browser(), body: { name: 'owner', role: 'owner' } }, 200)).body.token;
+    state.ownerToken = (await docs.check({ operation: 'POST /auth/tokens', headers: browser(), body: { name: 'owner', role: 'owner' } }, 201)).body.token;
     await docs.check({ ...withExample('POST /auth/tokens'), headers: owner() }, 403);
     await docs.check({ operation: 'GET /auth/tokens', headers: browser() }, 200);
+    await docs.check({ operation: 'GET /auth/tokens/{id}', path: { id: viewer.body.id }, headers: browser() }, 200);
+    await docs.check({ operation: 'GET /auth/tokens/{id}', path: { id: randomUUID() }, headers: browser() }, 404);
     await docs.check({ operation: 'GET /organizations', headers: owner() }, 200);
-    const created = await docs.check(withExample('POST /organizations', { headers: browser() }), 200);
+    const created = await docs.check(withExample('POST /organizations', { headers: browser() }), 201);
     const team = created.body.id as string;
+    await docs.check({ operation: 'GET /organizations/{organizationId}', path: { organizationId: team }, headers: browser() }, 200);
     await docs.check(withExample('PATCH /organizations/{organizationId}', { path: { organizationId: team }, headers: browser() }), 200);
     await docs.check({ operation: 'GET /organizations/{organizationId}/members', path: { organizationId: team }, headers: browser() }, 200);
     const add = withExample('POST /organizations/{organizationId}/members', { path: { organizationId: team }, headers: browser() });
@@ -67,9 +70,12 @@ export function accountChecks(): void {
     await docs.check({ operation: create, path: org, headers: bearer(state.viewerToken!), body: { email: 'viewer@example.com', role: 'viewer' } }, 403);
     await docs.check({ operation: 'GET /organizations/{organizationId}/invitations', path: org, headers: owner() }, 200);
     await docs.check({ operation: preview, path: { token: first.body.token } }, 200);
+    const one = { operation: 'GET /organizations/{organizationId}/invitations/{invitationId}', path: { ...org, invitationId: first.body.id }, headers: browser() };
+    await docs.check(one, 200);
     const revoke = { operation: 'DELETE /organizations/{organizationId}/invitations/{invitationId}', path: { ...org, invitationId: first.body.id }, headers: browser() };
     await docs.check(revoke, 200);
     await docs.check(revoke, 404);
+    await docs.check(one, 404);
     await docs.check({ operation: preview, path: { token: first.body.token } }, 404);
 
     const invited = await docs.check({ operation: create, path: org, headers: browser(), body: { email: 'lin@example.com', role: 'viewer' } }, 201);

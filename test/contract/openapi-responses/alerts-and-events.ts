@@ -23,6 +23,8 @@ export function alertAndEventChecks(): void {
       const local = await docs.check({ operation: 'POST /alerts/destinations', headers: owner(), body: { type: 'webhook', name: 'local hook', url } }, 201);
       const destination = { destinationId: local.body.id };
       await docs.check({ operation: 'GET /alerts/destinations', headers: owner() }, 200);
+      await docs.check({ operation: 'GET /alerts/destinations/{destinationId}', path: destination, headers: owner() }, 200);
+      await docs.check({ operation: 'GET /alerts/destinations/{destinationId}', path: { destinationId: randomUUID() }, headers: owner() }, 404);
       await docs.check({ operation: 'POST /alerts/destinations/{destinationId}/test', path: destination, headers: owner() }, 200);
       await docs.check({ operation: 'GET /alerts/destinations/{destinationId}/deliveries', path: destination, headers: owner() }, 200);
       await docs.check({ operation: 'GET /alerts/destinations/{destinationId}/deliveries', path: { destinationId: randomUUID() }, headers: owner() }, 404);
@@ -58,6 +60,13 @@ export function alertAndEventChecks(): void {
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/events', path: queuePath(), query: { prefix: '' }, headers: owner() }, 400);
     await docs.check({ operation: 'GET /prometheus', headers: owner() }, 200);
     await docs.check({ operation: 'GET /prometheus' }, 401);
+  });
+
+  it('the MCP endpoint: a tool listed with a token, refused without one', async () => {
+    const accept = { accept: 'application/json, text/event-stream' };
+    const listed = await docs.check({ operation: 'POST /mcp', headers: { ...owner(), ...accept }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }, 200);
+    expect(listed.body.result.tools.map((tool: { name: string }) => tool.name)).toContain('queues_get');
+    await docs.check({ operation: 'POST /mcp', headers: accept, body: example('POST /mcp') }, 401);
   });
 
   it('definitions: export, a dry run, and an import missing its secrets', async () => {

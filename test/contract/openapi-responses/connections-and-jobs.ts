@@ -54,6 +54,8 @@ export function connectionAndJobChecks(): void {
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs/{jobId}', path: jobPath, headers: owner() }, 200);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs/{jobId}', path: { ...jobPath, jobId: 'missing' }, headers: owner() }, 404);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs/{jobId}/logs', path: jobPath, headers: owner() }, 200);
+    await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs/{jobId}/fields/{field}', path: { ...jobPath, field: 'data' }, query: { offset: '0', length: '16' }, headers: owner() }, 200);
+    await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs/{jobId}/fields/{field}', path: { ...jobPath, field: 'returnvalue' }, headers: owner() }, 404);
     await docs.check({ operation: 'DELETE /c/{connectionId}/queues/{queueName}/jobs/{jobId}/logs', path: jobPath, headers: owner() }, 200);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs/{jobId}/stacktraces', path: jobPath, headers: owner() }, 200);
     await docs.check({ operation: 'GET /c/{connectionId}/queues/{queueName}/jobs/{jobId}/tree', path: jobPath, headers: owner() }, 200);

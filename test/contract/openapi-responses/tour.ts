@@ -3,7 +3,13 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { bootApp, request, type TestApp } from '../../helpers/app.js';
 import { asBrowser, bearer } from '../../helpers/auth.js';
 import { deleteKeysMatching, storeFixture } from '../../helpers/stores.js';
+import { appRouter } from '../../../routers/_app.js';
+import { createApp } from '../../../server/http/app.js';
+import { listen, type RunningServer } from '../../../server/http/listen.js';
+import { restOperations } from '../../../server/observability/route-labels.js';
 import { DocumentValidator, type DocumentedCall } from '../document-validator.js';
+import { MirroredValidator } from '../support/mirrored-validator.js';
+import { stockRestApi } from '../support/stock-rest-api.js';
 
 /**
  * The one app the whole tour of /api/openapi.json runs against, in order:
@@ -32,8 +38,19 @@ export function withExample(operation: string, call: Omit<DocumentedCall, 'opera
   return { operation, body, ...call };
 }
 
-/** Boots the app before the file's tests and tears it down after. */
-export function bootTour(): void {
+/**
+ * A refusal that spends the sign-in limit the tour counts down to its 429
+ * (shared-errors.ts): sent twice, it would spend it twice.
+ */
+const spendsAuthLimit = (operation: string, status: number) => status === 429 || / \/(auth|invitations)\//.test(operation);
+
+/**
+ * Boots the app before the file's tests and tears it down after. `mirror`:
+ * a second app on the same services serves REST through trpc-to-openapi's
+ * stock adapter, and `docs` is a MirroredValidator over both.
+ */
+export function bootTour(options: { mirror?: boolean } = {}): void {
+  let stock: RunningServer | undefined;
   beforeAll(async () => {
     app = await bootApp({
       env: {
@@ -45,12 +62,17 @@ export function bootTour(): void {
       },
     });
     document = (await request(`${app.api}/openapi.json`)).body;
-    docs = await DocumentValidator.create(document, app.api);
+    if (options.mirror) {
+      stock = await listen(createApp(app.services, { restApi: stockRestApi }), 0, '127.0.0.1');
+      const procedureRoutes = new Set(restOperations(appRouter).map(({ method, path }) => `${method} ${path}`));
+      docs = await MirroredValidator.mirrored(document, app.api, { stockApi: `${stock.url}/api`, procedureRoutes, unmirrored: spendsAuthLimit });
+    } else docs = await DocumentValidator.create(document, app.api);
     queue = new Queue('emails', store.bullmq);
   });
 
   afterAll(async () => {
     await queue?.close();
+    await stock?.close();
     await app?.close();
     await deleteKeysMatching(store.redis, `scratch-${store.prefix}*`);
     await store.cleanup();

@@ -8,23 +8,23 @@ import type { Redis } from 'ioredis';
  * Ids come from the queue's own counter, so later adds never collide. Answers the ids.
  */
 const seedScript = `
-local base, count, now = KEYS[1], tonumber(ARGV[1]), ARGV[2]
+local base, count, now, opts = KEYS[1], tonumber(ARGV[1]), ARGV[2], ARGV[3]
 redis.call('HSETNX', base .. 'meta', 'opts.maxLenEvents', 10000)
 local first = redis.call('INCRBY', base .. 'id', count) - count
 for i = 1, count do
   local id = tostring(first + i)
-  redis.call('HSET', base .. id, 'name', 'work', 'data', '{"n":' .. id .. '}', 'opts', '{"attempts":1}',
+  redis.call('HSET', base .. id, 'name', 'work', 'data', '{"n":' .. id .. '}', 'opts', opts,
     'timestamp', now, 'delay', 0, 'priority', 0, 'processedOn', now, 'ats', 1, 'atm', 1,
     'failedReason', 'seeded failure', 'stacktrace', '[]', 'finishedOn', now)
   redis.call('ZADD', base .. 'failed', now, id)
 end
 return first`;
 
-export async function seedFailedJobs(redis: Redis, prefix: string, queueName: string, count: number): Promise<string[]> {
+export async function seedFailedJobs(redis: Redis, prefix: string, queueName: string, count: number, opts = '{"attempts":1}'): Promise<string[]> {
   const ids: string[] = [];
   for (let seeded = 0; seeded < count; seeded += 5000) {
     const chunk = Math.min(5000, count - seeded);
-    const first = Number(await redis.eval(seedScript, 1, `${prefix}:${queueName}:`, chunk, Date.now()));
+    const first = Number(await redis.eval(seedScript, 1, `${prefix}:${queueName}:`, chunk, Date.now(), opts));
     for (let i = 1; i <= chunk; i++) ids.push(String(first + i));
   }
   return ids;

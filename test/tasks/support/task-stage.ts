@@ -12,7 +12,7 @@ export interface TaskStage {
   readonly redis: Redis;
   readonly connection: { host: string; port: number };
   readonly databaseUrl: string;
-  /** A service process (authless, connection `main` on the stage's redis-server) on the stage's database. */
+  /** A service process (authless, connection `main` on the stage's redis-server, `other` on its db 1) on the stage's database. */
   startService(): Promise<BundledService>;
   /** The task as the given service answers it. */
   task(service: BundledService, taskId: string): Promise<TaskBody>;
@@ -69,6 +69,9 @@ export function taskStage(port: number, leaseSeconds?: number): TaskStage {
         SERVICE_ENV_CONNECTIONS: 'true',
         SERVICE_REDIS_URL_MAIN: server.url,
         SERVICE_REDIS_URL_MAIN_PREFIX: stagePrefix,
+        // Another store for moves across stores: its own client, on the same server.
+        SERVICE_REDIS_URL_OTHER: `${server.url}/1`,
+        SERVICE_REDIS_URL_OTHER_PREFIX: stagePrefix,
         DISABLE_RATE_LIMIT: 'true',
         ...(leaseSeconds === undefined ? {} : { SERVICE_TASK_LEASE_SECONDS: String(leaseSeconds) }),
       };

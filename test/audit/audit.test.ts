@@ -134,7 +134,7 @@ describe.each(persistenceKinds)('audit trail (%s persistence)', (persistence) =>
     await sql(app, 'alter table "audit_event" rename to "audit_event_away"');
     try {
       const created = await request(`${app.api}/organizations`, { method: 'POST', headers: asBrowser(app, owner), body: { name: 'Unaudited' } });
-      expect(created.status).toBe(200);
+      expect(created.status).toBe(201);
       expect(created.body.name).toBe('Unaudited');
     } finally {
       await sql(app, 'alter table "audit_event_away" rename to "audit_event"');

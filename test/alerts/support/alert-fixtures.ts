@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'bullmq';
 import type { QueueTestBed } from '../../helpers/queues.js';
 
-// What test/history/alerts.test.ts fires alerts with and delivers them to.
+// What test/alerts/alerts.test.ts fires alerts with and delivers them to.
 
 export interface Received { headers: IncomingHttpHeaders; body: string }
 

@@ -60,7 +60,7 @@ describe('alerts: rules, events and signed deliveries', () => {
 
     const em = () => bed.app.services.persistence.fork();
     await evaluateRules(em(), { connection: { id: 'main', name: 'main' }, now: Date.now() + 2 * 60_000, sampleIntervalMs: 5000 });
-    await deliverDue(em(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, new Date(Date.now() + 2 * 60_000));
+    await deliverDue(em(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, { now: new Date(Date.now() + 2 * 60_000) });
     expect(hooks.received.map((r) => r.headers['x-bullpen-event-id'])).toEqual([`${event.id}:firing`, `${event.id}:resolved`]);
     const resolved = await api(`/c/main/alerts/events?ruleId=${rule.body.id}`);
     expect(resolved.body.events[0]).toMatchObject({ id: event.id, state: 'resolved' });
@@ -72,7 +72,7 @@ describe('alerts: rules, events and signed deliveries', () => {
   });
 
   it('retries a destination that failed, keeping the same event id, and logs the attempts', async () => {
-    await deliverDue(bed.app.services.persistence.fork(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, new Date(Date.now() + 10 * 60_000));
+    await deliverDue(bed.app.services.persistence.fork(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, { now: new Date(Date.now() + 10 * 60_000) });
     const firingIds = flaky.received.map((r) => r.headers['x-bullpen-event-id']).filter((id) => String(id).endsWith(':firing'));
     expect(firingIds).toHaveLength(2);
     expect(firingIds[0]).toBe(firingIds[1]);
@@ -120,22 +120,5 @@ describe('alert rule bodies are strict', () => {
       expect(bad.body.message).toMatch(/threshold/);
     }
     expect((await request(`${bed.app.api}/c/main/alerts/rules`)).body.rules).toEqual([]);
-  });
-});
-
-describe('webhook targets are policed (SERVICE_WEBHOOK_ALLOW)', () => {
-  const bed = queueTestBed({ SERVICE_WEBHOOK_ALLOW: '127.0.0.1:9,hooks.example.test' });
-  const create = (url: string) => request(`${bed.app.api}/alerts/destinations`, { method: 'POST', body: { type: 'webhook', name: 'x', url } });
-
-  it('refuses a target outside the list and a link-local one, and takes a listed one', async () => {
-    const outside = await create('http://127.0.0.1:8080/hook');
-    expect(outside.status).toBe(400);
-    expect(outside.body).toMatchObject({ code: 'WEBHOOK_TARGET_FORBIDDEN', target: '127.0.0.1:8080' });
-    expect(outside.body.message).toMatch(/SERVICE_WEBHOOK_ALLOW/);
-    const metadata = await create('http://169.254.169.254/latest/meta-data');
-    expect(metadata.body.code).toBe('WEBHOOK_TARGET_FORBIDDEN');
-    expect(metadata.body.message).toMatch(/link-local/);
-    expect((await create('http://127.0.0.1:9/hook')).status).toBe(201);
-    expect((await request(`${bed.app.api}/alerts/destinations`)).body.destinations).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, persistenceKinds, request, type TestApp } from '../helpers/app.js';
 import { asBrowser, sql, sqlTime, uniqueEmail, type SignedInUser } from '../helpers/auth.js';
-import { signUpWith } from './support/sign-up-attempt.js';
+import { signUpWith } from '../auth/support/sign-up-attempt.js';
 
 /** The default sign-up policy (invite): the first user owns the instance, later ones come by invitation; the whole invitation flow. */
 describe.each(persistenceKinds)('sign-up policy, default SERVICE_SIGNUP=invite (%s persistence)', (persistence) => {

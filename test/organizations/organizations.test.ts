@@ -18,7 +18,7 @@ describe.each(persistenceKinds)('organizations and members (%s persistence)', (p
 
   it('creates an organization owned by its creator and lists it with the role', async () => {
     const created = await call(owner, 'POST', '/organizations', { name: 'Acme Ops' });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Acme Ops', role: 'owner' });
     expect(created.body.slug).toMatch(/^acme-ops-[0-9a-f]{6}$/);
     const list = await call(owner, 'GET', '/organizations');

@@ -8,7 +8,7 @@ import { queueTestBed } from '../helpers/queues.js';
 import { failJobs, receiver, type Received } from './support/alert-fixtures.js';
 
 /**
- * The receiver of the README: recompute the HMAC over `<Bullpen-Timestamp>.<raw body>` and refuse a
+ * The receiver of docs/api.md (Alerts): recompute the HMAC over `<Bullpen-Timestamp>.<raw body>` and refuse a
  * delivery whose timestamp is more than five minutes away from now (a replay).
  */
 function verifyDelivery(delivery: Received, secret: string, now = Date.now()): 'ok' | 'bad signature' | 'too old' {
@@ -30,7 +30,7 @@ describe('webhook deliveries carry a timestamped signature', () => {
   });
   afterAll(() => hooks.close());
 
-  it('signs `timestamp.body` per attempt: the README receiver takes each attempt, refuses a replay after 5 minutes and a changed body', async () => {
+  it('signs `timestamp.body` per attempt: the documented receiver takes each attempt, refuses a replay after 5 minutes and a changed body', async () => {
     await api('/c/main/alerts/rules', { method: 'POST', body: { name: 'mail failing', type: 'failed_count', threshold: 1, windowMinutes: 1, queues: { include: ['mail'] }, destinationIds: [destination.id] } });
     await bed.app.services.history.sampleOnce();
     await failJobs(bed, 'mail', 1);
@@ -38,7 +38,7 @@ describe('webhook deliveries carry a timestamped signature', () => {
     await bed.app.services.history.sampleOnce();
     // The first attempt was answered 500; the retry is sent later, signed anew.
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    await deliverDue(bed.app.services.persistence.fork(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, new Date(Date.now() + 60_000));
+    await deliverDue(bed.app.services.persistence.fork(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, { now: new Date(Date.now() + 60_000) });
     expect(hooks.received).toHaveLength(2);
     const [first, retry] = hooks.received as [Received, Received];
     expect(Number(first.headers['bullpen-timestamp'])).toBeGreaterThanOrEqual(Math.floor(before / 1000));

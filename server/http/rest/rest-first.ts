@@ -1,7 +1,7 @@
 import { IncomingMessage, ServerResponse, type RequestListener, type ServerOptions } from 'node:http';
 import type { Express, Request, RequestHandler, Response } from 'express';
-import type { RestApi } from './rest/rest-api.js';
-import { setBaselineHeaders } from './security-headers.js';
+import type { RestApi } from './rest-api.js';
+import { setBaselineHeaders } from '../security-headers.js';
 
 /** What the HTTP server runs: its request listener, and the request and response classes it makes them of. */
 export interface HttpApp {

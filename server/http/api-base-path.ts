@@ -1,0 +1,2 @@
+/** Where the API lives; REST paths in procedures' meta are under it. */
+export const apiBasePath = '/api';
