@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema, deprecatedField } from './deleted.js';
 import { isoTime } from './times.js';
 import { storeUrlProblem } from './store-url.js';
 import { databaseText } from './database-text.js';
@@ -109,9 +110,8 @@ export const connectionListSchema = z.object({
   connections: z.array(connectionRecordSchema).describe('Default connection first, then by name.'),
 }).meta({ id: 'ConnectionList' });
 
-export const deletedConnectionSchema = z.object({
-  id: z.string(),
-  deleted: z.literal(true),
+export const deletedConnectionSchema = deletedSchema.extend({
+  deleted: deprecatedField(z.literal(true), 'success'),
   defaultId: z.string().nullable().describe('The default connection after the delete (promoted if the deleted one was it).'),
 }).meta({ id: 'DeletedConnection' });
 

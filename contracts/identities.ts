@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema } from './deleted.js';
 import { isoTime } from './times.js';
 
 export const oauthProviderIdSchema = z.enum(['oidc', 'github', 'google']);
@@ -21,8 +22,7 @@ export const identityProviderParams = z.strictObject({
   provider: oauthProviderIdSchema.describe('The provider whose account to unlink from you.'),
 });
 
-export const unlinkedIdentitySchema = z.object({
-  success: z.literal(true),
+export const unlinkedIdentitySchema = deletedSchema.extend({
   removed: z.number().int().describe('Accounts of that provider unlinked (1; more only for links made before one per provider).'),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema } from './deleted.js';
 import { jobStatusSchema } from './jobs.js';
 import { jobParams, queueParams } from './params.js';
 import { strictBoolean } from './strict-boolean.js';
@@ -94,7 +95,7 @@ export const clearStacktracesInput = jobParams.extend({
   keep: z.coerce.number().int().min(0).max(1000).default(0).describe('Newest stack traces to keep.'),
   confirmName: protectionConfirmName('queue'),
 });
-export const stacktracesClearedSchema = z.object({ removed: z.number().int(), kept: z.number().int() });
+export const stacktracesClearedSchema = deletedSchema.extend({ removed: z.number().int(), kept: z.number().int() }).describe('`id`: the job whose stack traces were removed.');
 export const removeJobsInput = bulkTargetShape(z.enum(removeStatuses))
   .extend({ ...queryFields(removeStatuses), ...queryDryRunField, ...asyncFields, confirmName: protectionConfirmName('queue') })
   .superRefine(withQuery);

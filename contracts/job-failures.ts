@@ -54,7 +54,8 @@ export const failureTriageSchema = z
       .describe('The groups of the jobs this request examined, most frequent first. To total a window continued by `cursor`, add up the groups of equal `errorClass` and `reason` (counts add; first and last seen widen).'),
     scanned: z.number().int().describe('Failed jobs examined by this request.'),
     scannedTotal: z.number().int().describe('Failed jobs examined by the cursor chain so far.'),
-    cursor: z.string().nullable().describe('Pass it back to continue; null when the window is done.'),
+    nextCursor: z.string().nullable().describe('Pass it back as `cursor` to continue; null when the window is done.'),
+    cursor: z.string().nullable().meta({ deprecated: true }).describe('Deprecated: read `nextCursor` (the same value).'),
     done: z.boolean().describe('Whether every failed job of the window has been examined.'),
   })
   .meta({ id: 'FailureTriage' });

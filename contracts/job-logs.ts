@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema } from './deleted.js';
 import { jobParams } from './params.js';
 import { protectionConfirmName } from './protection.js';
 
@@ -14,4 +15,4 @@ export const clearJobLogsInput = jobParams.extend({
   keep: z.number().int().min(0).max(1_000_000).optional().describe('Keep the newest `keep` lines; omitted: remove all.'),
   confirmName: protectionConfirmName('queue'),
 });
-export const clearJobLogsSchema = z.object({ success: z.literal(true), count: z.number().int().describe('Log lines left.') });
+export const clearJobLogsSchema = deletedSchema.extend({ count: z.number().int().describe('Log lines left.') }).describe('`id`: the job whose logs were removed.');

@@ -30,7 +30,8 @@ export type SearchJobsInput = z.output<typeof searchJobsInput>;
 
 export const jobSearchSchema = z.object({
   jobs: z.array(jobSummarySchema).describe('Matches in scan order; `state` is the status each was found in.'),
-  cursor: z.string().nullable().describe('Pass it back to continue; null when the scan is done.'),
+  nextCursor: z.string().nullable().describe('Pass it back as `cursor` to continue; null when the scan is done.'),
+  cursor: z.string().nullable().meta({ deprecated: true }).describe('Deprecated: read `nextCursor` (the same value).'),
   done: z.boolean().describe('Whether every job of the statuses has been scanned.'),
   scanned: z.number().int().describe('Jobs examined by this request.'),
   scannedTotal: z.number().int().describe('Jobs examined by this search so far, across its cursor chain.'),

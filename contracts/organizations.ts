@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema } from './deleted.js';
 import { isoTime } from './times.js';
 import { roleSchema } from './system.js';
 
@@ -34,7 +35,7 @@ export const memberListSchema = z.object({ members: z.array(memberSchema) }).met
 
 export const changeMemberRoleInputSchema = memberParams.extend({ role: roleSchema.describe('The new role; no higher than yours.') });
 
-export const removedMemberSchema = z.object({ success: z.literal(true), removed: z.number().int() });
+export const removedMemberSchema = deletedSchema.extend({ removed: z.number().int() }).describe('`id`: the user id of the member removed.');
 
 export type OrganizationView = z.infer<typeof organizationSchema>;
 export type MemberView = z.infer<typeof memberSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema, deprecatedField } from './deleted.js';
 import { asyncFields, taskIdField } from './tasks.js';
 import { strictNumber } from './strict-number.js';
 import { protectionConfirmName } from './protection.js';
@@ -63,9 +64,8 @@ export type CanDeleteResult = z.infer<typeof canDeleteResultSchema>;
 
 export const deleteQueueInput = queueTarget.extend({ confirmName });
 
-export const deleteResultSchema = z.object({
-  success: z.literal(true),
-  deleted: z.string().describe('Name of the deleted queue.'),
+export const deleteResultSchema = deletedSchema.extend({
+  deleted: deprecatedField(z.string(), 'id'),
   prefix: z.string(),
   removedJobCounts: jobCountsSchema.describe('The jobs the queue held when it was removed (completed ones only).'),
 }).meta({ id: 'DeletedQueue' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema, deprecatedField } from './deleted.js';
 import { pageInfo, pageQuery } from './pagination.js';
 import { connectionParams, queueParams } from './params.js';
 import { strictBoolean } from './strict-boolean.js';
@@ -87,7 +88,7 @@ export const updateSchedulerInput = schedulerParams.extend(schedulerBody.shape);
 
 /** `confirmName`: only a `confirm` connection needs it. */
 export const deleteSchedulerInput = schedulerParams.extend({ confirmName: protectionConfirmName('queue') });
-export const deleteSchedulerResultSchema = z.object({ deleted: z.literal(true), schedulerId: z.string() });
+export const deleteSchedulerResultSchema = deletedSchema.extend({ deleted: deprecatedField(z.literal(true), 'success'), schedulerId: deprecatedField(z.string(), 'id') });
 
 export type Scheduler = z.infer<typeof schedulerSchema>;
 export type SchedulerList = z.infer<typeof schedulerListSchema>;

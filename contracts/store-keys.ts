@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deletedSchema, deprecatedField } from './deleted.js';
 import { queryBoolean } from './query-boolean.js';
 import { warningsSchema } from './introspection.js';
 import { connectionParams } from './params.js';
@@ -12,8 +13,9 @@ export const searchKeysInput = connectionParams.extend({
     .string()
     .regex(/^\d+(:\d+)?$/, 'must be a cursor returned by a previous search, or 0')
     .default('0')
-    .describe('`0` to start; then the `cursor` of the previous response.'),
-  count: z.number().int().min(1).max(1000).default(100).describe('Keys wanted per page (a SCAN COUNT hint; a page may hold a few more or fewer).'),
+    .describe('`0` (or nothing) to start; then the `nextCursor` of the previous response.'),
+  limit: z.number().int().min(1).max(1000).optional().describe('Keys wanted per page, default 100 (a SCAN COUNT hint; a page may hold a few more or fewer).'),
+  count: z.number().int().min(1).max(1000).optional().meta({ deprecated: true }).describe('Deprecated: pass `limit`.'),
   type: z
     .union([z.enum(keyTypes), z.literal('')])
     .optional()
@@ -30,8 +32,9 @@ export const keySummarySchema = z.object({
 
 export const searchKeysResultSchema = z.object({
   keys: z.array(keySummarySchema),
-  cursor: z.string().describe('Pass back as `cursor` for the next page; `0` when done.'),
-  done: z.boolean().describe('Whether the whole keyspace has been scanned.'),
+  nextCursor: z.string().nullable().describe('Pass back as `cursor` for the next page; null when the whole keyspace has been scanned.'),
+  cursor: z.string().meta({ deprecated: true }).describe('Deprecated: read `nextCursor` (here `0` when done).'),
+  done: z.boolean().meta({ deprecated: true }).describe('Deprecated: `nextCursor` is null when done.'),
   warnings: warningsSchema,
 }).meta({ id: 'KeySearchPage' });
 
@@ -77,7 +80,7 @@ export const keyValueSchema = z.object({
 
 /** `confirmName`: only a `confirm` connection needs it (the connection name: keys belong to no queue). */
 export const deleteKeyInput = keyParams.extend({ confirmName: protectionConfirmName('connection') });
-export const deleteKeyResultSchema = z.object({ deleted: z.literal(true), key: z.string() });
+export const deleteKeyResultSchema = deletedSchema.extend({ deleted: deprecatedField(z.literal(true), 'success'), key: deprecatedField(z.string(), 'id') });
 
 export type SearchKeysResult = z.infer<typeof searchKeysResultSchema>;
 export type KeySummary = z.infer<typeof keySummarySchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { deletedAnswer, deletedSchema } from '../../contracts/deleted.js';
 import { alertDestinationParams } from '../../contracts/alerts.js';
 import { authedPersistedProcedure } from '../../server/trpc/procedures.js';
 import { deleteDestination } from './destination-rows.js';
@@ -10,8 +10,8 @@ export const deleteProcedure = authedPersistedProcedure
     openapi: { method: 'DELETE', path: '/alerts/destinations/{destinationId}', tags: ['alerts'], summary: 'Remove a destination (and from every rule naming it)' },
   })
   .input(alertDestinationParams)
-  .output(z.object({ success: z.literal(true) }))
+  .output(deletedSchema)
   .mutation(async ({ ctx, input }) => {
     await deleteDestination(ctx.em, ctx.actor.organizationId, input.destinationId);
-    return { success: true as const };
+    return deletedAnswer(input.destinationId, {});
   });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { deletedAnswer, deletedSchema } from '../../contracts/deleted.js';
 import { alertRuleParams } from '../../contracts/alerts.js';
 import { AppError } from '../../contracts/app-error.js';
 import { AlertEvent, AlertRule } from '../../server/persistence/entities/alerts.js';
@@ -16,7 +16,7 @@ export const deleteRuleProcedure = connectionProcedure
     },
   })
   .input(alertRuleParams)
-  .output(z.object({ success: z.literal(true) }))
+  .output(deletedSchema)
   .mutation(async ({ ctx, input }) => {
     const em = ctx.services.persistence.fork();
     const rule = await findRule({ em, organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id }, input.ruleId);
@@ -26,5 +26,5 @@ export const deleteRuleProcedure = connectionProcedure
       return tx.nativeDelete(AlertRule, { id: rule.id });
     });
     if (removed === 0) throw new AppError('NOT_FOUND', `Alert rule ${rule.id} was not found`, { ruleId: rule.id });
-    return { success: true as const };
+    return deletedAnswer(rule.id, {});
   });

@@ -29,7 +29,7 @@ export async function listIdentities(input: { em: EntityManager; userId: string 
  * user's row is held (PostgreSQL `FOR UPDATE`; SQLite runs one transaction at
  * a time) so two unlinks at once, one per provider, cannot both pass.
  */
-export async function unlinkIdentity(input: { em: EntityManager; userId: string; provider: OAuthProviderId }): Promise<UnlinkedIdentity> {
+export async function unlinkIdentity(input: { em: EntityManager; userId: string; provider: OAuthProviderId }): Promise<Omit<UnlinkedIdentity, 'id'>> {
   const { userId, provider } = input;
   return input.em.transactional(async (tx) => {
     const postgres = tx.getPlatform().constructor.name === 'PostgreSqlPlatform';

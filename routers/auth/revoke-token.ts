@@ -1,4 +1,5 @@
-import { successSchema, tokenIdParams } from '../../contracts/auth.js';
+import { tokenIdParams } from '../../contracts/auth.js';
+import { deletedAnswer, deletedSchema } from '../../contracts/deleted.js';
 import { revokeToken } from './tokens.js';
 import { accountProcedure } from '../../server/trpc/procedures.js';
 
@@ -15,5 +16,5 @@ export const revokeTokenProcedure = accountProcedure
     },
   })
   .input(tokenIdParams)
-  .output(successSchema)
-  .mutation(({ ctx, input }) => revokeToken({ em: ctx.em, actor: ctx.actor, id: input.id }));
+  .output(deletedSchema)
+  .mutation(async ({ ctx, input }) => deletedAnswer(input.id, await revokeToken({ em: ctx.em, actor: ctx.actor, id: input.id })));

@@ -1,4 +1,5 @@
 import { AppError } from '../../contracts/app-error.js';
+import { deletedAnswer } from '../../contracts/deleted.js';
 import { identityProviderParams, unlinkedIdentitySchema } from '../../contracts/identities.js';
 import { recordAccountEvent } from '../../server/audit/record-account-event.js';
 import { rejectInAuthless } from '../../server/trpc/middleware/reject-in-authless.js';
@@ -36,5 +37,5 @@ export const unlinkIdentityProcedure = persistedProcedure
       throw error;
     });
     await recordAccountEvent(ctx.services, { userId, action, outcome: 'success', parameters: { provider: input.provider, removed: result.removed } });
-    return result;
+    return deletedAnswer(input.provider, result);
   });

@@ -1,4 +1,5 @@
 import { connectionIdParams, deletedConnectionSchema } from '../../contracts/connections.js';
+import { deletedAnswer } from '../../contracts/deleted.js';
 import { deleteConnection } from './delete-connection.js';
 import { savedConnectionWriteProcedure } from '../../server/trpc/procedures.js';
 
@@ -15,6 +16,6 @@ export const deleteProcedure = savedConnectionWriteProcedure
   })
   .input(connectionIdParams)
   .output(deletedConnectionSchema)
-  .mutation(({ ctx, input }) =>
-    deleteConnection({ em: ctx.em, stores: ctx.services.stores, organizationId: ctx.actor.organizationId, id: input.id }),
+  .mutation(async ({ ctx, input }) =>
+    deletedAnswer(input.id, await deleteConnection({ em: ctx.em, stores: ctx.services.stores, organizationId: ctx.actor.organizationId, id: input.id })),
   );

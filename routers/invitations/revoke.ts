@@ -1,4 +1,4 @@
-import { successSchema } from '../../contracts/auth.js';
+import { deletedAnswer, deletedSchema } from '../../contracts/deleted.js';
 import { invitationIdParams } from '../../contracts/invitations.js';
 import { revokeInvitation } from './invitations.js';
 import { accountProcedure } from '../../server/trpc/procedures.js';
@@ -15,5 +15,5 @@ export const revokeProcedure = accountProcedure
     },
   })
   .input(invitationIdParams)
-  .output(successSchema)
-  .mutation(({ ctx, input }) => revokeInvitation({ em: ctx.em, ...input }));
+  .output(deletedSchema)
+  .mutation(async ({ ctx, input }) => deletedAnswer(input.invitationId, await revokeInvitation({ em: ctx.em, ...input })));

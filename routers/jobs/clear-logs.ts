@@ -1,4 +1,5 @@
 import { clearJobLogsInput, clearJobLogsSchema } from '../../contracts/jobs.js';
+import { deletedAnswer } from '../../contracts/deleted.js';
 import { clearJobLogs } from './job-logs.js';
 import { queueProcedure } from '../../server/trpc/procedures.js';
 import { jobPath, jobsTags } from './openapi.js';
@@ -10,4 +11,4 @@ export const clearLogsProcedure = queueProcedure
   })
   .input(clearJobLogsInput)
   .output(clearJobLogsSchema)
-  .mutation(({ ctx, input }) => clearJobLogs({ queue: ctx.queue.queue, jobId: input.jobId, keep: input.keep }));
+  .mutation(async ({ ctx, input }) => deletedAnswer(input.jobId, await clearJobLogs({ queue: ctx.queue.queue, jobId: input.jobId, keep: input.keep })));

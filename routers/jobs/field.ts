@@ -10,6 +10,7 @@ export const fieldProcedure = queueProcedure
   .meta({
     permission: 'jobs.read',
     queueCheck: 'in-script',
+    differs: { pagination: 'Reads one field of one job in byte ranges (`offset`, `length`, `nextOffset`), not a list: the bytes of a value do not move.' },
     openapi: {
       method: 'GET',
       path: jobFieldPath,

@@ -1,4 +1,5 @@
 import { clearStacktracesInput, duplicateJobInput, stacktracesClearedSchema, updateJobDataInput } from '../../contracts/job-actions.js';
+import { deletedAnswer } from '../../contracts/deleted.js';
 import { jobSummarySchema } from '../../contracts/jobs.js';
 import { queueProcedure } from '../../server/trpc/procedures.js';
 import { clearStacktraces, duplicateJob, jobSummaryNow, updateJobData } from './fix-job.js';
@@ -41,4 +42,4 @@ export const clearStacktracesProcedure = queueProcedure
   })
   .input(clearStacktracesInput)
   .output(stacktracesClearedSchema)
-  .mutation(({ ctx, input }) => clearStacktraces({ store: ctx.store, queue: ctx.queue }, input.jobId, input.keep));
+  .mutation(async ({ ctx, input }) => deletedAnswer(input.jobId, await clearStacktraces({ store: ctx.store, queue: ctx.queue }, input.jobId, input.keep)));

@@ -17,8 +17,9 @@ export interface ListJobsOptions extends PageQuery, SummaryOptions {
  * One page of a status in one script call: the count, one range read and
  * the summary fields of the page's job hashes; never the whole status.
  */
-export async function listJobs({ store, queue, status, order, page, pageSize, ...summary }: ListJobsOptions): Promise<JobList> {
-  const { start, end } = pageRange({ page, pageSize });
+export async function listJobs({ store, queue, status, order, page, pageSize, limit, cursor, ...summary }: ListJobsOptions): Promise<JobList> {
+  const position = { page, pageSize, limit, cursor };
+  const { start, end } = pageRange(position);
   const { suffix, isList } = statusKey(status);
   const read = await store.readJobPage({
     queueName: queue.name,
@@ -31,5 +32,5 @@ export async function listJobs({ store, queue, status, order, page, pageSize, ..
     fields: summaryFieldsToRead(summaryHashFields, summary),
   });
   if (read.found === 'queue-missing') throw queue.notFound();
-  return { jobs: read.jobs.map((job) => summaryFromHash(job.id, job.hash, status, summary)), ...pageInfoFor(read.total, { page, pageSize }) };
+  return { jobs: read.jobs.map((job) => summaryFromHash(job.id, job.hash, status, summary)), ...pageInfoFor(read.total, position) };
 }

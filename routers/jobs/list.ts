@@ -6,6 +6,7 @@ import { jobsPath, jobsTags } from './openapi.js';
 export const listProcedure = queueProcedure
   .meta({
     permission: 'jobs.read',
+    differs: { pagination: 'Jobs move between statuses while you page: `nextCursor` holds a position in the status, so a job that moves meanwhile may be skipped or shown twice. `GET …/search` walks a status with a cursor that holds.' },
     // The job script checks the queue's meta key itself: one round trip in all.
     queueCheck: 'in-script',
     errors: { RESPONSE_TOO_LARGE: 'The page is over SERVICE_MAX_RESPONSE_BYTES: ask a smaller pageSize or maxDataBytes' },

@@ -1,4 +1,5 @@
 import { memberParams, removedMemberSchema } from '../../contracts/organizations.js';
+import { deletedAnswer } from '../../contracts/deleted.js';
 import { removeMember } from './members.js';
 import { accountProcedure } from '../../server/trpc/procedures.js';
 
@@ -15,4 +16,4 @@ export const removeMemberProcedure = accountProcedure
   })
   .input(memberParams)
   .output(removedMemberSchema)
-  .mutation(({ ctx, input }) => removeMember({ em: ctx.em, ...input }));
+  .mutation(async ({ ctx, input }) => deletedAnswer(input.userId, await removeMember({ em: ctx.em, ...input })));

@@ -1,4 +1,5 @@
 import { deleteQueueInput, deleteResultSchema, type JobCounts } from '../../contracts/queues.js';
+import { deletedAnswer } from '../../contracts/deleted.js';
 import { deleteQueue } from './delete-queue.js';
 import { describeRemoval } from '../../server/trpc/middleware/audit-mutations.js';
 import { queueProcedure } from '../../server/trpc/procedures.js';
@@ -20,4 +21,4 @@ export const deleteProcedure = queueProcedure
   })
   .input(deleteQueueInput)
   .output(deleteResultSchema)
-  .mutation(({ ctx, input }) => deleteQueue({ store: ctx.store, queue: ctx.queue }));
+  .mutation(async ({ ctx, input }) => deletedAnswer(input.queueName, await deleteQueue({ store: ctx.store, queue: ctx.queue })));

@@ -4,8 +4,15 @@ import { queueProcedure } from '../../server/trpc/procedures.js';
 import { readQueueLimits } from './queue-limits.js';
 
 /** One route of the throughput controls: the change, then the queue's limits as they now are. */
+/** A DELETE here clears a setting of the queue: it answers the limits as they now are, as the PUT beside it does. */
+const clearsSetting = { delete: "Clears one of the queue's settings rather than deleting a resource: it answers the queue's limits as they now are, as the PUT on the same path does." };
+
 function limitRoute(method: 'PUT' | 'DELETE', path: string, summary: string) {
-  return queueProcedure.meta({ permission: 'queues.limits', openapi: { method, path: `/c/{connectionId}/queues/{queueName}/${path}`, tags: ['queues'], summary } });
+  return queueProcedure.meta({
+    permission: 'queues.limits',
+    ...(method === 'DELETE' ? { differs: clearsSetting } : {}),
+    openapi: { method, path: `/c/{connectionId}/queues/{queueName}/${path}`, tags: ['queues'], summary },
+  });
 }
 const changed = async (queue: Queue, change: () => Promise<unknown>) => {
   await change();

@@ -1,4 +1,5 @@
 import { deleteSchedulerInput, deleteSchedulerResultSchema } from '../../contracts/schedulers.js';
+import { deletedAnswer } from '../../contracts/deleted.js';
 import { removeScheduler } from './remove-scheduler.js';
 import { queueProcedure } from '../../server/trpc/procedures.js';
 
@@ -14,4 +15,4 @@ export const deleteProcedure = queueProcedure
   })
   .input(deleteSchedulerInput)
   .output(deleteSchedulerResultSchema)
-  .mutation(({ ctx, input }) => removeScheduler({ queue: ctx.queue, schedulerId: input.schedulerId }));
+  .mutation(async ({ ctx, input }) => deletedAnswer(input.schedulerId, await removeScheduler({ queue: ctx.queue, schedulerId: input.schedulerId })));

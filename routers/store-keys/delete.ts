@@ -1,4 +1,5 @@
 import { deleteKeyInput, deleteKeyResultSchema } from '../../contracts/store-keys.js';
+import { deletedAnswer } from '../../contracts/deleted.js';
 import { deleteKey } from './delete-key.js';
 import { connectionProcedure } from '../../server/trpc/procedures.js';
 
@@ -15,4 +16,4 @@ export const deleteProcedure = connectionProcedure
   })
   .input(deleteKeyInput)
   .output(deleteKeyResultSchema)
-  .mutation(({ ctx, input }) => deleteKey({ store: ctx.store, key: input.key }));
+  .mutation(async ({ ctx, input }) => deletedAnswer(input.key, await deleteKey({ store: ctx.store, key: input.key })));

@@ -8,6 +8,8 @@ import { formatScanCursor, parseScanCursor, type ScanPosition } from './scan-cur
 
 /** SCAN calls one search request may make: bounded work however sparse the pattern. */
 const maxScanCalls = 10;
+/** Keys a search page looks for unless the query says `limit`. */
+export const defaultKeysPerPage = 100;
 
 export interface SearchKeysRequest {
   store: StoreHandle;
@@ -38,7 +40,8 @@ export async function searchKeys(request: SearchKeysRequest): Promise<SearchKeys
   }
   const warnings: string[] = [];
   const keys = await describeKeys(found, warnings);
-  return { keys, cursor: formatScanCursor(position, nodes.length), done: position === null, warnings: [...new Set(warnings)] };
+  const cursor = formatScanCursor(position, nodes.length);
+  return { keys, nextCursor: position === null ? null : cursor, cursor, done: position === null, warnings: [...new Set(warnings)] };
 }
 
 async function describeKeys(found: Array<{ node: Redis; key: string }>, warnings: string[]): Promise<KeySummary[]> {

@@ -1,5 +1,5 @@
 import { searchKeysInput, searchKeysResultSchema } from '../../contracts/store-keys.js';
-import { searchKeys } from './search-keys.js';
+import { defaultKeysPerPage, searchKeys } from './search-keys.js';
 import { connectionProcedure } from '../../server/trpc/procedures.js';
 
 export const searchProcedure = connectionProcedure
@@ -14,4 +14,4 @@ export const searchProcedure = connectionProcedure
   })
   .input(searchKeysInput)
   .output(searchKeysResultSchema)
-  .query(({ ctx, input }) => searchKeys({ store: ctx.store, ...input }));
+  .query(({ ctx, input: { limit, count, ...input } }) => searchKeys({ store: ctx.store, ...input, count: limit ?? count ?? defaultKeysPerPage }));

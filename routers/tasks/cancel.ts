@@ -7,6 +7,7 @@ import { findTask, toTaskView } from './task-view.js';
 export const cancelProcedure = connectionProcedure
   .meta({
     permission: 'tasks.cancel',
+    differs: { delete: 'Cancels the task rather than deleting it: it answers the task, now `cancelled`, which stays readable with its progress.' },
     errors: { CONFLICT: 'The task already ended' },
     openapi: {
       method: 'DELETE',

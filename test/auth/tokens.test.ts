@@ -71,7 +71,7 @@ describe.each(persistenceKinds)('API tokens (%s persistence)', (persistence) => 
 
     const revoked = (await createToken(owner, { name: 'gone' })).body;
     const deleted = await request(`${app.api}/auth/tokens/${revoked.id}`, { method: 'DELETE', headers: asBrowser(app, owner) });
-    expect(deleted.body).toEqual({ success: true });
+    expect(deleted.body).toEqual({ success: true, id: revoked.id });
     expect((await request(`${app.api}/organizations`, { headers: bearer(revoked.token) })).status).toBe(401);
     expect((await request(`${app.api}/auth/tokens/${revoked.id}`, { method: 'DELETE', headers: asBrowser(app, owner) })).status).toBe(404);
   });

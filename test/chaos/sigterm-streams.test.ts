@@ -38,6 +38,8 @@ describe('SIGTERM with event streams, a running task and in-flight requests', ()
     const agent = keepAliveAgent();
     const opened = Array.from({ length: streams }, () => eventStream(`${queueUrl}/events`, agent));
     await Promise.all(opened.map((stream) => stream.open));
+    const refused = (await Promise.all(opened.map((stream) => Promise.race([stream.ended, Promise.resolve(null)])))).filter((end) => end !== null);
+    expect(refused.map((end) => `${end!.status} ${end!.error ?? end!.text.slice(0, 200)}`)).toEqual([]);
     const posts = Array.from({ length: inFlight }, (_, n) => halfSentPost(`${queueUrl}/jobs`, { name: 'in-flight', data: { n } }, agent));
     // The service reads every request's headers, then waits for its body.
     await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -63,7 +63,7 @@ describe.each(persistenceKinds)('saved connections on %s persistence', (persiste
     const deleted = await remove(primaryId);
     expect(deleted.status).toBe(200);
     const promoted = (await list()).find((connection) => connection.isDefault)!;
-    expect(deleted.body).toEqual({ id: primaryId, deleted: true, defaultId: promoted.id });
+    expect(deleted.body).toEqual({ success: true, id: primaryId, deleted: true, defaultId: promoted.id });
     expect(promoted.name).toBe('acl');
     await remove(second.id);
     await remove(third.id);

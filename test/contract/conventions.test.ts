@@ -64,6 +64,45 @@ describe('every create answers 201 with Location', () => {
   });
 });
 
+describe('every DELETE answers one body: { success: true, id } and what the route adds', () => {
+  const deletes = routes.filter((route) => route.method === 'DELETE');
+
+  it.each(deletes.map((route) => [route.procedure, route] as const))('%s', (_name, route) => {
+    if (route.meta.differs?.delete) return expect(route.meta.differs.delete.length).toBeGreaterThan(20);
+    type ObjectSchema = { $ref?: string; $defs?: Record<string, ObjectSchema>; properties?: Record<string, unknown>; required?: string[] };
+    const generated = z.toJSONSchema((route.definition._def as unknown as { output: z.ZodType }).output, { io: 'output', unrepresentable: 'any' }) as ObjectSchema;
+    // A schema with its own id (`DeletedQueue`) comes as a reference to its definition.
+    const output = generated.$ref ? generated.$defs![generated.$ref.split('/').pop()!]! : generated;
+    expect(output.properties).toMatchObject({ success: { type: 'boolean', const: true }, id: { type: 'string' } });
+    expect(output.required).toEqual(expect.arrayContaining(['success', 'id']));
+  });
+});
+
+/** The top-level fields of a procedure's input or output schema (following a reference to its own definition). */
+function fieldsOf(schema: unknown, io: 'input' | 'output'): string[] {
+  type ObjectSchema = { $ref?: string; $defs?: Record<string, ObjectSchema>; properties?: Record<string, unknown> };
+  const generated = z.toJSONSchema(schema as z.ZodType, { io, unrepresentable: 'any' }) as ObjectSchema;
+  return Object.keys((generated.$ref ? generated.$defs![generated.$ref.split('/').pop()!]! : generated).properties ?? {});
+}
+
+describe('one pagination shape: limit and cursor in, nextCursor out', () => {
+  const pagingFields = ['limit', 'cursor', 'page', 'pageSize', 'offset', 'count'];
+  const paged = routes
+    .filter((route) => route.method === 'GET')
+    .map((route) => ({ route, input: (route.definition._def.inputs as unknown[]).flatMap((input) => fieldsOf(input, 'input')) }))
+    .filter(({ input }) => input.some((field) => pagingFields.includes(field)));
+
+  it('finds the lists that page', () => {
+    expect(paged.map(({ route }) => route.procedure)).toEqual(expect.arrayContaining(['jobs.list', 'queues.list', 'audit.list', 'jobs.search', 'storeKeys.search']));
+  });
+
+  it.each(paged.map(({ route, input }) => [route.procedure, route, input] as const))('%s', (_name, route, input) => {
+    if (route.meta.differs?.pagination && !input.includes('cursor')) return expect(route.meta.differs.pagination.length).toBeGreaterThan(20);
+    expect(input).toEqual(expect.arrayContaining(['limit', 'cursor']));
+    expect(fieldsOf((route.definition._def as unknown as { output: unknown }).output, 'output')).toContain('nextCursor');
+  });
+});
+
 type JsonSchema = { type?: string; enum?: unknown[]; items?: JsonSchema; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; properties?: Record<string, JsonSchema> };
 
 /** Paths of the lists of enum values in an input schema that take no single value (an `anyOf` with the value alone beside the list). */
@@ -154,6 +193,9 @@ describe('Location over HTTP: each create names where to GET it', () => {
       expect(JSON.stringify(operation.responses['422'])).toMatch(/IDEMPOTENCY_KEY_REUSED/);
     }
     const reads = document.paths['/c/{connectionId}/queues/{queueName}/jobs'].get;
+    const parameter = (name: string) => reads.parameters.find((candidate: { name: string }) => candidate.name === name);
+    expect([parameter('page').deprecated, parameter('pageSize').deprecated, parameter('limit').deprecated, parameter('cursor').deprecated]).toEqual([true, true, undefined, undefined]);
+    expect(reads.description).toMatch(/Unlike the pagination convention/);
     expect(reads.parameters.some((parameter: { name: string }) => parameter.name === 'Idempotency-Key')).toBe(false);
   });
 });

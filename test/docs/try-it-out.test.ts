@@ -51,7 +51,7 @@ describe.skipIf(chromiumMissing)('the docs page’s Try it out, authenticated, o
     const signedUp = await tryItOut(page, 'post', '/auth/sign-up/email', { email: 'docs@example.test', password: testPassword, name: 'Docs' });
     expect(signedUp.status).toBe('200');
     const token = await tryItOut(page, 'post', '/auth/tokens', { name: 'from the docs page', role: 'viewer' });
-    expect(token.status).toBe('200');
+    expect(token.status).toBe('201');
     expect(token.body).toContain('"token": "bp_');
     const organizations = await tryItOut(page, 'get', '/organizations');
     expect(organizations.status).toBe('200');

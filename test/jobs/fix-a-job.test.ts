@@ -69,7 +69,7 @@ describe('fixing a job: data, retry with data, duplicate, stack traces', () => {
     bed.closeLater(worker);
     await waitFor(async () => (await queue.getJobState(job.id!)) === 'failed', 10_000, 'three failures');
     const cleared = await request(`${jobs('traces')}/${job.id}/stacktraces?keep=1`, { method: 'DELETE' });
-    expect(cleared.body).toEqual({ removed: 2, kept: 1 });
+    expect(cleared.body).toEqual({ success: true, id: job.id, removed: 2, kept: 1 });
     const traces = (await queue.getJob(job.id!))!.stacktrace ?? [];
     expect(traces).toHaveLength(1);
     expect(traces?.[0]).toMatch(/attempt 3/);

@@ -25,9 +25,9 @@ describe('logs and stack traces', () => {
     const job = await queue.add('logged', {});
     for (let line = 0; line < 6; line++) await job.log(`line ${line}`);
     const kept = await request(`${base}/jobs/${job.id}/logs?keep=2`, { method: 'DELETE' });
-    expect([kept.status, kept.body]).toEqual([200, { success: true, count: 2 }]);
+    expect([kept.status, kept.body]).toEqual([200, { success: true, id: job.id, count: 2 }]);
     expect((await queue.getJobLogs(job.id!)).logs).toEqual(['line 4', 'line 5']);
     const cleared = await request(`${base}/jobs/${job.id}/logs`, { method: 'DELETE' });
-    expect(cleared.body).toEqual({ success: true, count: 0 });
+    expect(cleared.body).toEqual({ success: true, id: job.id, count: 0 });
   });
 });

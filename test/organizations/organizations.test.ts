@@ -48,7 +48,7 @@ describe.each(persistenceKinds)('organizations and members (%s persistence)', (p
     const changed = await call(owner, 'PATCH', `/organizations/${organizationId}/members/${other.userId}`, { role: 'admin' });
     expect(changed.body.role).toBe('admin');
     const removed = await call(owner, 'DELETE', `/organizations/${organizationId}/members/${other.userId}`);
-    expect(removed.body).toEqual({ success: true, removed: 1 });
+    expect(removed.body).toEqual({ success: true, id: other.userId, removed: 1 });
     expect((await call(other, 'GET', `/organizations/${organizationId}/members`)).status).toBe(403);
   });
 

@@ -88,7 +88,7 @@ describe('job schedulers', () => {
     const viaRest = await request(`${base}/queue/${encodeURIComponent('an odd/queue %')}/${encodeURIComponent('job:with/odd id%')}`);
     expect(viaRest.body.id).toBe('job:with/odd id%');
     const deleted = await request(`${base}/queue/${encodeURIComponent('an odd/queue %')}/${encodeURIComponent('job:with/odd id%')}`, { method: 'DELETE' });
-    expect(deleted.body).toEqual({ deleted: true, schedulerId: 'job:with/odd id%' });
+    expect(deleted.body).toEqual({ success: true, id: 'job:with/odd id%', deleted: true, schedulerId: 'job:with/odd id%' });
   });
 
   it.each([

@@ -82,10 +82,10 @@ describe('store keys', () => {
   it('deletes an ordinary key (odd characters too), then 404s it', async () => {
     const deleted = await request(`${base}/${encodeURIComponent(oddKey)}`, { method: 'DELETE' });
     expect(deleted.status).toBe(200);
-    expect(deleted.body).toEqual({ deleted: true, key: oddKey });
+    expect(deleted.body).toEqual({ success: true, id: oddKey, deleted: true, key: oddKey });
     expect(await fixture.redis.exists(oddKey)).toBe(0);
     expect((await request(`${base}/${encodeURIComponent(oddKey)}`, { method: 'DELETE' })).status).toBe(404);
     await fixture.redis.set(`${ns}:via-trpc`, '1');
-    await expect(app.trpc.storeKeys.delete.mutate({ connectionId: fixture.connectionId, key: `${ns}:via-trpc` })).resolves.toEqual({ deleted: true, key: `${ns}:via-trpc` });
+    await expect(app.trpc.storeKeys.delete.mutate({ connectionId: fixture.connectionId, key: `${ns}:via-trpc` })).resolves.toEqual({ success: true, id: `${ns}:via-trpc`, deleted: true, key: `${ns}:via-trpc` });
   });
 });

@@ -64,10 +64,10 @@ export const failuresCommand = defineCommand({
     await withProgress(io.stderr, `reading the failed jobs of ${queueName}…`, async (progress) => {
       do {
         const limit = Math.max(1, Math.min(perRequest, max - (page?.scannedTotal ?? 0)));
-        page = await client.jobs.failures.query({ ...target, limit, ...(page?.cursor ? { cursor: page.cursor } : {}) });
+        page = await client.jobs.failures.query({ ...target, limit, ...(page?.nextCursor ? { cursor: page.nextCursor } : {}) });
         mergeGroups(groups, page.groups);
         progress.update(`reading the failed jobs of ${queueName}: ${page.scannedTotal} examined`);
-      } while (page.cursor && page.scannedTotal < max);
+      } while (page.nextCursor && page.scannedTotal < max);
     });
     const last = page!;
     const sorted = [...groups.values()].sort((a, b) => b.count - a.count || b.lastSeen - a.lastSeen);

@@ -27,7 +27,7 @@ async function searchPage(client: BullpenClient, io: CliIo, json: boolean, targe
   });
   if (json) return writeJson(io.stdout, page);
   io.stdout.write(table(page.jobs, true));
-  const next = page.cursor ? ` (next: --cursor ${page.cursor})` : ', search done';
+  const next = page.nextCursor ? ` (next: --cursor ${page.nextCursor})` : ', search done';
   io.stdout.write(`${page.jobs.length} match(es), ${page.scannedTotal} job(s) scanned${next}\n`);
 }
 

@@ -11,7 +11,7 @@ const sparkWindowMs = 30 * 60_000;
 
 /** The busiest queues with their counts, per-minute rates and a 30-minute backlog sparkline. */
 async function snapshot(client: BullpenClient, connectionId: string, sort: SortKey, limit: number): Promise<string> {
-  const list = await client.queues.list.query({ connectionId, sort, pageSize: limit, page: 1, search: '' });
+  const list = await client.queues.list.query({ connectionId, sort, limit, search: '' });
   const from = new Date(Date.now() - sparkWindowMs).toISOString();
   const histories = await Promise.all(
     list.queues.map((queue) =>

@@ -48,13 +48,15 @@ export async function triageFailures(options: { store: StoreHandle; queue: Resol
   const jobs = await readFailures(store.client, ref, entries);
   advance(position, entries.map((entry) => entry.score));
   const done = entries.length < limit;
+  const nextCursor = done ? null : encodeFailuresCursor(fingerprint, position);
   return {
     from: position.from,
     to: position.to,
     groups: groupFailures(jobs),
     scanned: entries.length,
     scannedTotal: position.scannedTotal,
-    cursor: done ? null : encodeFailuresCursor(fingerprint, position),
+    nextCursor,
+    cursor: nextCursor,
     done,
   };
 }

@@ -39,9 +39,11 @@ export async function searchJobs(options: SearchJobsOptions): Promise<JobSearch>
   });
   const jobs = await loadJobs(queue, matches.map((match) => match.id));
   const statusById = new Map(matches.map((match) => [match.id, match.status]));
+  const nextCursor = done ? null : encodeCursor(fingerprint, position);
   return {
     jobs: jobs.map((job) => toJobSummary(job, statusById.get(String(job.id))!, options)),
-    cursor: done ? null : encodeCursor(fingerprint, position),
+    nextCursor,
+    cursor: nextCursor,
     done,
     scanned,
     scannedTotal: position.scannedTotal,

@@ -30,6 +30,8 @@ export function documentConventions(facts: Pick<OperationFacts, 'operation' | 'm
         'Makes a retry safe: the first request with this key (per organization, route and caller) runs, and for 24 hours the same key with the same input answers that first answer again (status and body, with `Idempotency-Replayed: true`) without acting twice. The same key with another input is 422 `IDEMPOTENCY_KEY_REUSED`; while the first still runs, 409 `IDEMPOTENCY_KEY_IN_USE`. A first request that failed keeps nothing.',
     });
   }
+  // A deprecated query field (the older `page`, `pageSize`): the generator keeps its description, which says so first.
+  for (const parameter of operation.parameters ?? []) if (parameter.schema?.deprecated || /^Deprecated:/.test(parameter.description ?? '')) parameter.deprecated = true;
   const reasons = Object.entries(meta.differs ?? {}).map(([convention, why]) => `Unlike the ${convention} convention: ${why}`);
   if (reasons.length > 0) operation.description = [operation.description, ...reasons].filter(Boolean).join('\n\n');
 }

@@ -36,9 +36,11 @@ export function locationOf(template: string, data: unknown, input: unknown): str
  * so a replayed answer carries it too.
  */
 export const announceLocation: Step = async ({ ctx, meta, getRawInput, next }) => {
-  const result = await next();
   const template = locationTemplateOf(meta);
-  if (!template || !result.ok || ctx.transport !== 'rest' || !ctx.res || ctx.res.headersSent) return result;
+  // Reads (the hot path) have none: they pass straight on.
+  if (!template || ctx.transport !== 'rest') return next();
+  const result = await next();
+  if (!result.ok || !ctx.res || ctx.res.headersSent) return result;
   const location = locationOf(template, result.data, await getRawInput());
   if (location) ctx.res.setHeader('Location', location);
   return result;

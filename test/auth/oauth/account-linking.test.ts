@@ -139,7 +139,7 @@ describe('GET /api/auth/identities and DELETE /api/auth/identities/{provider}', 
     const user = await linkedUser('unlinker');
     const answer = await unlink(user);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ success: true, removed: 1 });
+    expect(answer.body).toEqual({ success: true, id: 'oidc', removed: 1 });
     expect((await identitiesOf(user)).body.identities).toEqual([]);
     expect((await signInWithSso('unlinker-sso')).location).toBe('/?authError=account_exists');
     expect(await auditOf(user.userId, 'auth.identity.unlink')).toEqual([{ outcome: 'success', error_code: null, parameters: JSON.stringify({ provider: 'oidc', removed: 1 }) }]);

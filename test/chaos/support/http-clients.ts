@@ -14,7 +14,8 @@ export const keepAliveAgent = () => new http.Agent({ keepAlive: true, maxSockets
 export function eventStream(url: string, agent: http.Agent): { open: Promise<void>; ended: Promise<Outcome> } {
   let subscribed: () => void;
   const open = new Promise<void>((resolve) => (subscribed = resolve));
-  const ended = new Promise<Outcome>((resolve) => {
+  // A stream refused or cut before it subscribed still settles `open`; its `ended` says how it went.
+  const ended: Promise<Outcome> = new Promise<Outcome>((resolve) => {
     let text = '';
     const request = http.get(url, { agent, headers: { accept: 'text/event-stream' } }, (response) => {
       response.setEncoding('utf8');
@@ -26,7 +27,7 @@ export function eventStream(url: string, agent: http.Agent): { open: Promise<voi
       response.on('error', (error) => resolve({ status: response.statusCode ?? null, error: error.message, text }));
     });
     request.on('error', (error) => resolve({ status: null, error: error.message, text }));
-  });
+  }).finally(() => subscribed());
   return { open, ended };
 }
 
