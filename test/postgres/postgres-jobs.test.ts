@@ -95,6 +95,6 @@ describe('job actions on PostgreSQL', () => {
     const [done] = await queue.getCompleted();
     const copy = await post(bed.queueUrl('fix', `/jobs/${done!.id}/duplicate`));
     expect(copy).toMatchObject({ status: 201, body: { name: 'work', state: 'waiting' } });
-    expect((await bed.call('DELETE', bed.queueUrl('fix', `/jobs/${done!.id}/logs`), {})).body).toEqual({ success: true, count: 0 });
+    expect((await bed.call('DELETE', bed.queueUrl('fix', `/jobs/${done!.id}/logs`), {})).body).toMatchObject({ success: true, count: 0 });
   });
 });

@@ -26,7 +26,7 @@ describe('job schedulers on PostgreSQL', () => {
     expect(one.body).toMatchObject({ id: 'nightly', template: { data: { kind: 'daily' } } });
     const updated = await bed.call('PUT', `${base()}/queue/reports/nightly`, { name: 'report', schedule: { type: 'every', everyMs: 120_000 } });
     expect(updated.body).toMatchObject({ id: 'nightly', every: 120_000 });
-    expect((await bed.call('DELETE', `${base()}/queue/reports/often`, {})).body).toEqual({ deleted: true, schedulerId: 'often' });
+    expect((await bed.call('DELETE', `${base()}/queue/reports/often`, {})).body).toMatchObject({ success: true, id: 'often' });
     expect((await bed.call('GET', `${base()}/queue/reports/often`)).status).toBe(404);
   });
 });
