@@ -15,6 +15,11 @@ export const prefixSchema = z
   .regex(/^[^\s,]{1,100}$/, 'must be 1-100 characters without spaces or commas')
   .describe('BullMQ key prefix. On a Redis Cluster use a hash-tagged prefix such as `{bull}`.');
 
+export const postgresSchemaSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/, 'must be a simple PostgreSQL identifier (letters, digits, underscores; at most 63)')
+  .describe('PostgreSQL connections: the schema BullMQ\'s PostgreSQL backend keeps its tables in (default `bullmq`).');
+
 export const storeUrlSchema = z
   .string()
   .trim()
@@ -24,7 +29,9 @@ export const storeUrlSchema = z
     const problem = storeUrlProblem(url);
     if (problem) context.addIssue({ code: 'custom', message: problem });
   })
-  .describe('`redis://[:password@]host:port[/db]`, `rediss://…` for TLS, or a comma-separated list of seed node URLs for a cluster.');
+  .describe(
+    '`redis://[:password@]host:port[/db]`, `rediss://…` for TLS, or a comma-separated list of seed node URLs for a cluster; or `postgres://user:password@host:5432/database` (`postgresql://` too; `?sslmode=require` for TLS) for queues held by BullMQ\'s PostgreSQL backend.',
+  );
 
 const tlsInput = z
   .strictObject({
@@ -50,13 +57,19 @@ const connectionFields = {
   environment: connectionEnvironmentSchema.optional().describe('Default `development`.'),
   prefix: prefixSchema.optional().describe('The main BullMQ key prefix (default `bull`); becomes the first of `prefixes`.'),
   prefixes: z.array(prefixSchema).min(1).max(20).optional().describe('Every BullMQ key prefix on this store.'),
+  schema: postgresSchemaSchema.optional().describe('PostgreSQL connections only, in place of `prefix`: the BullMQ schema (default `bullmq`).'),
   isDefault: strictBoolean().optional().describe('Make this the organization default (the first connection always is).'),
   tls: tlsInput.optional(),
   cluster: clusterInput.optional(),
   protection: connectionProtectionSchema.optional().describe('Default `none`. Setting or changing it needs the admin role (it is audited); see docs/api.md, "Protected connections".'),
 };
 
-export const createConnectionInput = z.strictObject(connectionFields);
+export const createConnectionInput = z.strictObject({
+  ...connectionFields,
+  migrate: strictBoolean()
+    .optional()
+    .describe("PostgreSQL connections only: run BullMQ's own migrations on the schema when saving (default false; Bullpen never changes the schema otherwise)."),
+});
 
 export const connectionIdParams = z.strictObject({
   id: z.string().min(1).max(200).describe('Connection id (saved: a UUID; environment: the lowercased NAME).'),
@@ -68,6 +81,7 @@ export const updateConnectionInput = connectionIdParams.extend({
   environment: connectionEnvironmentSchema.optional(),
   prefix: connectionFields.prefix,
   prefixes: connectionFields.prefixes,
+  schema: connectionFields.schema,
   isDefault: connectionFields.isDefault,
   tls: connectionFields.tls,
   cluster: connectionFields.cluster,
@@ -78,6 +92,8 @@ export const connectionRecordSchema = z.object({
   id: z.string(),
   name: z.string(),
   url: z.string().describe('Scheme, host, port and database number only: username and password as `****`, a query as `/…`.'),
+  kind: z.enum(['redis', 'postgres']).describe('What holds the queues: Redis, or BullMQ\'s PostgreSQL backend (told by the URL scheme).'),
+  schema: z.string().nullable().describe('PostgreSQL connections: the BullMQ schema (also `prefix`); null on Redis.'),
   environment: connectionEnvironmentSchema,
   prefix: z.string().describe('The main BullMQ key prefix: `prefixes[0]`.'),
   prefixes: z.array(z.string()),
@@ -85,7 +101,7 @@ export const connectionRecordSchema = z.object({
   tls: z.object({ enabled: z.boolean(), allowSelfSigned: z.boolean() }),
   cluster: z.boolean(),
   protection: connectionProtectionSchema,
-  source: z.enum(['saved', 'env']).describe('`env` for connections from SERVICE_REDIS_URL_* variables.'),
+  source: z.enum(['saved', 'env']).describe('`env` for connections from SERVICE_REDIS_URL_* and SERVICE_POSTGRES_URL_* variables.'),
   createdAt: isoTime().describe('ISO 8601.'),
   updatedAt: isoTime().describe('ISO 8601.'),
 }).meta({ id: 'Connection' });
@@ -103,6 +119,7 @@ export const testConnectionInput = z
   .strictObject({
     id: z.string().min(1).max(200).optional().describe('Test a saved or environment connection.'),
     url: storeUrlSchema.optional().describe('Test a URL before saving it.'),
+    schema: postgresSchemaSchema.optional().describe('With a postgres:// `url`: the BullMQ schema to look for (default `bullmq`).'),
     tls: tlsInput.optional(),
     cluster: clusterInput.optional(),
   })
@@ -112,6 +129,8 @@ export const testConnectionResultSchema = z.object({
   ok: z.boolean(),
   latencyMs: z.number().nullable().describe('Round trip of a PING once connected; null on failure.'),
   redisVersion: z.string().nullable(),
+  postgresVersion: z.string().optional().describe('PostgreSQL connections: the server version.'),
+  schemaVersion: z.number().int().optional().describe('PostgreSQL connections: the BullMQ schema version found (its migration ledger).'),
   mode: z.enum(['standalone', 'cluster']).describe('What the server reports (`redis_mode`), or what was asked when unreachable.'),
   error: z.string().optional().describe('Why the test failed; never carries a password or server banner.'),
 }).meta({ id: 'ConnectionTestResult' });

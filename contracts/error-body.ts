@@ -50,6 +50,14 @@ export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
   CONNECTION_TARGET_FORBIDDEN: z.object({ target: z.string().describe('The refused `host:port`.') }),
   WEBHOOK_TARGET_FORBIDDEN: z.object({ target: z.string().describe('The refused `host:port`.') }),
   SIGNUP_CLOSED: z.object({ setting: z.literal('SERVICE_SIGNUP').describe('The variable that decides who may sign up.') }),
+  NOT_A_KEY_VALUE_STORE: z.object({ connectionId }),
+  NOT_SUPPORTED_BY_BACKEND: z.object({ connectionId, kind: z.enum(['postgres']).describe('The kind of store the route does not work on yet.') }),
+  BULLMQ_SCHEMA_MISSING: z.object({ connectionId: connectionId.optional(), schema: z.string() }),
+  BULLMQ_SCHEMA_UNSUPPORTED: z.object({
+    connectionId: connectionId.optional(),
+    schema: z.string(),
+    minimumClientVersion: z.number().int().describe('The BullMQ major version the schema asks for.'),
+  }),
   UNSUPPORTED_QUEUE_NAME: z.object({ queueName: z.string().describe('The refused queue name.') }),
   SECRETS_MISSING: z.object({
     missingSecrets: z.array(z.object({ secret: z.string(), env: z.string().optional(), for: z.string() })).describe('Each secret to give in `secrets`, by name.'),

@@ -8,6 +8,19 @@ import { assertTargetsAllowed, type TargetPolicy } from '../../server/stores/tar
 import { toConnectionRecord } from './connection-record.js';
 import { resolveConnectionSettings } from './connection-settings.js';
 import { assertNameFree, makeDefault, translateUniqueViolation } from './saved-connection-rows.js';
+import { AppError } from '../../contracts/app-error.js';
+import { storeKindOf } from '../../contracts/store-url.js';
+import { asStoreError } from '../../server/stores/store-errors.js';
+import { migrateSchema } from '../../server/postgres/migrate-schema.js';
+
+/** `migrate: true` (PostgreSQL only): BullMQ's migrations on the schema before the connection is saved. */
+async function migrateIfAsked(settings: ReturnType<typeof resolveConnectionSettings>, migrate: boolean | undefined, policy: TargetPolicy): Promise<void> {
+  if (!migrate) return;
+  if (storeKindOf(settings.url) !== 'postgres') throw new AppError('VALIDATION_FAILED', 'Invalid input: migrate: only PostgreSQL connections have a schema to migrate', { field: 'migrate' });
+  await migrateSchema(settings, settings.prefixes[0]!, policy).catch((error: unknown) => {
+    throw asStoreError({ ...settings, id: '', organizationId: null, source: 'saved', createdAt: new Date(), updatedAt: new Date() }, error);
+  });
+}
 
 /** Saves a connection with its URL encrypted; the organization's first connection becomes its default. */
 export async function createConnection(deps: {
@@ -20,6 +33,7 @@ export async function createConnection(deps: {
   const { em, cipher, organizationId } = deps;
   const settings = resolveConnectionSettings(deps.input);
   await assertTargetsAllowed(deps.policy, settings.url);
+  await migrateIfAsked(settings, deps.input.migrate, deps.policy);
   const id = randomUUID();
   const urlSealed = cipher.encrypt(settings.url, id);
   try {

@@ -64,13 +64,13 @@ export const retryProcedure = queueProcedure
   .meta(bulkMeta('retry', 'Moves failed or completed jobs back to waiting: named ids, a whole status, or the matches of a search (with a dry run); `async: true` runs it as a background task (202)', { status: 'failed', all: true }))
   .input(retryJobsInput)
   .output(bulkOutcomeSchema)
-  .mutation(({ ctx, input }) => (runsAsTask(input) ? startTask(ctx, 'jobs.retry', input) : retryJobs({ client: ctx.store.client, queue: ctx.queue.queue, ...input })));
+  .mutation(({ ctx, input }) => (runsAsTask(input) ? startTask(ctx, 'jobs.retry', input) : retryJobs({ store: ctx.store, queue: ctx.queue.queue, ...input })));
 
 export const removeProcedure = queueProcedure
   .meta(bulkMeta('remove', 'Removes jobs: named ids, a whole status, or the matches of a search (with a dry run); locked jobs are refused per id; `async: true` runs it as a background task (202)', { jobIds: ['1', '2'] }))
   .input(removeJobsInput)
   .output(bulkOutcomeSchema)
-  .mutation(({ ctx, input }) => (runsAsTask(input) ? startTask(ctx, 'jobs.remove', input) : removeJobs({ client: ctx.store.client, queue: ctx.queue.queue, ...input })));
+  .mutation(({ ctx, input }) => (runsAsTask(input) ? startTask(ctx, 'jobs.remove', input) : removeJobs({ store: ctx.store, queue: ctx.queue.queue, ...input })));
 
 export const invokeProcedure = queueProcedure
   .meta(bulkMeta('invoke', 'Promotes delayed jobs to run now, optionally replacing their data', { status: 'delayed', all: true }))

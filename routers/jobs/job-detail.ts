@@ -5,7 +5,7 @@ import type { QueueLookup } from '../../server/bullmq/resolve-queue.js';
 import { loadBullmq } from '../../server/bullmq/bullmq-module.js';
 import { decodeJobHash } from '../../server/bullmq/job-hash.js';
 import { toJobState } from '../../server/bullmq/job-state.js';
-import { readJobDetail, type JobDetailRead, type RawJobRef } from '../../server/bullmq/read-job-detail.js';
+import type { JobDetailRead, RawJobRef } from '../../server/bullmq/read-job-detail.js';
 import { childrenTotal, jobRefAt, parseJobKey } from './job-refs.js';
 import { largeBodyBytes, responseTooLarge } from '../../server/http/large-bodies.js';
 
@@ -33,7 +33,7 @@ function toJobRef(store: StoreHandle, raw: RawJobRef): JobRef {
  * nodes, so their names and states take a second, parallel round trip.
  */
 export async function getJobDetail({ store, queue, jobId, limits }: { store: StoreHandle; queue: QueueLookup; jobId: string; limits: DetailLimits }): Promise<JobDetail> {
-  const readAtMost = (maxBytes: number) => readJobDetail(store.client, { queueName: queue.name, jobId, prefixes: queue.prefixes, childLimit: detailChildrenLimit, maxBytes });
+  const readAtMost = (maxBytes: number) => store.readJobDetail({ queueName: queue.name, jobId, prefixes: queue.prefixes, childLimit: detailChildrenLimit, maxBytes });
   const read = await readAtMost(largeBodyBytes);
   if (read.found !== 'too-big' || read.bytes > limits.maxBytes) return detailOf(store, queue, jobId, read, limits.maxBytes);
   // A large job: wait for room, then read it whole (it may have grown meanwhile).

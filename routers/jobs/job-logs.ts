@@ -3,7 +3,6 @@ import type { Queue } from 'bullmq';
 import { AppError, notFound } from '../../contracts/app-error.js';
 import type { QueueLookup } from '../../server/bullmq/resolve-queue.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
-import { readJobLogs } from '../../server/bullmq/read-job-logs.js';
 import { requireJob } from './load-jobs.js';
 
 interface JobLocator {
@@ -25,7 +24,7 @@ export async function getJobLogs({ store, queue, jobId, start, end }: JobLogsRan
   if (end - start + 1 > maxLogRange) {
     throw new AppError('VALIDATION_FAILED', `At most ${maxLogRange} log lines per call (end - start + 1)`, { field: 'end' });
   }
-  const read = await readJobLogs(store.client, { queueName: queue.name, jobId, prefixes: queue.prefixes, start, end });
+  const read = await store.readJobLogs({ queueName: queue.name, jobId, prefixes: queue.prefixes, start, end });
   if (read.found === 'queue-missing') throw queue.notFound();
   if (read.found === 'job-missing') throw notFound(`Job "${jobId}" in queue "${queue.name}"`);
   return { logs: read.logs, count: read.count };

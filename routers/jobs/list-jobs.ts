@@ -3,7 +3,6 @@ import { pageInfoFor, pageRange, type PageQuery } from '../../contracts/paginati
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { QueueLookup } from '../../server/bullmq/resolve-queue.js';
 import { summaryHashFields } from '../../server/bullmq/job-hash.js';
-import { readJobPage } from '../../server/bullmq/read-job-page.js';
 import { summaryFieldsToRead, summaryFromHash } from './job-summary.js';
 import { statusKey } from './job-status.js';
 
@@ -22,7 +21,7 @@ export async function listJobs({ store, queue, status, order, page, pageSize, li
   const position = { page, pageSize, limit, cursor };
   const { start, end } = pageRange(position);
   const { suffix, isList } = statusKey(status);
-  const read = await readJobPage(store.client, {
+  const read = await store.readJobPage({
     queueName: queue.name,
     prefixes: queue.prefixes,
     statusKey: suffix,

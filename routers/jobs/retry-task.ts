@@ -2,7 +2,6 @@ import { retryStatuses } from '../../contracts/job-actions.js';
 import type { JobQuery } from '../../contracts/job-query.js';
 import type { JobStatus } from '../../contracts/jobs.js';
 import type { TaskHandler } from '../../server/tasks/task-handler.js';
-import { queueKey } from '../../server/bullmq/queue-key.js';
 import { runQueryTask } from './bulk/query-task.js';
 import { retryEach } from './bulk/retry-jobs.js';
 
@@ -25,8 +24,7 @@ export const retryTask: TaskHandler = {
     if (context.params.query) {
       return runQueryTask(context, { queue, query: context.params.query as JobQuery<JobStatus>, statuses: retryStatuses, scope: 'retry', act: retryEach(queue), counted: 'retried' });
     }
-    const finishedSet = queueKey({ prefix, name: context.queueName! }, status);
-    const remaining = () => context.store.client.zcount(finishedSet, '-inf', context.firstStartedAt);
+    const remaining = () => context.store.finishedBefore({ prefix, name: context.queueName! }, status, context.firstStartedAt);
     let left = await remaining();
     let recorded = Number(context.cursor?.retried ?? 0);
     // A row from before `total` was kept in the cursor counts, as it did, from where it stopped.

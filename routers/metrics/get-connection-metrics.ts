@@ -2,11 +2,9 @@ import type { ConnectionMetrics } from '../../contracts/metrics.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { QueueRef } from '../../server/bullmq/list-queue-names.js';
 import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
-import { listWorkerClients } from '../../server/bullmq/client-list.js';
 import { metricsRange } from './metrics-range.js';
 import { collectQueueMetrics } from './collect-queue-metrics.js';
-import { jobStates, summarizeQueues } from './queue-summaries.js';
-import { readStoreFacts } from './store-facts.js';
+import { jobStates } from '../../server/bullmq/metrics-summaries.js';
 
 export const defaultWindowMinutes = 60;
 
@@ -34,8 +32,8 @@ export async function getConnectionMetrics({
   const warnings: string[] = [];
   const queues = await directory.list(store);
   const [summaries, facts, detailed] = await Promise.all([
-    summarizeQueues(store, queues, windowMinutes),
-    readStoreFacts(store, warnings),
+    store.metricsSummaries(queues, windowMinutes),
+    store.storeFacts(warnings),
     options.detailed ? detailedMetrics(store, queues, options, warnings) : undefined,
   ]);
   const totals = { active: 0, completed: 0, delayed: 0, failed: 0, prioritized: 0, waiting: 0, 'waiting-children': 0 };
@@ -54,7 +52,7 @@ export async function getConnectionMetrics({
 
 async function detailedMetrics(store: StoreHandle, queues: QueueRef[], options: ConnectionMetricsOptions, warnings: string[]) {
   const clientListWarnings: string[] = [];
-  const workerClients = await listWorkerClients(store, clientListWarnings);
+  const workerClients = await store.workerClients(clientListWarnings);
   warnings.push(...clientListWarnings);
   const range = metricsRange({ windowMinutes: options.windowMinutes });
   return Promise.all(

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
-import { exportedStates, readExportCounts } from '../../server/bullmq/export-counts.js';
+import { exportedStates } from '../../server/bullmq/export-counts.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { isStoreUnavailable } from '../../server/stores/store-errors.js';
 import type { LatestLatency } from './latest-latency.js';
@@ -83,7 +83,7 @@ export async function streamPrometheus(out: Writable, stores: StoreHandle[], dir
     for (let start = 0; entry.up && start < entry.refs.length; start += queuesPerCall) {
       let rows;
       try {
-        rows = await readExportCounts(entry.store.client, entry.refs.slice(start, start + queuesPerCall));
+        rows = await entry.store.exportCounts(entry.refs.slice(start, start + queuesPerCall));
       } catch (error) {
         if (!isStoreUnavailable(error)) throw error;
         entry.up = false;

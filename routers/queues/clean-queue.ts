@@ -1,21 +1,18 @@
 import type { PurgeableStatus } from '../../contracts/queues.js';
-import type { ResolvedQueue } from '../../server/bullmq/resolve-queue.js';
+import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
-/** BullMQ's key for a status: the waiting list is `wait`. */
-export const bullmqCleanType = (status: PurgeableStatus) => (status === 'waiting' ? 'wait' : status);
-
-/** Removes up to `limit` jobs of one status older than `gracePeriod` ms, with BullMQ's clean. */
+/** Removes up to `limit` jobs of one status older than `gracePeriod` ms, with BullMQ's clean (through the store: see cleanStatus). */
 export async function cleanQueue({
+  store,
   queue,
   status,
   gracePeriod,
   limit,
-}: {
-  queue: ResolvedQueue;
+}: QueueOnStore & {
   status: PurgeableStatus;
   gracePeriod: number;
   limit: number;
 }): Promise<{ removed: number; removedJobIds: string[] }> {
-  const removedJobIds = await queue.queue.clean(gracePeriod, limit, bullmqCleanType(status));
+  const removedJobIds = await store.cleanStatus(queue.queue, queue.ref, status, limit, gracePeriod);
   return { removed: removedJobIds.length, removedJobIds };
 }

@@ -17,4 +17,4 @@ export const cleanProcedure = queueProcedure
   })
   .input(cleanInput)
   .output(cleanResultSchema)
-  .mutation(({ ctx, input }) => cleanQueue({ queue: ctx.queue, status: input.status, gracePeriod: input.gracePeriod, limit: input.limit }));
+  .mutation(({ ctx, input }) => cleanQueue({ store: ctx.store, queue: ctx.queue, status: input.status, gracePeriod: input.gracePeriod, limit: input.limit }));

@@ -1,6 +1,5 @@
 import { jobCountKinds, type CanDeleteResult, type JobCounts } from '../../contracts/queues.js';
 import { AppError } from '../../contracts/app-error.js';
-import { fetchQueueSummaries } from '../../server/bullmq/queue-states.js';
 import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
 /** A queue may be deleted once only completed jobs remain in it. */
@@ -12,7 +11,7 @@ export function deletability(jobCounts: JobCounts): CanDeleteResult {
 }
 
 export async function canDeleteQueue({ store, queue }: QueueOnStore): Promise<CanDeleteResult> {
-  const [summary] = await fetchQueueSummaries(store.client, [queue.ref]);
+  const [summary] = await store.queueSummaries([queue.ref]);
   return deletability(summary!.jobCounts);
 }
 

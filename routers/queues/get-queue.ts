@@ -1,7 +1,6 @@
 import type { QueueDetail } from '../../contracts/queues.js';
 import { matchWorker } from '../../server/bullmq/client-list.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
-import { fetchQueueSummaries } from '../../server/bullmq/queue-states.js';
 import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
 const optionalNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
@@ -26,7 +25,7 @@ function toWorker(ref: QueueRef, client: Record<string, string>) {
 /** The list entry of one queue plus its workers, job schedulers and meta. */
 export async function getQueue({ store, queue: { ref, queue } }: QueueOnStore): Promise<QueueDetail> {
   const [[summary], workers, schedulersCount, meta] = await Promise.all([
-    fetchQueueSummaries(store.client, [ref]),
+    store.queueSummaries([ref]),
     queue.getWorkers(),
     queue.getJobSchedulersCount(),
     queue.getMeta(),

@@ -4,8 +4,7 @@ import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { ConnectionTotals, CountedTotals } from '../../server/bullmq/connection-totals.js';
 import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
 import { compareRefs, type QueueRef } from '../../server/bullmq/queue-key.js';
-import { fetchQueueSummaries } from '../../server/bullmq/queue-states.js';
-import { countedStates, countTotals, selectFromCounts, selectQueues, type SelectedQueue } from '../../server/bullmq/queue-selection.js';
+import { countedStates, selectFromCounts, type SelectedQueue } from '../../server/bullmq/queue-selection.js';
 
 /** Names arrive sorted by name; a count sort orders by the count the selection read for every matching queue. */
 function orderQueues(queues: SelectedQueue[], query: ListQueuesQuery): QueueRef[] {
@@ -56,7 +55,7 @@ export async function listQueues({
   const all = await directory.list(store);
   // Exact totals from the store's tracked counts when it keeps them; else counted ones, kept for the window.
   const tracked = query.totals === true ? await store.counts.totals(all) : undefined;
-  const cached = query.totals === true ? (tracked ?? totalsCache.fresh(store, () => countTotals(store.client, all))) : undefined;
+  const cached = query.totals === true ? (tracked ?? totalsCache.fresh(store, async () => (await store.selectQueues(all, { totals: true })).totals!)) : undefined;
   const counting = query.totals === true && !cached;
   const countedAt = counting ? totalsCache.startCount() : 0;
   let page: { total: number; refs: QueueRef[] };
@@ -68,7 +67,7 @@ export async function listQueues({
     page = pageOf(needle === '' ? selected : selected.filter(({ ref }) => named(ref)), query);
   } else {
     // Counted totals are the whole connection's: then every queue is read, and the name search applies after.
-    const { selected, totals } = await selectQueues(store.client, counting ? all : all.filter(named), {
+    const { selected, totals } = await store.selectQueues(counting ? all : all.filter(named), {
       state: query.state,
       sortBy: query.sort === 'name' ? undefined : query.sort,
       totals: counting,
@@ -76,7 +75,7 @@ export async function listQueues({
     page = pageOf(counting && needle !== '' ? selected.filter(({ ref }) => named(ref)) : selected, query);
     if (totals) totalsCache.counted(store, (counted = { totals, countedAt }));
   }
-  const queues = await fetchQueueSummaries(store.client, page.refs);
+  const queues = await store.queueSummaries(page.refs);
   const answered = cached ?? counted;
   return { ...pageInfoFor(page.total, query), queues, ...(answered ? { totals: answered.totals, totalsAt: new Date(answered.countedAt).toISOString() } : {}) };
 }

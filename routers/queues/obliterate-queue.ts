@@ -1,5 +1,4 @@
 import type { JobCounts } from '../../contracts/queues.js';
-import { fetchQueueSummaries } from '../../server/bullmq/queue-states.js';
 import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
 /** Removes the queue and every key of it (BullMQ obliterate, forced past active jobs); the route asks for its name first (meta.confirm). */
@@ -7,7 +6,7 @@ export async function obliterateQueue(
   target: QueueOnStore,
 ): Promise<{ success: true; queueName: string; prefix: string; removedJobCounts: JobCounts }> {
   const { ref, queue } = target.queue;
-  const [summary] = await fetchQueueSummaries(target.store.client, [ref]);
+  const [summary] = await target.store.queueSummaries([ref]);
   await queue.obliterate({ force: true });
   return { success: true, queueName: ref.name, prefix: ref.prefix, removedJobCounts: summary!.jobCounts };
 }

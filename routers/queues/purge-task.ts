@@ -16,7 +16,7 @@ export const purgeTask: TaskHandler = {
   async run(context) {
     const statuses = expandSelectors(context.params.statuses as PurgeSelector[]);
     const ref = { prefix: String(context.params.prefix), name: context.queueName! };
-    const cleaner = bullmqCleaner(await context.store.queue(ref.name, ref.prefix), context.store.client, ref);
+    const cleaner = bullmqCleaner(await context.store.queue(ref.name, ref.prefix), context.store, ref);
     const removedByStatus = { ...((context.cursor?.removedByStatus as Record<string, number> | undefined) ?? {}) };
     for (let index = Number(context.cursor?.statusIndex ?? 0); index < statuses.length; index++) {
       const status = statuses[index]!;

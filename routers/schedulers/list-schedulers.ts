@@ -1,9 +1,7 @@
 import { pageInfoFor, pageRange, type PageQuery } from '../../contracts/pagination.js';
 import type { SchedulerList } from '../../contracts/schedulers.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
-import { listQueueNames, type QueueRef } from '../../server/bullmq/list-queue-names.js';
-import { pipelinePerQueue } from '../../server/bullmq/pipeline-per-queue.js';
-import { queueKey } from '../../server/bullmq/queue-key.js';
+import type { QueueRef } from '../../server/bullmq/list-queue-names.js';
 import { toScheduler } from './to-scheduler.js';
 import { withHealth } from './scheduler-health.js';
 
@@ -13,8 +11,8 @@ import { withHealth } from './scheduler-health.js';
  * queues the page falls on; only those are read.
  */
 export async function listSchedulers({ store, page }: { store: StoreHandle; page: PageQuery }): Promise<SchedulerList> {
-  const queues = await listQueueNames(store);
-  const counts = await countSchedulers(store, queues);
+  const { refs: queues } = await store.scanQueueNames();
+  const counts = await store.schedulerCounts(queues);
   const total = counts.reduce((sum, count) => sum + count, 0);
   const { start, end } = pageRange(page);
   const reads: Array<Promise<SchedulerList['schedulers']>> = [];
@@ -28,11 +26,6 @@ export async function listSchedulers({ store, page }: { store: StoreHandle; page
   });
   const schedulers = (await Promise.all(reads)).flat();
   return { schedulers, ...pageInfoFor(total, page) };
-}
-
-async function countSchedulers(store: StoreHandle, queues: QueueRef[]): Promise<number[]> {
-  const replies = await pipelinePerQueue(store, queues, (pipeline, ref) => pipeline.zcard(queueKey(ref, 'repeat')));
-  return replies.map(([count]) => Number(count));
 }
 
 async function readSchedulers(store: StoreHandle, ref: QueueRef, from: number, to: number) {

@@ -1,5 +1,5 @@
 import type { Scheduler } from '../../contracts/schedulers.js';
-import { queueKey, type QueueRef } from '../../server/bullmq/queue-key.js';
+import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { loadCronParser, type CronParser } from './cron-parser-module.js';
 
@@ -38,11 +38,10 @@ function producedBy(jobId: string): { schedulerId: string; dueAt: number } | nul
  */
 export async function withHealth(store: StoreHandle, ref: QueueRef, schedulers: Scheduler[], now = Date.now()): Promise<Scheduler[]> {
   if (schedulers.length === 0) return schedulers;
-  const reply = await store.client.zrevrangebyscore(queueKey(ref, 'failed'), '+inf', '-inf', 'WITHSCORES', 'LIMIT', 0, failuresScanned);
   const failures = new Map<string, Array<{ dueAt: number; failedAt: number }>>();
-  for (let index = 0; index < reply.length; index += 2) {
-    const produced = producedBy(reply[index]!);
-    if (produced) failures.set(produced.schedulerId, [...(failures.get(produced.schedulerId) ?? []), { dueAt: produced.dueAt, failedAt: Number(reply[index + 1]) }]);
+  for (const { jobId, failedAt } of await store.newestFailures(ref, failuresScanned)) {
+    const produced = producedBy(jobId);
+    if (produced) failures.set(produced.schedulerId, [...(failures.get(produced.schedulerId) ?? []), { dueAt: produced.dueAt, failedAt }]);
   }
   // Loaded only when a cron scheduler is listed (interval ones need no parser).
   const parser = schedulers.some((scheduler) => scheduler.pattern) ? await loadCronParser() : undefined;

@@ -15,6 +15,6 @@ export async function deleteKey({ store, key }: { store: StoreHandle; key: strin
       { key },
     );
   }
-  if ((await store.client.del(key)) === 0) throw new AppError('NOT_FOUND', `Key ${key} was not found`, { key });
+  if ((await store.keyValue().del(key)) === 0) throw new AppError('NOT_FOUND', `Key ${key} was not found`, { key });
   return { deleted: true as const, key };
 }

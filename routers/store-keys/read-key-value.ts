@@ -21,7 +21,7 @@ const entryBytes = (entry: unknown) => byteLength(JSON.stringify(entry));
  */
 export async function readKeyValue(request: ReadKeyRequest): Promise<KeyValue> {
   const { store, key, offset, limit, maxBytes } = request;
-  const client = store.client;
+  const client = store.keyValue();
   const [type, ttl] = await Promise.all([client.type(key), client.ttl(key)]);
   if (type === 'none') throw new AppError('NOT_FOUND', `Key ${key} was not found`, { key });
   const sizeCommand = sizeCommands[type as keyof typeof sizeCommands];

@@ -26,7 +26,7 @@ export interface SearchKeysRequest {
  * memory in one pipeline on the node that holds them.
  */
 export async function searchKeys(request: SearchKeysRequest): Promise<SearchKeysResult> {
-  const nodes = await masterNodes(request.store.client);
+  const nodes = await masterNodes(request.store.keyValue());
   let position: ScanPosition | null = parseScanCursor(request.cursor, nodes.length);
   const reserved = request.excludeQueueKeys ? reservedPrefixes(request.store) : [];
   const found: Array<{ node: Redis; key: string }> = [];

@@ -1,11 +1,11 @@
 import type { WorkerList } from '../../contracts/workers.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
-import { listWorkerClients, type WorkerClient } from '../../server/bullmq/client-list.js';
+import type { WorkerClient } from '../../server/bullmq/client-list.js';
 
 /** Every worker connected to the connection's queues, and how many per queue. */
 export async function listWorkers({ store }: { store: StoreHandle }): Promise<WorkerList> {
   const warnings: string[] = [];
-  const clients = (await listWorkerClients(store, warnings)) ?? [];
+  const clients = (await store.workerClients(warnings)) ?? [];
   const workers = clients.map(toWorker).sort((a, b) => a.queueName.localeCompare(b.queueName) || a.id.localeCompare(b.id));
   const byQueue: Record<string, number> = {};
   for (const worker of workers) byQueue[worker.queueName] = (byQueue[worker.queueName] ?? 0) + 1;

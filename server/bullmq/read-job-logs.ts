@@ -25,10 +25,15 @@ export type JobLogsRead =
   | { found: 'job-missing'; prefix: string }
   | { found: 'job'; prefix: string; count: number; logs: string[] };
 
-export async function readJobLogs(
-  client: StoreClient,
-  options: { queueName: string; jobId: string; prefixes: readonly string[]; start: number; end: number },
-): Promise<JobLogsRead> {
+export interface ReadJobLogsOptions {
+  queueName: string;
+  jobId: string;
+  prefixes: readonly string[];
+  start: number;
+  end: number;
+}
+
+export async function readJobLogs(client: StoreClient, options: ReadJobLogsOptions): Promise<JobLogsRead> {
   const prefixes = await scriptPrefixes(client, options.queueName, options.prefixes);
   if (prefixes.length === 0) return { found: 'queue-missing' };
   const metaKey = queueKey({ prefix: prefixes[0]!, name: options.queueName }, 'meta');

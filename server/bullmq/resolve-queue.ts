@@ -2,8 +2,7 @@ import type { Queue } from 'bullmq';
 import { AppError } from '../../contracts/app-error.js';
 import { queueParams } from '../../contracts/params.js';
 import type { StoreHandle } from '../stores/store-handle.js';
-import { keyed, runPipelined } from './pipelined.js';
-import { queueKey, type QueueRef } from './queue-key.js';
+import type { QueueRef } from './queue-key.js';
 
 /** What a route names: `:queueName` and the optional `prefix` choice. */
 export interface QueueTarget {
@@ -88,8 +87,8 @@ const unsupportedName = (queueName: string) =>
 export async function resolveQueue(store: StoreHandle, target: QueueTarget, use: QueueUse = 'read'): Promise<ResolvedQueue> {
   const lookup = queueLookup(store, target);
   const candidates = lookup.prefixes.map((prefix): QueueRef => ({ prefix, name: target.queueName }));
-  const exists = await runPipelined(store.client, candidates.map((ref) => keyed('exists', queueKey(ref, 'meta'))));
-  const found = candidates.find((_, index) => exists[index] === 1);
+  const exists = await store.queuesExist(candidates);
+  const found = candidates.find((_, index) => exists[index]);
   if (!found && use !== 'create') throw lookup.notFound();
   if (!found && target.queueName.includes(':')) throw unsupportedName(target.queueName);
   const ref = found ?? candidates[0]!;

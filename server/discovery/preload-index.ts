@@ -16,7 +16,7 @@ export async function preloadQueueIndex({ connections, stores, queueDirectory, l
     (connections.environmentConnections?.() ?? []).map((connection) => {
       const store = stores.handle(connection);
       const failed = (what: string) => (error: Error) => logger.debug({ connectionId: connection.id, reason: error.message }, `${what} at startup failed`);
-      return Promise.all([store.client.ping().catch(failed('store connection')), queueDirectory.preload(store).catch(failed('queue index preload'))]);
+      return Promise.all([store.warmUp().catch(failed('store connection')), queueDirectory.preload(store).catch(failed('queue index preload'))]);
     }),
   );
 }

@@ -1,5 +1,5 @@
 import type { DiscoveryStatus } from '../../contracts/discovery.js';
-import { defaultScanLimits, scanQueueNames, type QueueScan, type ScanLimits } from '../bullmq/list-queue-names.js';
+import { defaultScanLimits, type QueueScan, type ScanLimits } from '../bullmq/list-queue-names.js';
 import type { QueueDirectory } from '../bullmq/queue-directory.js';
 import { compareRefs, type QueueRef } from '../bullmq/queue-key.js';
 import type { Logger } from '../logger.js';
@@ -40,7 +40,7 @@ export class QueueIndex implements QueueDirectory {
     this.entries = new LruCache(options.capacity ?? 1000);
     this.indexStore = options.store ?? volatileIndexStore;
     this.now = options.now ?? Date.now;
-    this.scanStore = options.scan ?? scanQueueNames;
+    this.scanStore = options.scan ?? ((store, limits) => store.scanQueueNames(limits));
   }
 
   async list(store: StoreHandle): Promise<QueueRef[]> {

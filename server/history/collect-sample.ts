@@ -1,10 +1,10 @@
 import type { QueueDirectory } from '../bullmq/queue-directory.js';
-import { listWorkerClients } from '../bullmq/client-list.js';
 import { introspect } from '../bullmq/introspection.js';
 import { masterNodes } from '../bullmq/master-nodes.js';
 import type { StoreHandle } from '../stores/store-handle.js';
-import { readLatencies, type QueueLatency } from './sample-latency.js';
-import { readQueues, type QueueReading } from './sample-script.js';
+import type { StoreClient } from '../stores/redis-client.js';
+import type { QueueLatency } from './sample-latency.js';
+import type { QueueReading } from './sample-script.js';
 
 /** One queue at one moment, as the history keeps it. */
 export interface QueuePoint {
@@ -50,7 +50,7 @@ const downStore: StoreFacts = { up: false, usedMemory: null, maxMemory: null, cl
 export async function collectSample(store: StoreHandle, directory: QueueDirectory, since: number, at: number): Promise<ConnectionSample> {
   try {
     const refs = await directory.list(store);
-    const [readings, workers, facts] = await Promise.all([readQueues(store, refs, since, at), workerCounts(store), readStoreFacts(store)]);
+    const [readings, workers, facts] = await Promise.all([store.historyReadings(refs, since, at), workerCounts(store), store.historyFacts()]);
     const latencies = await latencyOfBusyQueues(store, readings, since);
     const queues = readings.map((reading, index): QueuePoint => ({
       prefix: reading.ref.prefix,
@@ -94,12 +94,12 @@ export function totalsOf(queues: QueuePoint[]): ConnectionSample['totals'] {
 async function latencyOfBusyQueues(store: StoreHandle, readings: QueueReading[], since: number): Promise<Map<number, QueueLatency>> {
   const busy = readings.flatMap((reading, index) => (reading.completedSince + reading.failedSince > 0 ? [index] : []));
   if (busy.length === 0) return new Map();
-  const latencies = await readLatencies(store.client, busy.map((index) => ({ ref: readings[index]!.ref, finished: readings[index]!.completedSince + readings[index]!.failedSince })), since);
-  return new Map(busy.map((index, at) => [index, latencies[at]!]));
+  const latencies = await store.historyLatencies(busy.map((index) => ({ ref: readings[index]!.ref, finished: readings[index]!.completedSince + readings[index]!.failedSince })), since);
+  return new Map(busy.flatMap((index, at) => (latencies[at] ? [[index, latencies[at]]] : [])));
 }
 
 async function workerCounts(store: StoreHandle): Promise<Map<string, number>> {
-  const clients = (await listWorkerClients(store, [])) ?? [];
+  const clients = (await store.workerClients([])) ?? [];
   const counts = new Map<string, number>();
   for (const client of clients) {
     const id = `${client.prefix}\u0000${client.queueName}`;
@@ -112,8 +112,8 @@ async function workerCounts(store: StoreHandle): Promise<Map<string, number>> {
  * used_memory, maxmemory, connected_clients and instantaneous_ops_per_sec from INFO, summed over a
  * cluster's masters; nulls when the provider refuses INFO (the store is still up).
  */
-async function readStoreFacts(store: StoreHandle): Promise<StoreFacts> {
-  const nodes = await masterNodes(store.client);
+export async function readStoreFacts(client: StoreClient): Promise<StoreFacts> {
+  const nodes = await masterNodes(client);
   const infos = (await introspect([], 'INFO', () => Promise.all(nodes.map((node) => node.info())))) ?? [];
   const sum = (name: string): number | null => {
     const values = infos.map((info) => new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1]).filter((value) => value !== undefined).map(Number);

@@ -17,6 +17,7 @@ export function isStoreUnavailable(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
   if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return true;
   if (isTlsFailure(error)) return true;
+  if (isPostgresUnavailable(error)) return true;
   return /Connection is closed|Command timed out|connect ETIMEDOUT|Stream isn't writeable|enableOfflineQueue|NOAUTH|WRONGPASS|invalid password|Failed to refresh slots cache|None of startup nodes is available|LOADING/i.test(
     error.message,
   );
@@ -40,7 +41,7 @@ export const noRedisAnswered = 'no Redis server answered';
  */
 export function describeStoreFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (/NOAUTH|WRONGPASS|invalid password/i.test(message)) return 'authentication was refused';
+  if (/NOAUTH|WRONGPASS|invalid password|password authentication failed/i.test(message)) return 'authentication was refused';
   if (/LOADING/.test(message)) return 'the store is loading its dataset';
   if (/^OOM command not allowed/.test(message)) return 'it is out of memory (maxmemory reached, no eviction) and refuses writes';
   if (/^READONLY /.test(message)) return 'it is a read-only replica and refuses writes';
@@ -101,4 +102,14 @@ function speaksNoRedis(error: Error): boolean {
 function isTlsFailure(error: Error): boolean {
   const code = (error as NodeJS.ErrnoException).code ?? '';
   return /CERT|SSL|EPROTO/.test(code) || /certificate|self[- ]signed|wrong version number|tls/i.test(error.message);
+}
+
+/**
+ * A PostgreSQL connection's database down, stalled or refusing us (pg's
+ * errors): connection classes 08, 28 (auth), 57 (shutdown, statement timeout).
+ */
+function isPostgresUnavailable(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && /^(08|28|57)[0-9A-Z]{3}$/.test(code)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|password authentication failed/i.test(error.message);
 }

@@ -5,13 +5,40 @@ import type { StoreConnection } from './store-connection.js';
 import { LruCache } from './lru-cache.js';
 import { bullmqAddress } from '../bullmq/queue-key.js';
 import { CountTracker, type CountTrackerOptions } from '../bullmq/count-tracker.js';
+import type { QueueSummary } from '../../contracts/queues.js';
+import { defaultScanLimits, scanQueueNames, type QueueScan, type ScanLimits } from '../bullmq/list-queue-names.js';
+import { keyed, runPipelined } from '../bullmq/pipelined.js';
+import { pipelinePerQueue } from '../bullmq/pipeline-per-queue.js';
+import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts/metrics.js';
+import { summarizeQueues } from '../bullmq/metrics-summaries.js';
+import { readExportCounts, type ExportCounts } from '../bullmq/export-counts.js';
+import { readQueues, type QueueReading } from '../history/sample-script.js';
+import { readLatencies, type BusyQueue, type QueueLatency } from '../history/sample-latency.js';
+import { readStoreFacts as readSampledFacts, type StoreFacts as SampledFacts } from '../history/collect-sample.js';
+import { readStoreFacts } from '../bullmq/store-facts.js';
+import { queueKey, type QueueRef } from '../bullmq/queue-key.js';
+import { selectQueues, type Selection, type SelectionQuery } from '../bullmq/queue-selection.js';
+import { fetchQueueSummaries } from '../bullmq/queue-states.js';
+import { readJobDetail, type JobDetailRead, type ReadJobDetailOptions } from '../bullmq/read-job-detail.js';
+import { readJobLogs, type JobLogsRead, type ReadJobLogsOptions } from '../bullmq/read-job-logs.js';
+import { readJobPage, type JobPageRead, type JobPageRequest } from '../bullmq/read-job-page.js';
+import type { QueueStore } from './queue-store.js';
+import { listWorkerClients, type WorkerClient } from '../bullmq/client-list.js';
+import { redisStatusCleaning, type StatusCleaning } from '../bullmq/status-cleaning.js';
+
+/** Events kept on a queue's stream by publishQueueEvent (BullMQ's default). */
+const eventsKept = 10_000;
+
+/** What procedures hold of a connection's store: the seam (queue-store.ts), whatever its kind. */
+export type StoreHandle = QueueStore;
 
 /**
- * A live store: one shared client for the connection, and BullMQ Queue
+ * A live Redis store: one shared client for the connection, and BullMQ Queue
  * handles over it, created on demand and kept in a bounded LRU so memory
- * stays flat however many queues the store holds.
+ * stays flat however many queues the store holds. Its reads are the
+ * service's Lua scripts (server/bullmq/).
  */
-export class StoreHandle {
+export class RedisStore implements QueueStore {
   private readonly queues: LruCache<string, Queue>;
   /** The store's queue counts kept exact by client-side tracking (the list's connection-wide totals). */
   readonly counts: CountTracker;
@@ -72,6 +99,103 @@ export class StoreHandle {
     } finally {
       await producer.close();
     }
+  }
+
+  private get cleaning(): StatusCleaning {
+    return redisStatusCleaning(this.client);
+  }
+
+  cleanStatus(...args: Parameters<StatusCleaning['cleanStatus']>): Promise<string[]> {
+    return this.cleaning.cleanStatus(...args);
+  }
+
+  countStatus(...args: Parameters<StatusCleaning['countStatus']>): Promise<number> {
+    return this.cleaning.countStatus(...args);
+  }
+
+  async warmUp(): Promise<void> {
+    await this.client.ping();
+  }
+
+  async publishQueueEvent(ref: QueueRef, fields: Record<string, string>): Promise<void> {
+    await this.client.xadd(queueKey(ref, 'events'), 'MAXLEN', '~', eventsKept, '*', ...Object.entries(fields).flat());
+  }
+
+  keyValue(): StoreClient {
+    return this.client;
+  }
+
+  async queuesExist(refs: readonly QueueRef[]): Promise<boolean[]> {
+    const exists = await runPipelined(this.client, refs.map((ref) => keyed('exists', queueKey(ref, 'meta'))));
+    return exists.map((found) => found === 1);
+  }
+
+  scanQueueNames(limits: ScanLimits = defaultScanLimits): Promise<QueueScan> {
+    return scanQueueNames(this, limits);
+  }
+
+  queueSummaries(refs: QueueRef[]): Promise<QueueSummary[]> {
+    return fetchQueueSummaries(this.client, refs);
+  }
+
+  selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection> {
+    return selectQueues(this.client, refs, query);
+  }
+
+  metricsSummaries(refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]> {
+    return summarizeQueues(this.client, refs, windowMinutes);
+  }
+
+  storeFacts(warnings: string[]): Promise<StoreFacts> {
+    return readStoreFacts(this.client, warnings);
+  }
+
+  historyReadings(refs: QueueRef[], since: number, until: number): Promise<QueueReading[]> {
+    return readQueues(this, refs, since, until);
+  }
+
+  historyLatencies(busy: BusyQueue[], since: number): Promise<Array<QueueLatency | null>> {
+    return readLatencies(this.client, busy, since);
+  }
+
+  historyFacts(): Promise<SampledFacts> {
+    return readSampledFacts(this.client);
+  }
+
+  exportCounts(refs: QueueRef[]): Promise<ExportCounts[]> {
+    return readExportCounts(this.client, refs);
+  }
+
+  async schedulerCounts(refs: QueueRef[]): Promise<number[]> {
+    const replies = await pipelinePerQueue(this, refs, (pipeline, ref) => pipeline.zcard(queueKey(ref, 'repeat')));
+    return replies.map(([count]) => Number(count));
+  }
+
+  finishedBefore(ref: QueueRef, status: 'completed' | 'failed', before: number): Promise<number> {
+    return this.client.zcount(queueKey(ref, status), '-inf', before);
+  }
+
+  async newestFailures(ref: QueueRef, limit: number): Promise<Array<{ jobId: string; failedAt: number }>> {
+    const reply = await this.client.zrevrangebyscore(queueKey(ref, 'failed'), '+inf', '-inf', 'WITHSCORES', 'LIMIT', 0, limit);
+    const failures: Array<{ jobId: string; failedAt: number }> = [];
+    for (let index = 0; index < reply.length; index += 2) failures.push({ jobId: reply[index]!, failedAt: Number(reply[index + 1]) });
+    return failures;
+  }
+
+  workerClients(warnings: string[]): Promise<WorkerClient[] | null> {
+    return listWorkerClients(this, warnings);
+  }
+
+  readJobPage(request: JobPageRequest): Promise<JobPageRead> {
+    return readJobPage(this.client, request);
+  }
+
+  readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead> {
+    return readJobDetail(this.client, options);
+  }
+
+  readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {
+    return readJobLogs(this.client, options);
   }
 
   async close(): Promise<void> {

@@ -103,7 +103,7 @@ async function defaultResolveAll(host: string): Promise<string[]> {
 export function seedTargets(url: string): Array<{ host: string; port: number }> {
   return url.split(',').map((raw) => {
     const parsed = new URL(raw.trim());
-    return { host: parsed.hostname, port: Number(parsed.port || 6379) };
+    return { host: parsed.hostname, port: Number(parsed.port || (/^postgres/i.test(parsed.protocol) ? 5432 : 6379)) };
   });
 }
 

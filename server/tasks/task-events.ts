@@ -1,8 +1,5 @@
 import type { StoreHandle } from '../stores/store-handle.js';
-import { queueKey } from '../bullmq/queue-key.js';
 import type { TaskRow } from '../persistence/entities/task.js';
-
-const eventsKept = 10_000;
 
 /**
  * Puts a task's progress on its queue's BullMQ event stream (`event: task`), so every replica's
@@ -12,6 +9,6 @@ const eventsKept = 10_000;
 export async function publishTaskEvent(store: StoreHandle, task: Pick<TaskRow, 'id' | 'kind' | 'queueName' | 'params'>, progress: { state: string; processed: number; total: number | null }): Promise<void> {
   if (!task.queueName) return;
   const prefix = typeof task.params.prefix === 'string' ? task.params.prefix : store.defaultPrefix;
-  const fields = ['event', 'task', 'taskId', task.id, 'kind', task.kind, 'state', progress.state, 'processed', String(progress.processed), 'total', String(progress.total ?? '')];
-  await store.client.xadd(queueKey({ prefix, name: task.queueName }, 'events'), 'MAXLEN', '~', eventsKept, '*', ...fields).catch(() => undefined);
+  const fields = { event: 'task', taskId: task.id, kind: task.kind, state: progress.state, processed: String(progress.processed), total: String(progress.total ?? '') };
+  await store.publishQueueEvent({ prefix, name: task.queueName }, fields).catch(() => undefined);
 }

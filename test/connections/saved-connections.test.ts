@@ -17,6 +17,8 @@ describe.each(persistenceKinds)('saved connections on %s persistence', (persiste
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'primary',
       url: 'redis://:****@127.0.0.1:6379/2',
+      kind: 'redis',
+      schema: null,
       environment: 'production',
       prefix: 'bull',
       prefixes: ['bull'],

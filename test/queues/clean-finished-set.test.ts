@@ -4,6 +4,7 @@ import { cleanCallPlan } from '../../server/bullmq/clean-calls.js';
 import { jobKeySuffixes } from '../../server/bullmq/clean-finished-set.js';
 import { cleanUpTo } from '../../routers/queues/clean-up-to.js';
 import { bullmqCleaner } from '../../routers/queues/purge-queue.js';
+import { redisStatusCleaning } from '../../server/bullmq/status-cleaning.js';
 import { storeFixture } from '../helpers/stores.js';
 import { copyPrefix, craftPendingParents, seedFinishedJobs, snapshot } from './support/finished-jobs-store.js';
 
@@ -42,7 +43,7 @@ describe('cleanFinishedSet removes what BullMQ clean removes, the same way', () 
     for (const status of ['completed', 'failed'] as const) {
       const queue = new Queue('mix', ours.bullmq);
       open.push(queue);
-      const cleaner = bullmqCleaner(queue, ours.redis, { prefix: ours.prefix, name: 'mix' });
+      const cleaner = bullmqCleaner(queue, redisStatusCleaning(ours.redis), { prefix: ours.prefix, name: 'mix' });
       // Calls of 7, two in flight: the script's stops at linked jobs fall inside calls, BullMQ goes on.
       const emptied = await cleanUpTo(cleaner, status, 10_000, { ...cleanCallPlan(status, 7), size: 7 }, (ids) => (removed += ids.length));
       expect(emptied).toBe(true);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeTask } from '../../routers/queues/purge-task.js';
 import type { TaskContext } from '../../server/tasks/task-handler.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
+import { redisStatusCleaning } from '../../server/bullmq/status-cleaning.js';
 import { seedQueue } from '../helpers/queues.js';
 import { storeFixture } from '../helpers/stores.js';
 
@@ -23,6 +24,7 @@ describe('purge task', () => {
     const progress: Array<{ processed: number; cursor: Record<string, unknown> | null }> = [];
     const store = {
       client: fixture.redis,
+      ...redisStatusCleaning(fixture.redis),
       queue: (name: string, prefix: string) => {
         const queue = new Queue(name, { connection: fixture.redis, prefix });
         queues.push(queue);

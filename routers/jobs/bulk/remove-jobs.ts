@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { BulkOutcome } from '../../../contracts/job-actions.js';
 import { removeStatuses } from '../../../contracts/job-actions.js';
-import type { StoreClient } from '../../../server/stores/redis-client.js';
+import type { QueueStore } from '../../../server/stores/queue-store.js';
 import { type BulkOptions, type JobAction, JobActionRefused, actOnJobs } from './act-on-jobs.js';
 import { actOnQuery, type QueryAction } from './act-on-query.js';
 import { actOnStatus, statusBatchSize } from './status-batches.js';
@@ -18,10 +18,11 @@ export const removeJob: JobAction = async (job, queue) => {
 export const removeEach = (queue: Queue): QueryAction => async (jobIds) => (await actOnJobs(queue, jobIds, removeJob)).results;
 
 /** Removes jobs: named ids, a whole status, or a query's matches; a job a worker holds locked is refused, per id. */
-export async function removeJobs(options: BulkOptions<(typeof removeStatuses)[number]> & { client: StoreClient }): Promise<BulkOutcome> {
+export async function removeJobs(options: BulkOptions<(typeof removeStatuses)[number]> & { store: Pick<QueueStore, 'client'> }): Promise<BulkOutcome> {
   const { queue, jobIds, status, query } = options;
   if (jobIds) return actOnJobs(queue, jobIds, removeJob);
-  if (query) return actOnQuery({ ...options, query, statuses: removeStatuses, scope: 'remove', act: removeEach(queue) });
+  // The query form reads the store with the search's scripts (Redis): only it asks for the client.
+  if (query) return actOnQuery({ ...options, client: options.store.client, query, statuses: removeStatuses, scope: 'remove', act: removeEach(queue) });
   const cleaned = status!;
   return actOnStatus(queue, cleaned, async () => {
     const removed = await queue.clean(0, statusBatchSize, cleaned);

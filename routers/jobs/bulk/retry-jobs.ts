@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { BulkOutcome } from '../../../contracts/job-actions.js';
 import { retryStatuses } from '../../../contracts/job-actions.js';
-import type { StoreClient } from '../../../server/stores/redis-client.js';
+import type { QueueStore } from '../../../server/stores/queue-store.js';
 import { type BulkOptions, type JobAction, actOnJobs, requireState } from './act-on-jobs.js';
 import { actOnQuery, type QueryAction } from './act-on-query.js';
 import { actOnStatus, statusBatchSize } from './status-batches.js';
@@ -20,10 +20,11 @@ export function retryJob(data?: unknown): JobAction {
 export const retryEach = (queue: Queue): QueryAction => async (jobIds) => (await actOnJobs(queue, jobIds, retryJob())).results;
 
 /** Moves failed (or completed) jobs back to waiting: named ids, a whole status, or a query's matches. */
-export async function retryJobs(options: BulkOptions<'failed' | 'completed'> & { client: StoreClient; data?: unknown }): Promise<BulkOutcome> {
+export async function retryJobs(options: BulkOptions<'failed' | 'completed'> & { store: Pick<QueueStore, 'client'>; data?: unknown }): Promise<BulkOutcome> {
   const { queue, jobIds, status, data, query } = options;
   if (jobIds) return actOnJobs(queue, jobIds, retryJob(data));
-  if (query) return actOnQuery({ ...options, query, statuses: retryStatuses, scope: 'retry', act: retryEach(queue) });
+  // The query form reads the store with the search's scripts (Redis): only it asks for the client.
+  if (query) return actOnQuery({ ...options, client: options.store.client, query, statuses: retryStatuses, scope: 'retry', act: retryEach(queue) });
   const state = status!;
   // Only jobs finished before the request: jobs failing meanwhile are not chased forever.
   const before = Date.now();

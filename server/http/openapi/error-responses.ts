@@ -41,6 +41,9 @@ export function impliedErrorCodes(operation: OperationFacts): ErrorCode[] {
   if (operation.path.includes('{')) codes.push('BAD_REQUEST');
   if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_FOUND', 'STORE_UNAVAILABLE', 'ENCRYPTION_KEY_MISSING', 'ENCRYPTION_KEY_MISMATCH');
   if (operation.path.startsWith('/c/{connectionId}') && storeWrite(operation)) codes.push('STORE_OUT_OF_MEMORY'); // a full store refuses writes
+  // PostgreSQL connections (BullMQ's PostgreSQL backend): a schema to check, and routes not ported to them yet.
+  if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_SUPPORTED_BY_BACKEND', 'BULLMQ_SCHEMA_MISSING', 'BULLMQ_SCHEMA_UNSUPPORTED');
+  if (operation.path.startsWith('/c/{connectionId}/store-keys')) codes.push('NOT_A_KEY_VALUE_STORE');
   if (operation.meta.queue === 'create') codes.push('UNSUPPORTED_QUEUE_NAME'); // a new queue BullMQ would refuse
   if (honoursIdempotencyKey(operation.meta)) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
   if (protectionRefusal(operation)) codes.push('CONNECTION_PROTECTED');

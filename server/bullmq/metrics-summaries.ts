@@ -1,8 +1,8 @@
 import type { QueueSummary } from '../../contracts/metrics.js';
-import type { StoreHandle } from '../../server/stores/store-handle.js';
-import type { QueueRef } from '../../server/bullmq/queue-key.js';
-import { countKindOfState, exportedStates } from '../../server/bullmq/export-counts.js';
-import { figures, readQueueFigures } from '../../server/bullmq/queue-figures.js';
+import type { StoreClient } from '../stores/redis-client.js';
+import type { QueueRef } from './queue-key.js';
+import { countKindOfState, exportedStates } from './export-counts.js';
+import { figures, readQueueFigures } from './queue-figures.js';
 
 /** BullMQ's states as the summaries name them: those its Prometheus export counts, in that order. */
 export const jobStates = exportedStates;
@@ -23,8 +23,8 @@ const summaryFigures = (windowMinutes: number) => [
  * Lua call per 500 queues, all sent at once, so a thousand queues cost one
  * round trip and a few milliseconds of store time instead of 10,000 commands.
  */
-export async function summarizeQueues(store: StoreHandle, queues: QueueRef[], windowMinutes: number): Promise<QueueSummary[]> {
-  const { values } = await readQueueFigures(store.client, queues, summaryFigures(windowMinutes), queuesPerCall);
+export async function summarizeQueues(client: StoreClient, queues: QueueRef[], windowMinutes: number): Promise<QueueSummary[]> {
+  const { values } = await readQueueFigures(client, queues, summaryFigures(windowMinutes), queuesPerCall);
   // Plain loops and object literals: at 10,000 queues this mapping was a tenth of the route's time (Object.fromEntries per queue).
   const summaries = new Array<QueueSummary>(queues.length);
   for (let index = 0; index < queues.length; index++) {

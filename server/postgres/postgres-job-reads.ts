@@ -1,0 +1,87 @@
+import type { JobDetailRead, RawJobRef, ReadJobDetailOptions } from '../bullmq/read-job-detail.js';
+import type { JobLogsRead, ReadJobLogsOptions } from '../bullmq/read-job-logs.js';
+import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
+import { summariesOf } from './postgres-queue-reads.js';
+import { existingQueues, jobHashFromRow, jobLogs, jobPage, jobsByKey, jobWithRelations, type Db } from './bullmq-schema.js';
+
+/**
+ * The job reads of the seam on PostgreSQL, answered in the shapes of the
+ * Redis scripts (server/bullmq/read-job-*.ts): the queue's existence first
+ * (404 from the caller), then the job as its hash fields.
+ */
+
+/** The schema is the connection's one "prefix": a queue asked for elsewhere is not there. */
+async function queueThere(db: Db, schema: string, request: { queueName: string; prefixes: readonly string[] }): Promise<boolean> {
+  if (!request.prefixes.includes(schema)) return false;
+  return (await existingQueues(db, [request.queueName])).has(request.queueName);
+}
+
+export async function readPage(db: Db, schema: string, request: JobPageRequest): Promise<JobPageRead> {
+  if (!(await queueThere(db, schema, request))) return { found: 'queue-missing' };
+  // A paused queue's waiting jobs are its `paused` list (see postgres-queue-reads.ts); the other list is then empty.
+  const paused = request.statusKey === 'wait' || request.statusKey === 'paused' ? await isPaused(db, request.queueName) : false;
+  if ((request.statusKey === 'wait' && paused) || (request.statusKey === 'paused' && !paused)) return { found: 'page', prefix: schema, total: 0, jobs: [] };
+  const { total, rows } = await jobPage(db, request.queueName, request.statusKey, request.start, request.end, request.oldestFirst);
+  const fields = new Set(request.fields);
+  const jobs = rows.map((row) => {
+    const hash = jobHashFromRow(row);
+    for (const field of Object.keys(hash)) if (!fields.has(field)) delete hash[field];
+    return { id: String(row.id), hash };
+  });
+  return { found: 'page', prefix: schema, total, jobs };
+}
+
+async function isPaused(db: Db, queue: string): Promise<boolean> {
+  const [summary] = await summariesOf(db, [{ prefix: '', name: queue }]);
+  return summary!.isPaused;
+}
+
+/** BullMQ's PostgreSQL backend keeps a prioritized job `waiting` with a priority, where Redis names it `prioritized`. */
+function stateOf(state: unknown, priority: unknown): string {
+  return state === 'waiting' && Number(priority) > 0 ? 'prioritized' : String(state);
+}
+
+/** `<queue>:<id>` (BullMQ's PostgreSQL keys carry no prefix): split at the last ':' as ids never hold one. */
+function splitKey(key: string): { queue: string; id: string } {
+  const at = key.lastIndexOf(':');
+  return { queue: key.slice(0, at), id: key.slice(at + 1) };
+}
+
+/** Redis-shaped refs (`<schema>:<queue>:<id>`), so the detail's ref parsing serves both kinds. */
+async function refsOf(db: Db, schema: string, keys: string[]): Promise<RawJobRef[]> {
+  const parts = keys.map(splitKey);
+  const found = await jobsByKey(db, parts);
+  return parts.map((part, index) => ({ key: `${schema}:${part.queue}:${part.id}`, name: found[index]?.name ?? null, state: found[index] ? stateOf(found[index].state, found[index].priority) : 'unknown' }));
+}
+
+export async function readDetail(db: Db, schema: string, options: ReadJobDetailOptions): Promise<JobDetailRead> {
+  if (!(await queueThere(db, schema, options))) return { found: 'queue-missing' };
+  const read = await jobWithRelations(db, options.queueName, options.jobId, options.childLimit);
+  if (!read) return { found: 'job-missing', prefix: schema };
+  const hash = jobHashFromRow(read.row) as Record<string, string>;
+  const parentKey = hash.parentKey;
+  const [parentRefs, childRefs] = await Promise.all([refsOf(db, schema, parentKey ? [parentKey] : []), refsOf(db, schema, read.childKeys)]);
+  if (parentKey) hash.parentKey = parentRefs[0]!.key;
+  const counts = read.dependencyCounts;
+  return {
+    found: 'job',
+    job: {
+      prefix: schema,
+      hash,
+      state: stateOf(read.row.state, read.row.priority),
+      logsCount: read.logsCount,
+      children: { processed: counts.processed ?? 0, unprocessed: counts.pending ?? 0, failed: counts.failed ?? 0, ignored: counts.ignored ?? 0 },
+      childKeys: childRefs.map((ref) => ref.key),
+      ...(parentRefs[0] ? { parent: parentRefs[0] } : {}),
+      childRefs,
+      refsResolved: true,
+    },
+  };
+}
+
+export async function readLogs(db: Db, schema: string, options: ReadJobLogsOptions): Promise<JobLogsRead> {
+  if (!(await queueThere(db, schema, options))) return { found: 'queue-missing' };
+  const read = await jobLogs(db, options.queueName, options.jobId, options.start, options.end);
+  if (!read) return { found: 'job-missing', prefix: schema };
+  return { found: 'job', prefix: schema, count: read.count, logs: read.logs };
+}
