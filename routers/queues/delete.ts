@@ -20,4 +20,4 @@ export const deleteProcedure = queueProcedure
   })
   .input(deleteQueueInput)
   .output(deleteResultSchema)
-  .mutation(({ ctx, input }) => deleteQueue({ store: ctx.store, queue: ctx.queue }));
+  .mutation(({ ctx }) => deleteQueue({ store: ctx.store, queue: ctx.queue }));

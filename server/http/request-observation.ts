@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { Express as ExpressApp, NextFunction, Request, Response } from 'express';
 import type { Level } from 'pino';
 import type { Logger } from '../logger.js';
 import type { HttpMetrics } from '../observability/http-metrics.js';
@@ -56,7 +56,7 @@ type ObservedRequest = Request & { [requestLogger]?: Logger };
  * `req.log` is made on first use (a getter on the app's request prototype):
  * by then the route is known, and most successful requests never log.
  */
-export function observeRequests(app: Express, { logger, metrics, routeLabel, basePath }: RequestObservation) {
+export function observeRequests(app: ExpressApp, { logger, metrics, routeLabel, basePath }: RequestObservation) {
   const routeOf = (req: Request, res: Response) => {
     const match = restMatchOf(res);
     return match ? `${basePath}${match.template}` : routeLabel(req.method, req.originalUrl.split('?')[0]!);
@@ -64,7 +64,8 @@ export function observeRequests(app: Express, { logger, metrics, routeLabel, bas
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: ObservedRequest): Logger {
-      return (this[requestLogger] ??= logger.child({ req: { id: this.id, method: this.method, route: routeOf(this, this.res!) } }));
+      this[requestLogger] ??= logger.child({ req: { id: this.id, method: this.method, route: routeOf(this, this.res!) } });
+      return this[requestLogger];
     },
     set(this: ObservedRequest, value: Logger) {
       this[requestLogger] = value;

@@ -110,6 +110,7 @@ const describeQuery = (query: SearchBody['query']) =>
  * `--search TEXT` / `--where TERMS`: a dry run, a background task (`--async`), or the action
  * itself continued by cursor until the scan is done, counts on the spinner.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: returns an exit code, or nothing for 0, like a command's run
 export async function runSearchAction({ config, io, connectionId }: CliContext, action: SearchAction, queueName: string, values: SearchFlagValues): Promise<number | void> {
   const status = listFlag(values.status) ?? action.defaultStatus;
   const fields = listFlag(values.in);
