@@ -6,7 +6,6 @@ import type { HttpMetrics } from '../observability/http-metrics.js';
 import { restMatchOf } from './rest/rest-match.js';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** The request's id: a well-formed incoming `X-Request-Id`, else a new UUID; echoed in the response. */
