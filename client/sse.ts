@@ -12,8 +12,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
   let buffer = '';
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, '\n');
-    let boundary: number;
-    while ((boundary = buffer.indexOf('\n\n')) !== -1) {
+    for (let boundary = buffer.indexOf('\n\n'); boundary !== -1; boundary = buffer.indexOf('\n\n')) {
       const block = buffer.slice(0, boundary);
       buffer = buffer.slice(boundary + 2);
       const message: SseMessage = { event: 'message', data: '' };

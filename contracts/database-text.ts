@@ -5,4 +5,5 @@ import { z } from 'zod';
  * hold a NUL character and fails the whole query on one (a 500), so such
  * input is a 400 here instead.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point
 export const databaseText = () => z.string().regex(/^[^\u0000]*$/, 'must not contain a NUL character');

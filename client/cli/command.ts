@@ -28,6 +28,7 @@ export interface Command<O extends ParseArgsOptionsConfig = ParseArgsOptionsConf
   /** How many positionals the command takes: [min, max]. */
   arity: [number, number];
   /** Resolves with the exit code (0 when nothing is returned). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a command that returns nothing exits 0
   run(context: CliContext, parsed: { positionals: string[]; values: ParsedFor<O>['values'] }): Promise<number | void>;
 }
 

@@ -27,7 +27,7 @@ function flagWithValue(command: Command<ParseArgsOptionsConfig>, name: string): 
   return `${short}--${name} ${shown && !shown.startsWith('-') ? shown : 'VALUE'}`;
 }
 
-export function helpText(commands: Command<any>[]): string {
+export function helpText(commands: Command[]): string {
   return [
     'usage: bullpen <command> [arguments] [flags]',
     '',
@@ -45,7 +45,7 @@ export function helpText(commands: Command<any>[]): string {
 }
 
 /** `bullpen <command> --help`: usage, what it does, each flag, the global flags and examples. */
-export function commandHelp(command: Command<any>): string {
+export function commandHelp(command: Command): string {
   const flags = Object.keys(command.options).map((name): [string, string] => [flagWithValue(command, name), String(command.flagHelp[name] ?? '')]);
   return [
     `usage: bullpen ${command.name} ${command.usage}`.trimEnd(),

@@ -24,7 +24,7 @@ function cliConfig(env: NodeJS.ProcessEnv, flags: Partial<GlobalFlags>): CliConf
 }
 
 /** The first positional argument names the command; everything else is parsed by that command. */
-function findCommand(args: string[]): { command?: Command<any>; name?: string; rest: string[] } {
+function findCommand(args: string[]): { command?: Command; name?: string; rest: string[] } {
   const { tokens } = parseArgs({ args, options: globalOptions, allowPositionals: true, strict: false, tokens: true });
   const first = tokens.find((token) => token.kind === 'positional');
   if (!first) return { rest: args };

@@ -17,7 +17,7 @@ export function formatTable(headers: string[], rows: Cell[][]): string {
   const cells = rows.map((row) => row.map(cellText));
   const widths = headers.map((header, column) => Math.max(header.length, ...cells.map((row) => row[column]?.length ?? 0)));
   const line = (row: string[]) => row.map((text, column) => text.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
-  return [line(headers.map((header) => header.toUpperCase())), ...cells.map(line)].join('\n') + '\n';
+  return `${[line(headers.map((header) => header.toUpperCase())), ...cells.map(line)].join('\n')}\n`;
 }
 
 export function writeJson(stream: Writable, value: unknown): void {

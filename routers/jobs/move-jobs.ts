@@ -64,7 +64,9 @@ export async function moveJobIds(plan: MovePlan, jobIds: string[]): Promise<Bulk
     else orders.push({ jobId, targetId, readOpts, movedOpts: movedOpts(readOpts, targetId) });
   });
   const verdicts = await plan.carry(orders);
-  orders.forEach((order, index) => results.set(order.jobId, resultOf(order.jobId, verdicts[index]!, order.targetId)));
+  orders.forEach((order, index) => {
+    results.set(order.jobId, resultOf(order.jobId, verdicts[index]!, order.targetId));
+  });
   return ids.map((jobId) => results.get(jobId)!);
 }
 

@@ -81,7 +81,7 @@ export async function streamPrometheus(out: Writable, stores: StoreHandle[], dir
   for (const entry of scraped) {
     const connection = escapeLabel(entry.store.connection.name);
     for (let start = 0; entry.up && start < entry.refs.length; start += queuesPerCall) {
-      let rows;
+      let rows: Awaited<ReturnType<typeof readExportCounts>>;
       try {
         rows = await entry.store.exportCounts(entry.refs.slice(start, start + queuesPerCall));
       } catch (error) {
@@ -93,7 +93,9 @@ export async function streamPrometheus(out: Writable, stores: StoreHandle[], dir
       for (const { ref, counts, completedTotal, failedTotal, oldestWaitingAt } of rows) {
         const labels = `queue="${escapeLabel(ref.name)}"`;
         const tail = `, connection="${connection}", prefix="${escapeLabel(ref.prefix)}"`;
-        exportedStates.forEach((state, index) => (text += `bullmq_job_count{${labels}, state="${state}"${tail}} ${counts[index]}\n`));
+        exportedStates.forEach((state, index) => {
+          text += `bullmq_job_count{${labels}, state="${state}"${tail}} ${counts[index]}\n`;
+        });
         completed.push(`bullmq_job_completed_total{${labels}${tail}} ${completedTotal}\n`);
         failed.push(`bullmq_job_failed_total{${labels}${tail}} ${failedTotal}\n`);
         backlog.push(`bullpen_queue_backlog{${labels}${tail}} ${counts[waitingAt]! + counts[prioritizedAt]!}\n`);

@@ -73,7 +73,10 @@ export async function listQueues({
       totals: counting,
     });
     page = pageOf(counting && needle !== '' ? selected.filter(({ ref }) => named(ref)) : selected, query);
-    if (totals) totalsCache.counted(store, (counted = { totals, countedAt }));
+    if (totals) {
+      counted = { totals, countedAt };
+      totalsCache.counted(store, counted);
+    }
   }
   const queues = await store.queueSummaries(page.refs);
   const answered = cached ?? counted;

@@ -20,4 +20,4 @@ export const obliterateProcedure = queueProcedure
   })
   .input(obliterateInput)
   .output(obliterateResultSchema)
-  .mutation(({ ctx, input }) => obliterateQueue({ store: ctx.store, queue: ctx.queue }));
+  .mutation(({ ctx }) => obliterateQueue({ store: ctx.store, queue: ctx.queue }));

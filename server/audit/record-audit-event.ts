@@ -29,9 +29,9 @@ export const maxLoggedLineBytes = 2048;
 /** Column widths of audit_event (see the entity); longer values are cut with the marker, never refused. */
 const columnWidths = { action: 100, procedure: 200, connectionId: 200, queueName: 1000, errorCode: 50, reason: 1000 } as const;
 
-function fit(value: string, width: number): string;
-function fit(value: string | null, width: number): string | null;
-function fit(value: string | null, width: number): string | null {
+function fitToWidth(value: string, width: number): string;
+function fitToWidth(value: string | null, width: number): string | null;
+function fitToWidth(value: string | null, width: number): string | null {
   return value !== null && value.length > width ? `${value.slice(0, width - cutMarker.length)}${cutMarker}` : value;
 }
 
@@ -43,22 +43,22 @@ function auditRow(input: AuditEventInput) {
     actorKind: input.actor.kind,
     userId: input.actor.userId,
     tokenId: input.actor.tokenId,
-    action: fit(input.action, columnWidths.action),
-    procedure: fit(input.procedure, columnWidths.procedure),
-    connectionId: fit(input.connectionId, columnWidths.connectionId),
-    queueName: fit(input.queueName, columnWidths.queueName),
+    action: fitToWidth(input.action, columnWidths.action),
+    procedure: fitToWidth(input.procedure, columnWidths.procedure),
+    connectionId: fitToWidth(input.connectionId, columnWidths.connectionId),
+    queueName: fitToWidth(input.queueName, columnWidths.queueName),
     parameters: JSON.stringify(input.parameters ?? null),
     outcome: input.outcome,
-    errorCode: fit(input.errorCode, columnWidths.errorCode),
+    errorCode: fitToWidth(input.errorCode, columnWidths.errorCode),
     counts: input.counts ? JSON.stringify(input.counts) : null,
-    reason: fit(input.reason ?? null, columnWidths.reason),
+    reason: fitToWidth(input.reason ?? null, columnWidths.reason),
   };
 }
 
 /** The row as logged when it cannot be written: each text cut so the whole line stays under 2 KB. */
 function compactRow(row: ReturnType<typeof auditRow>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [key, typeof value === 'string' ? fit(value, key === 'parameters' ? 600 : 150) : value]),
+    Object.entries(row).map(([key, value]) => [key, typeof value === 'string' ? fitToWidth(value, key === 'parameters' ? 600 : 150) : value]),
   );
 }
 

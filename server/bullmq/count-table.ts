@@ -28,7 +28,10 @@ export class CountTable {
 
   baseOf(ref: QueueRef): string {
     let base = this.bases.get(ref);
-    if (base === undefined) this.bases.set(ref, (base = queueBase(ref)));
+    if (base === undefined) {
+      base = queueBase(ref);
+      this.bases.set(ref, base);
+    }
     return base;
   }
 

@@ -49,7 +49,9 @@ export async function runPipelined(client: StoreClient, commands: KeyedCommand[]
   await Promise.all(
     groupByHashTag(commands).map(async (indexes) => {
       const groupReplies = await execPipeline(client, indexes.map((index) => commands[index]!));
-      indexes.forEach((index, position) => (replies[index] = groupReplies[position]));
+      indexes.forEach((index, position) => {
+        replies[index] = groupReplies[position];
+      });
     }),
   );
   return replies;

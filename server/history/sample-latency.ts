@@ -42,7 +42,11 @@ function callGroups(client: StoreClient, queues: readonly BusyQueue[]): number[]
     const jobs = Math.min(latencyJobsPerQueue, queue.finished);
     let group = open.get(tag);
     if (group && group.jobs + jobs > latencyJobsPerCall) group = undefined;
-    if (!group) open.set(tag, (group = { indexes: [], jobs: 0 })), groups.push(group.indexes);
+    if (!group) {
+      group = { indexes: [], jobs: 0 };
+      open.set(tag, group);
+      groups.push(group.indexes);
+    }
     group.indexes.push(index);
     group.jobs += jobs;
   });

@@ -16,7 +16,8 @@ export function apiDocs(document: () => OpenAPIObject): Router {
   };
   router.use(async (req, res, next) => {
     try {
-      const chain = await (handlers ??= load());
+      handlers ??= load();
+      const chain = await handlers;
       const run = (index: number): void => {
         if (index >= chain.length) return next();
         chain[index]!(req, res, (error?: unknown) => (error ? next(error) : run(index + 1)));

@@ -38,7 +38,7 @@ const tags = {
 };
 
 const authentication = {
-  required: 'Authentication: a bearer API token or the `bullpen_session` cookie (see the security schemes). ' + `CSRF: ${csrfRule}`,
+  required: `Authentication: a bearer API token or the \`bullpen_session\` cookie (see the security schemes). CSRF: ${csrfRule}`,
   authless: 'Authentication: none. This instance runs in authless mode (SERVICE_AUTHLESS, trusted networks only): every route answers without credentials, and the account routes answer 400 `AUTHLESS_MODE`.',
 };
 
@@ -88,8 +88,10 @@ export function buildOpenApiDocument(version: string, mode: DocumentMode = defau
     securitySchemes,
   });
   for (const facts of operationsOf(appRouter, document)) completeOperation(facts);
-  Object.assign((document.paths ??= {}), plainRoutePaths, oauthPaths(), { '/mcp': { post: mcpOperation } });
-  const components = (document.components ??= {});
+  document.paths ??= {};
+  Object.assign(document.paths, plainRoutePaths, oauthPaths(), { '/mcp': { post: mcpOperation } });
+  document.components ??= {};
+  const components = document.components;
   const { responses, errorBody } = sharedErrorComponents();
   components.schemas = { ...components.schemas, ErrorBody: errorBody };
   for (const name of Object.keys(components.schemas)) if (name.startsWith('error.')) delete components.schemas[name];

@@ -56,7 +56,8 @@ export function plainRoute<Params>(services: Services, name: string, handle: (ca
         const opened = await openConnection(services, actor, connectionId);
         const input = { ...(req.query as Record<string, unknown>), ...(req.params as Record<string, unknown>) };
         assertProtectionAllows({ connection: opened.connection, actor, permission, input, confirms: 'queueName' in input ? 'queue' : 'connection' });
-        return (store = opened);
+        store = opened;
+        return opened;
       },
     };
     try {

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { Express as ExpressApp, NextFunction, Request, Response } from 'express';
 import type { Level } from 'pino';
 import type { Logger } from '../logger.js';
 import type { HttpMetrics } from '../observability/http-metrics.js';
 import { restMatchOf } from './rest/rest-match.js';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** The request's id: a well-formed incoming `X-Request-Id`, else a new UUID; echoed in the response. */
@@ -56,7 +55,7 @@ type ObservedRequest = Request & { [requestLogger]?: Logger };
  * `req.log` is made on first use (a getter on the app's request prototype):
  * by then the route is known, and most successful requests never log.
  */
-export function observeRequests(app: Express, { logger, metrics, routeLabel, basePath }: RequestObservation) {
+export function observeRequests(app: ExpressApp, { logger, metrics, routeLabel, basePath }: RequestObservation) {
   const routeOf = (req: Request, res: Response) => {
     const match = restMatchOf(res);
     return match ? `${basePath}${match.template}` : routeLabel(req.method, req.originalUrl.split('?')[0]!);
@@ -64,7 +63,8 @@ export function observeRequests(app: Express, { logger, metrics, routeLabel, bas
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: ObservedRequest): Logger {
-      return (this[requestLogger] ??= logger.child({ req: { id: this.id, method: this.method, route: routeOf(this, this.res!) } }));
+      this[requestLogger] ??= logger.child({ req: { id: this.id, method: this.method, route: routeOf(this, this.res!) } });
+      return this[requestLogger];
     },
     set(this: ObservedRequest, value: Logger) {
       this[requestLogger] = value;

@@ -31,7 +31,8 @@ export function mcpEndpoint({ router, services, version, onError }: McpEndpointO
   const toolsOnce = () => {
     if (tools) return tools;
     const all = procedureTools(router);
-    return (tools = { all, byName: new Map(all.map((tool) => [tool.definition.name, tool])) });
+    tools = { all, byName: new Map(all.map((tool) => [tool.definition.name, tool])) };
+    return tools;
   };
   const createContext = createHttpContextFactory(services, 'mcp');
   return async (req: Request, res: Response) => {

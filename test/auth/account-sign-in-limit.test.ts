@@ -4,8 +4,10 @@ import { signUp, testPassword, type SignedInUser } from '../helpers/auth.js';
 
 const limited = { NODE_ENV: 'production', APP_BASE_URL: 'http://localhost:3000', TRUST_PROXY: 'true', RATE_LIMIT_MAX: '1000', RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_ACCOUNT_MAX: '3' };
 let source = 0;
-const signInFrom = (app: TestApp, email: string, password: string) =>
-  request(`${app.api}/auth/sign-in/email`, { method: 'POST', headers: { 'x-forwarded-for': `10.9.${(source += 1) % 250}.1` }, body: { email, password } });
+const signInFrom = (app: TestApp, email: string, password: string) => {
+  source += 1;
+  return request(`${app.api}/auth/sign-in/email`, { method: 'POST', headers: { 'x-forwarded-for': `10.9.${source % 250}.1` }, body: { email, password } });
+};
 
 describe('per-account sign-in limit', () => {
   let app: TestApp;

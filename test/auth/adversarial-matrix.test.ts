@@ -95,7 +95,11 @@ describe('the adversarial matrix: every mutation × role × relation × protecti
     const mismatches: string[] = [];
     for (const row of rows) {
       cases++;
-      for (const [dimension, value] of Object.entries(row)) (sampled[dimension] ??= {})[String(value)] = ((sampled[dimension] ??= {})[String(value)] ?? 0) + 1;
+      for (const [dimension, value] of Object.entries(row)) {
+        sampled[dimension] ??= {};
+        const seen = sampled[dimension];
+        seen[String(value)] = (seen[String(value)] ?? 0) + 1;
+      }
       const connection = world.connections[row.protection];
       const t = await prepareTargets(world, connection, route.needs ?? []);
       const relation = row.relation.startsWith('both') ? 'both' : (row.relation as 'same' | 'another');

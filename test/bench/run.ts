@@ -123,7 +123,10 @@ async function everyQueueScenario(redis: Redis, runtime: string, startBullpen: (
     }
   };
   const between = [
-    async () => (await quietDiscovery(), jobReadScenario(subjects, redis, connectionId, scale.seconds)),
+    async () => {
+      await quietDiscovery();
+      return jobReadScenario(subjects, redis, connectionId, scale.seconds);
+    },
     () => jobPageScenario(subjects, connectionId, 'pages', scale.seconds),
     () => runPurge(bullpen, redis, { host: '127.0.0.1', port: ports.redis }),
   ];

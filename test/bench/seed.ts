@@ -1,5 +1,5 @@
 import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 export interface BenchConnection {
   host: string;

@@ -29,7 +29,7 @@ bootTour({ mirror: true });
 
 const mirrored = () => docs as MirroredValidator;
 const routes = Object.entries(proceduresOf(appRouter))
-  .flatMap(([procedure, built]) => {
+  .flatMap(([, built]) => {
     const openapi = partsOf(built).meta?.openapi;
     if (!openapi) return [];
     const takesNoInput = instanceofZodTypeLikeVoid(unwrapZodType(getInputOutputParsers(built as never).inputParser, true));

@@ -98,8 +98,14 @@ describe('preloading at startup', () => {
     let scans = 0;
     const queueDirectory = new QueueIndex({
       ttlMs: 600_000,
-      store: { load: async (id) => (loaded.push(id), { refs: [{ prefix: fixture.prefix, name: 'kept' }], scans: [] }), save: async () => undefined },
-      scan: async () => (scans++, { refs: [], incomplete: [] }),
+      store: { load: async (id) => {
+        loaded.push(id);
+        return { refs: [{ prefix: fixture.prefix, name: 'kept' }], scans: [] };
+      }, save: async () => undefined },
+      scan: async () => {
+        scans++;
+        return { refs: [], incomplete: [] };
+      },
     });
     await preloadQueueIndex({ connections: envConnectionCatalog([connection], () => 'org'), stores, queueDirectory, logger: createLogger({ level: 'silent' }) });
     expect([loaded, scans, stores.openHandles()[0]?.client.status]).toEqual([['main'], 0, 'ready']);
@@ -126,10 +132,11 @@ describe.each(['embedded', 'server'] as const)('the queue index across a real re
 
   beforeAll(async () => {
     directory = await mkdtemp(path.join(tmpdir(), 'bullpen-index-'));
+    if (mode === 'server') database = await createTestDatabase();
     const persistence: Record<string, string> =
-      mode === 'server'
+      database
         // Server persistence refuses to start without an encryption key (issue 14).
-        ? { DATABASE_URL: (database = await createTestDatabase()).url, AUTH_SECRET: testAuthSecret, SERVICE_ENCRYPTION_KEY: testEncryptionKey }
+        ? { DATABASE_URL: database.url, AUTH_SECRET: testAuthSecret, SERVICE_ENCRYPTION_KEY: testEncryptionKey }
         : { SERVICE_EMBEDDED_DIR: directory };
     env = { ...(fixture.env as Record<string, string>), ...persistence, SERVICE_QUEUE_LIST_CACHE_MS: '600000' };
     await createQueues(fixture, ['kept', 'gone']);

@@ -58,9 +58,13 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     // Server mode refuses to start without one.
     if (!(options.env && 'SERVICE_ENCRYPTION_KEY' in options.env)) env.SERVICE_ENCRYPTION_KEY = testEncryptionKey;
     if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
-    else env.DATABASE_URL = (database = await createTestDatabase()).url;
+    else {
+      database = await createTestDatabase();
+      env.DATABASE_URL = database.url;
+    }
   } else if (!env.SERVICE_EMBEDDED_DIR) {
-    env.SERVICE_EMBEDDED_DIR = options.embeddedDir ?? (tempDir = await mkdtemp(path.join(tmpdir(), 'bullpen-test-')));
+    if (options.embeddedDir === undefined) tempDir = await mkdtemp(path.join(tmpdir(), 'bullpen-test-'));
+    env.SERVICE_EMBEDDED_DIR = options.embeddedDir ?? tempDir;
   }
   const config = loadConfig(env);
   const logs: string[] = [];

@@ -63,7 +63,9 @@ export async function sql<T = Record<string, unknown>>(app: TestApp, statement: 
   const db = new Database(path.join(persistence.directory, embeddedDatabaseFile));
   try {
     const prepared = db.prepare(statement);
-    return (prepared.reader ? prepared.all() : (prepared.run(), [])) as T[];
+    if (prepared.reader) return prepared.all() as T[];
+    prepared.run();
+    return [];
   } finally {
     db.close();
   }

@@ -63,7 +63,11 @@ describe.each(persistenceKinds)('history roll-ups, retention and the lease (%s)'
     const sample = { ...sampleAt(Date.now(), {}), queues: points, totals: totalsOf(points) };
     let turns = 0;
     let writing = true;
-    const turn = () => void (writing && (turns++, setImmediate(turn)));
+    const turn = () => {
+      if (!writing) return;
+      turns++;
+      setImmediate(turn);
+    };
     setImmediate(turn);
     await writeSample(app.services.persistence.fork(), 'sliced', sample);
     writing = false;

@@ -38,12 +38,16 @@ beforeAll(async () => {
   }, { ...bed.fixture.bullmq, concurrency: 10 });
   bed.closeLater(worker);
   const added = await orders.addBulk(Array.from({ length: 40 }, (_, n) => ({ name: n < 20 ? 'checkout' : 'refund', data: order(n) })));
-  added.forEach((job, n) => byN.set(n, job.id!));
+  added.forEach((job, n) => {
+    byN.set(n, job.id!);
+  });
   await waitFor(async () => (await orders.getJobCountByTypes('completed', 'failed')) === 40, 20_000, 'the workers to settle the orders');
   await worker.close();
   // Waiting jobs with priorities: opts.priority is read from the stored options.
   const waiting = await orders.addBulk([1, 3, 7, 9].map((priority) => ({ name: 'later', data: { n: 100 + priority }, opts: { priority } })));
-  waiting.forEach((job) => byN.set(job.data.n, job.id!));
+  waiting.forEach((job) => {
+    byN.set(job.data.n, job.id!);
+  });
 });
 
 describe('the where grammar', () => {

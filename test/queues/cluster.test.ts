@@ -42,7 +42,9 @@ describe('queues on a 3-master Redis Cluster', () => {
   afterAll(async () => {
     await Promise.all(queues.map((queue) => queue.close()));
     client?.disconnect();
-    seeders.forEach((seeder) => seeder.disconnect());
+    seeders.forEach((seeder) => {
+      seeder.disconnect();
+    });
     await app?.close();
     await cluster?.stop();
   });

@@ -12,7 +12,10 @@ function setup(ttlMs = 1000) {
   const clock = { now: 10_000 };
   const cache = new ConnectionTotals({ ttlMs, now: () => clock.now });
   const recount = { calls: 0, next: counts(0) };
-  const recounting = async () => (recount.calls++, recount.next);
+  const recounting = async () => {
+    recount.calls++;
+    return recount.next;
+  };
   return { clock, cache, recount, recounting };
 }
 

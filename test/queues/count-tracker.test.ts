@@ -23,8 +23,14 @@ function scriptCallsDuring(work: () => Promise<unknown>): Promise<number[]> {
     return original.call(this, command);
   };
   return work().then(
-    () => ((target.sendCommand = original), sizes),
-    (error) => ((target.sendCommand = original), Promise.reject(error)),
+    () => {
+      target.sendCommand = original;
+      return sizes;
+    },
+    (error) => {
+      target.sendCommand = original;
+      return Promise.reject(error);
+    },
   );
 }
 
@@ -57,7 +63,7 @@ describe('CountTracker on a real Redis', () => {
     expect(await trackedTotals(tracker)).toMatchObject({ waiting: 2, completed: 1, failed: 0 });
     expect(await scriptCallsDuring(() => tracker.totals(refs))).toEqual([]);
     await writer.zadd('bull:c:failed', 1, 'f');
-    let totals;
+    let totals: unknown;
     expect(await scriptCallsDuring(async () => (totals = (await tracker.totals(refs))?.totals))).toEqual([1]);
     expect(totals).toMatchObject({ waiting: 2, completed: 1, failed: 1 });
     // A status key that did not exist when the queue was read.

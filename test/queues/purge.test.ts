@@ -110,7 +110,14 @@ describe('purge', () => {
     const queue = await seeded('busy-worker', { waiting: 1 });
     let finish!: () => void;
     const started = new Promise<void>((resolve) => {
-      const worker = new Worker('busy-worker', () => (resolve(), new Promise<void>((done) => (finish = done))), fixture.bullmq);
+      const worker = new Worker(
+        'busy-worker',
+        () => {
+          resolve();
+          return new Promise<void>((done) => (finish = done));
+        },
+        fixture.bullmq,
+      );
       bed.closeLater(worker);
     });
     await started;

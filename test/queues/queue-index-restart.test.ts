@@ -24,7 +24,10 @@ describe('QueueIndex', () => {
     await first.index.list(store('a'));
     await first.index.flush();
     let loads = 0;
-    const counted = { ...first.persisted, load: (id: string, prefixes: readonly string[]) => (loads++, first.persisted.load(id, prefixes)) };
+    const counted = { ...first.persisted, load: (id: string, prefixes: readonly string[]) => {
+        loads++;
+        return first.persisted.load(id, prefixes);
+      } };
     const restarted = harness(5000, counted);
     restarted.holdScans(true);
     await restarted.index.preload(store('a'));

@@ -54,7 +54,9 @@ describe('steering a queue: global concurrency, global rate limit, a tripped lim
     const cleared = await call('DELETE', 'throttled', 'rate-limit');
     expect(cleared.body.rateLimitedForMs).toBe(0);
     let ran = false;
-    const fresh = new Worker('throttled', async () => void (ran = true), bed.fixture.bullmq);
+    const fresh = new Worker('throttled', async () => {
+      ran = true;
+    }, bed.fixture.bullmq);
     bed.closeLater(fresh);
     await waitFor(() => ran, 10_000, 'the job to run again');
   });

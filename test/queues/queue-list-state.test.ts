@@ -52,7 +52,12 @@ describe('GET /queues?state=…&totals=true against real BullMQ queues', () => {
     // A job a real worker holds: its queue has an active job and nothing else.
     const held = new Promise<void>((resolve) => (release = resolve));
     worker = new Worker('active', () => held, { ...fixture.bullmq, concurrency: 1 });
-    bed.closeLater({ close: async () => (release(), worker.close()) });
+    bed.closeLater({
+      close: async () => {
+        release();
+        await worker.close();
+      },
+    });
     const started = new Promise((resolve) => worker.once('active', resolve));
     await queues[7]!.add('hold', {});
     await started;

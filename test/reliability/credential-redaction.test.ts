@@ -35,7 +35,7 @@ describe('the one URL redaction', () => {
   it('reaches URLs in nested audit parameters, and again in stored ones on their way out', () => {
     const parameters = redactParameters({ outer: { list: [{ target: `redis://h:6379?pass=${secret}` }] } });
     expect(JSON.stringify(parameters)).not.toContain(secret);
-    const stored = { url: `https://hooks.example/${secret}`, data: 'x'.repeat(1000) + '…(5000 chars)' };
+    const stored = { url: `https://hooks.example/${secret}`, data: `${'x'.repeat(1000)}…(5000 chars)` };
     expect(redactStoredParameters(stored)).toEqual({ url: 'https://hooks.example/…', data: stored.data });
   });
 });

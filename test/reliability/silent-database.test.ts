@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnreachable } from '../../server/persistence/database-unavailable.js';
 import type { Orm } from '../../server/persistence/orm.js';

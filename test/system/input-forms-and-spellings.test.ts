@@ -88,7 +88,12 @@ describe('one spelling per concept (rule 7)', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const worker = new Worker(queue.name, () => held, { ...fixture.bullmq, concurrency: 50 });
-    bed.closeLater({ close: async () => (release(), worker.close()) });
+    bed.closeLater({
+      close: async () => {
+        release();
+        await worker.close();
+      },
+    });
     await worker.waitUntilReady();
     const answers = [];
     for (let index = 0; index < 10; index++) {

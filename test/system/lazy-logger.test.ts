@@ -4,7 +4,10 @@ import { createLogger, lazyLogger } from '../../server/logger.js';
 
 function capture() {
   const lines: string[] = [];
-  const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
+  const destination = new Writable({ write: (chunk, _encoding, done) => {
+      lines.push(String(chunk));
+      done();
+    } });
   return { lines, logger: createLogger({ level: 'info', destination }) };
 }
 
@@ -12,7 +15,10 @@ describe('lazyLogger (a request context logger made on first use)', () => {
   it('makes no logger until a method is used, then one for every later use', () => {
     const { lines, logger } = capture();
     let made = 0;
-    const lazy = lazyLogger(() => (made++, logger.child({ requestId: 'r-1' })));
+    const lazy = lazyLogger(() => {
+      made++;
+      return logger.child({ requestId: 'r-1' });
+    });
     const copied = { ...{ logger: lazy } };
     expect(made).toBe(0);
     copied.logger.info({ n: 1 }, 'first');

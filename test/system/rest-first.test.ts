@@ -40,7 +40,10 @@ describe('REST GETs answered before the express router (server/http/rest/rest-fi
     };
     const rest = restApi(echoRouter, { basePath: '/api', plainGetRoutes: [], createContext: ({ req, res }) => ({ ...createInnerContext(services, 'rest'), req, res }), onError: () => {}, successStatus: () => 200 });
     // Not in the app: a first layer that counts what express's router dispatches.
-    app.use((_req, _res, next) => (seen.routerRequests++, next()));
+    app.use((_req, _res, next) => {
+      seen.routerRequests++;
+      next();
+    });
     app.use(observe, rest.middleware);
     app.get('/api/plain', (_req, res) => void res.json({ plain: true }));
     const { serverOptions, listener } = restFirst(app, observe, rest);

@@ -91,14 +91,14 @@ describe('a field a route does not take is refused by name, on every route (REST
   });
 
   const values = { connectionId: 'main', queueName: 'q', jobId: 'x', key: 'x', taskId: 'x', schedulerId: 'x', ruleId: 'x', eventId: 'x', destinationId: 'x', id: 'x', token: 'x', userId: 'x', invitationId: 'x', provider: 'x' };
-  const valueOf = (name: string) => (name === 'organizationId' ? owner.organizationId : values[name as keyof typeof values]);
+  const sampleValueOf = (name: string) => (name === 'organizationId' ? owner.organizationId : values[name as keyof typeof values]);
   const routes = procedures.flatMap(([name, procedure]) => {
     const { meta, type } = partsOf(procedure);
     return meta?.openapi ? [{ name, method: meta.openapi.method, path: meta.openapi.path, mutation: type === 'mutation' }] : [];
   });
 
   it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('REST %s', async (_label, route) => {
-    const url = `${app.api}${route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(valueOf(name)))}`;
+    const url = `${app.api}${route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(sampleValueOf(name)))}`;
     const headers = asBrowser(app, owner);
     const response = route.method === 'GET' ? await request(`${url}?bogusField=1`, { headers }) : await request(url, { method: route.method, headers, body: { bogusField: 1 } });
     expect([response.status, response.body.code, response.body.fields]).toEqual([400, 'UNKNOWN_FIELD', ['bogusField']]);
@@ -106,7 +106,7 @@ describe('a field a route does not take is refused by name, on every route (REST
 
   it.each(routes.map((route) => [route.name, route] as const))('tRPC %s', async (name, route) => {
     const params = (route.path.match(/\{(\w+)\}/g) ?? []).map((param) => param.slice(1, -1));
-    const input = { ...Object.fromEntries(params.map((param) => [param, valueOf(param)])), bogusField: 1 };
+    const input = { ...Object.fromEntries(params.map((param) => [param, sampleValueOf(param)])), bogusField: 1 };
     const url = `${app.api}/trpc/${name}`;
     const headers = asBrowser(app, owner);
     const response = route.mutation ? await request(url, { method: 'POST', headers, body: input }) : await request(`${url}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers });

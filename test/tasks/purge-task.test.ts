@@ -34,7 +34,10 @@ describe('purge task', () => {
     const context: TaskContext = {
       taskId: 't', params: { statuses: ['completed', 'failed'], prefix: fixture.prefix }, cursor, queueName, store,
       openStore: async () => store, firstStartedAt: Date.now(), batchSize: 1000,
-      progress: async (processed, next) => (progress.push({ processed, cursor: structuredClone(next) }), progress.length < stopAfter),
+      progress: async (processed, next) => {
+        progress.push({ processed, cursor: structuredClone(next) });
+        return progress.length < stopAfter;
+      },
       throttle: async () => undefined,
     };
     return { context, progress };

@@ -52,7 +52,7 @@ function drawHistory(history: QueueHistory): string {
     return `${label.padEnd(labelWidth)}  ${timeline(values, max)}  ${scale}`;
   });
   const axis = timeAxis(Date.parse(history.from), Date.parse(history.to), columns.length).map((line) => `${' '.repeat(labelWidth + 2)}${line}`);
-  return [...rows, ...axis].join('\n') + '\n';
+  return `${[...rows, ...axis].join('\n')}\n`;
 }
 
 export const historyCommand = defineCommand({

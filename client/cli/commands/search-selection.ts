@@ -1,5 +1,5 @@
 import type { BulkOutcome } from '../../api-types.js';
-import { integerFlag } from '../command.js';
+import { integerFlag, type Command } from '../command.js';
 import { UsageError, type CliContext } from '../context.js';
 import { formatTable, writeJson } from '../output.js';
 import { withProgress } from '../progress.js';
@@ -110,7 +110,7 @@ const describeQuery = (query: SearchBody['query']) =>
  * `--search TEXT` / `--where TERMS`: a dry run, a background task (`--async`), or the action
  * itself continued by cursor until the scan is done, counts on the spinner.
  */
-export async function runSearchAction({ config, io, connectionId }: CliContext, action: SearchAction, queueName: string, values: SearchFlagValues): Promise<number | void> {
+export async function runSearchAction({ config, io, connectionId }: CliContext, action: SearchAction, queueName: string, values: SearchFlagValues): ReturnType<Command['run']> {
   const status = listFlag(values.status) ?? action.defaultStatus;
   const fields = listFlag(values.in);
   const query = {

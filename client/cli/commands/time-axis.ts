@@ -18,7 +18,9 @@ export function timeAxis(from: number, to: number, width: number): string[] {
   const end = label(to, to - from);
   const mid = label(from + ((to - from) * middle) / (width - 1), to - from);
   const labels = Array.from<string>({ length: Math.max(width, start.length + end.length + 1) }).fill(' ');
-  const put = (text: string, at: number) => text.split('').forEach((char, offset) => (labels[at + offset] = char));
+  const put = (text: string, at: number) => text.split('').forEach((char, offset) => {
+      labels[at + offset] = char;
+    });
   put(start, 0);
   const endAt = Math.max(start.length + 1, width - end.length);
   const midAt = middle - Math.floor(mid.length / 2);

@@ -33,7 +33,7 @@ export function jobMatcher(client: StoreClient, queue: Queue, criteria: JobCrite
   const textFields = needle === undefined ? [] : fields.filter((field) => field !== 'id').map((field) => hashFieldBySearchable[field as Exclude<SearchableField, 'id'>]);
   const hashFields = [...new Set([...textFields, ...(where ? whereHashFields(where) : [])])];
   const matchesId = needle !== undefined && fields.includes('id');
-  const contains = (value: string | null | undefined) => value != null && value.toLowerCase().includes(needle!);
+  const contains = (value: string | null | undefined) => value?.toLowerCase().includes(needle!) === true;
   const matchesText = (id: string, hash: JobHash) => needle === undefined || (matchesId && contains(id)) || textFields.some((field) => contains(hash[field]));
   const matches = (id: string, hash: JobHash) => matchesText(id, hash) && (!where || matchesWhere(where, id, hash, criteria.decodeOpts));
 

@@ -45,6 +45,7 @@ export function safeRedirectPath(value: unknown, appOrigin: string): string {
   if (typeof value !== 'string' || value.length > maxLength) return '/';
   const decoded = fullyDecoded(value);
   // Browsers drop tabs and newlines inside URLs, which can join `/` and `/` into `//`.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (decoded === null || /[\u0000-\u001f\u007f]/.test(decoded)) return '/';
   const slashed = decoded.replaceAll('\\', '/');
   if (!isOriginPath(slashed) || resolvedOnOrigin(slashed, appOrigin) === null) return '/';

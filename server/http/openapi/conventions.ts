@@ -21,7 +21,8 @@ export function documentConventions(facts: Pick<OperationFacts, 'operation' | 'm
   if (meta.location && operation.responses?.['200']) operation.responses['200'].headers = locationHeader(meta.location);
   if (template === taskLocation && operation.responses?.['202']) operation.responses['202'].headers = locationHeader(taskLocation);
   if (honoursIdempotencyKey(meta)) {
-    (operation.parameters ??= []).push({
+    operation.parameters ??= [];
+    operation.parameters.push({
       name: 'Idempotency-Key',
       in: 'header',
       required: false,

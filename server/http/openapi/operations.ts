@@ -21,6 +21,7 @@ export interface OperationFacts {
   operation: OperationObject;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the generated operation is edited in place at any depth
 export type OperationObject = Record<string, any>;
 
 /** The REST operations of a router (every procedure with `meta.openapi`) as generated in `document`. */

@@ -8,7 +8,8 @@ import type { OperationFacts } from './operations.js';
 export function addReasonHeader(facts: Pick<OperationFacts, 'operation' | 'path' | 'meta' | 'mutation' | 'public'>): void {
   if (!facts.mutation || facts.public) return;
   const policies = reasonPolicies(facts);
-  (facts.operation.parameters ??= []).push({
+  facts.operation.parameters ??= [];
+  facts.operation.parameters.push({
     name: 'Bullpen-Reason',
     in: 'header',
     required: false,

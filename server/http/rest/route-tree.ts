@@ -39,7 +39,10 @@ export class RouteTree<T> {
       } else {
         const key = segment.toLowerCase();
         let next = node.literals.get(key);
-        if (!next) node.literals.set(key, (next = newNode()));
+        if (!next) {
+          next = newNode();
+          node.literals.set(key, next);
+        }
         node = next;
       }
     }
@@ -55,7 +58,9 @@ export class RouteTree<T> {
     const endpoint = node.endpoints.get(method === 'HEAD' && !node.endpoints.has('HEAD') ? 'GET' : method);
     if (!endpoint) return { kind: 'method', allowed: [...node.endpoints.keys()].sort(), template };
     const params: Record<string, string> = {};
-    endpoint.names.forEach((name, index) => (params[name] = values[index]!));
+    endpoint.names.forEach((name, index) => {
+      params[name] = values[index]!;
+    });
     return { kind: 'found', value: endpoint.value, template, params };
   }
 

@@ -1,5 +1,5 @@
 import type { TestApp } from '../../helpers/app.js';
-import { locationOf, TestBrowser } from './browser.js';
+import { locationOf, type TestBrowser } from './browser.js';
 
 /**
  * Logs in and consents on the oidc-provider development pages, following

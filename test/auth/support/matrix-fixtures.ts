@@ -74,7 +74,10 @@ export async function prepareTargets(world: MatrixWorld, connection: SavedConnec
   if (needed.has('event')) t.eventId = await firingEvent(world, t.ruleId, connection);
   if (needed.has('destination')) t.destinationId = (await asInstanceOwner(world, 'POST', '/alerts/destinations', { type: 'webhook', name: `d ${fresh}`, url: 'http://127.0.0.1:9/alerts' })).id;
   if (needed.has('task')) t.taskId = await heldTask(world, connection);
-  if (needed.has('key')) await world.redis.set((t.key = `${connection.prefix}_plain_${fresh}`), 'value');
+  if (needed.has('key')) {
+    t.key = `${connection.prefix}_plain_${fresh}`;
+    await world.redis.set(t.key, 'value');
+  }
   if (needed.has('spareConnection')) {
     t.spareConnectionId = (await asInstanceOwner(world, 'POST', '/connections', { name: `spare-${fresh}`, url: 'redis://127.0.0.1:6379/0', prefix: `sp${fresh}` })).id;
   }

@@ -89,7 +89,9 @@ export class MatrixWorld {
       const both = await signUp(app, `both-${role}`);
       await addMember(app, this.instanceOwner, this.organizationA, both, role);
       await addMember(app, this.ownerB, this.organizationB, both, 'owner');
-      Object.entries({ same, another, both }).forEach(([relation, user]) => this.people.set(`${relation}:${role}`, user));
+      Object.entries({ same, another, both }).forEach(([relation, user]) => {
+        this.people.set(`${relation}:${role}`, user);
+      });
     }
     for (const [kind, body] of [['token', { role: 'operator' }], ['reader', { role: 'owner', scope: 'read' }]] as const) {
       this.tokens.set(`${kind}:same`, await this.token(this.people.get('same:owner')!, this.organizationA, body));

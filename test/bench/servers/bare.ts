@@ -11,7 +11,10 @@ const openQueue = queueOpener(redisPort);
 const queues = new Map<string, Queue>();
 const queue = (name: string) => {
   let found = queues.get(name);
-  if (!found) queues.set(name, (found = openQueue(name)));
+  if (!found) {
+    found = openQueue(name);
+    queues.set(name, found);
+  }
   return found;
 };
 const names = manyQueueNames(queueCount);

@@ -31,7 +31,10 @@ export async function startPortKinds(): Promise<PortKinds> {
   const servers: Server[] = [
     await listening(createTcpServer(keep)),
     await listening(createTcpServer((socket) => socket.destroy())),
-    await listening(createTcpServer((socket) => (keep(socket), socket.write('SSH-2.0-OpenSSH_9.6\r\n')))),
+    await listening(createTcpServer((socket) => {
+        keep(socket);
+        socket.write('SSH-2.0-OpenSSH_9.6\r\n');
+      })),
     await listening(createHttpServer((req, res) => req.resume().on('end', () => res.writeHead(404, { 'content-type': 'text/plain' }).end('not here')))),
   ];
   const [silent, hangsUp, banner, http] = servers.map(portOf) as [number, number, number, number];

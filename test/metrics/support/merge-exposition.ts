@@ -11,7 +11,10 @@ export function mergeExpositions(texts: string[]): string {
   const families = new Map<string, { header: string[]; samples: string[] }>();
   const family = (name: string) => {
     let entry = families.get(name);
-    if (!entry) families.set(name, (entry = { header: [], samples: [] }));
+    if (!entry) {
+      entry = { header: [], samples: [] };
+      families.set(name, entry);
+    }
     return entry;
   };
   for (const text of texts) {
@@ -25,5 +28,5 @@ export function mergeExpositions(texts: string[]): string {
       }
     }
   }
-  return [...families.values()].map(({ header, samples }) => [...header, ...samples].join('\n')).join('\n') + '\n';
+  return `${[...families.values()].map(({ header, samples }) => [...header, ...samples].join('\n')).join('\n')}\n`;
 }

@@ -45,7 +45,8 @@ export function harness(ttlMs: number, persisted = memoryIndexStore()) {
     store: persisted,
     now: () => now,
     scan: async () => {
-      const scan = (scans += 1);
+      scans += 1;
+      const scan = scans;
       if (hold) await new Promise<void>((resolve) => (release = resolve));
       if (fail) throw new Error('store down');
       return next(scan);
