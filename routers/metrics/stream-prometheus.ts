@@ -81,7 +81,7 @@ export async function streamPrometheus(out: Writable, stores: StoreHandle[], dir
   for (const entry of scraped) {
     const connection = escapeLabel(entry.store.connection.name);
     for (let start = 0; entry.up && start < entry.refs.length; start += queuesPerCall) {
-      let rows: Awaited<ReturnType<typeof readExportCounts>>;
+      let rows: Awaited<ReturnType<(typeof entry.store)['exportCounts']>>;
       try {
         rows = await entry.store.exportCounts(entry.refs.slice(start, start + queuesPerCall));
       } catch (error) {

@@ -1,4 +1,4 @@
-import { createServer, Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { HttpApp } from './rest/rest-first.js';
 

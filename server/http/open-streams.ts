@@ -29,7 +29,10 @@ export class OpenStreams {
       (res) =>
         new Promise<void>((resolve) => {
           const stuck = setTimeout(() => res.destroy(), graceMs);
-          res.once('close', () => (clearTimeout(stuck), resolve()));
+          res.once('close', () => {
+            clearTimeout(stuck);
+            resolve();
+          });
           // An SSE response's connection is never reused: close it once the last bytes are out.
           res.end(reconnectEvent, () => res.socket?.end());
         }),

@@ -46,7 +46,9 @@ describe('SIGTERM with event streams, a running task and in-flight requests', ()
 
     const signalledAt = Date.now();
     first.child.kill('SIGTERM');
-    setTimeout(() => posts.forEach((post) => post.finish()), requestMs);
+    setTimeout(() => {
+      for (const post of posts) post.finish();
+    }, requestMs);
     const [code, answers, ends] = await Promise.all([first.exited, Promise.all(posts.map((post) => post.answered)), Promise.all(opened.map((stream) => stream.ended))]);
     const exitMs = Date.now() - signalledAt;
     agent.destroy();

@@ -68,10 +68,16 @@ describe('the body budget', () => {
     const budget = new BodyBudget(10);
     const order: string[] = [];
     const releaseA = await budget.acquire(6);
-    const b = budget.acquire(6).then((release) => (order.push('b'), release));
+    const b = budget.acquire(6).then((release) => {
+      order.push('b');
+      return release;
+    });
     const gone = new AbortController();
     const c = budget.acquire(3, gone.signal).then(() => order.push('c'), () => order.push('c abandoned'));
-    const d = budget.acquire(4).then((release) => (order.push('d'), release));
+    const d = budget.acquire(4).then((release) => {
+      order.push('d');
+      return release;
+    });
     gone.abort();
     await c;
     expect(budget.held).toBe(6);
