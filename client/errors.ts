@@ -23,7 +23,11 @@ export class BullpenError extends TRPCClientError<AppRouter> {
   readonly issues: ErrorData['issues'];
 
   constructor(from: TRPCClientError<AppRouter>) {
-    super(from.message, { cause: from.cause, result: from.shape ? { error: from.shape } : undefined, meta: from.meta } as never);
+    super(from.message, {
+      cause: from.cause,
+      result: from.shape ? { error: from.shape } : undefined,
+      meta: from.meta,
+    } as never);
     // TRPCClientError's constructor resets the prototype to its own, which would make `instanceof BullpenError` false.
     Object.setPrototypeOf(this, new.target.prototype);
     const data = (from.data ?? {}) as ErrorData;

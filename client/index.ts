@@ -58,14 +58,16 @@ function requestHeaders(options: BullpenClientOptions): Record<string, string> {
 }
 
 /** Rejects every failed call with a BullpenError carrying code, HTTP status and route fields. */
-const bullpenErrors: TRPCLink<AppRouter> = () => ({ next, op }) =>
-  observable((observer) =>
-    next(op).subscribe({
-      next: (value) => observer.next(value),
-      error: (error) => observer.error(error instanceof TRPCClientError ? new BullpenError(error) : error),
-      complete: () => observer.complete(),
-    }),
-  );
+const bullpenErrors: TRPCLink<AppRouter> =
+  () =>
+  ({ next, op }) =>
+    observable((observer) =>
+      next(op).subscribe({
+        next: (value) => observer.next(value),
+        error: (error) => observer.error(error instanceof TRPCClientError ? new BullpenError(error) : error),
+        complete: () => observer.complete(),
+      }),
+    );
 
 async function* watchQueue(options: BullpenClientOptions, watch: WatchQueueOptions): AsyncGenerator<QueueEvent> {
   const query = new URLSearchParams();
@@ -78,7 +80,10 @@ async function* watchQueue(options: BullpenClientOptions, watch: WatchQueueOptio
   });
   if (!response.ok || !response.body) {
     const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
-    throw Object.assign(new Error(body.message ?? `HTTP ${response.status}`), { code: body.code, status: response.status });
+    throw Object.assign(new Error(body.message ?? `HTTP ${response.status}`), {
+      code: body.code,
+      status: response.status,
+    });
   }
   try {
     for await (const message of readSse(response.body)) yield JSON.parse(message.data) as QueueEvent;

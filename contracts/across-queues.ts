@@ -9,12 +9,19 @@ const glob = z.string().min(1).max(200);
 const acrossFields = {
   queues: z
     .strictObject({
-      include: z.array(glob).min(1).max(50).default(['*']).describe('Globs of queue names (`*` any run, `?` one character).'),
+      include: z
+        .array(glob)
+        .min(1)
+        .max(50)
+        .default(['*'])
+        .describe('Globs of queue names (`*` any run, `?` one character).'),
       exclude: z.array(glob).max(50).default([]),
     })
     .default({ include: ['*'], exclude: [] })
     .describe('Which queues of the connection the action covers.'),
-  dryRun: strictBoolean().optional().describe('`true`: answer how many jobs each queue would be acted on, and act on none.'),
+  dryRun: strictBoolean()
+    .optional()
+    .describe('`true`: answer how many jobs each queue would be acted on, and act on none.'),
   ...asyncFields,
 };
 
@@ -23,7 +30,9 @@ export const retryAcrossInput = connectionParams.extend({
   ...acrossFields,
 });
 export const removeAcrossInput = connectionParams.extend({
-  status: z.enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized']).describe('The status whose jobs are removed in each queue.'),
+  status: z
+    .enum(['waiting', 'delayed', 'completed', 'failed', 'prioritized'])
+    .describe('The status whose jobs are removed in each queue.'),
   ...acrossFields,
   confirmName: protectionConfirmName('connection'),
 });

@@ -17,19 +17,28 @@ export const signUpInputSchema = z.strictObject({
   email,
   password: newPassword,
   name: z.string().trim().min(1).max(200).describe('Display name, trimmed.'),
-  invitationToken: z.string().min(1).max(200).optional().describe('From an invitation: joins its organization with its role (needed when SERVICE_SIGNUP=invite).'),
+  invitationToken: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('From an invitation: joins its organization with its role (needed when SERVICE_SIGNUP=invite).'),
   setupToken: z
     .string()
     .min(1)
     .max(200)
     .optional()
-    .describe('First account on an instance listening beyond loopback: the one-time token printed in the log at first start.'),
+    .describe(
+      'First account on an instance listening beyond loopback: the one-time token printed in the log at first start.',
+    ),
 });
 
 export const changePasswordInputSchema = z.strictObject({
   currentPassword: z.string().min(1).max(1000).describe('The password in use now.'),
   newPassword,
-  revokeTokens: strictBoolean().optional().describe('Also revoke every API token you created, in every organization (default false).'),
+  revokeTokens: strictBoolean()
+    .optional()
+    .describe('Also revoke every API token you created, in every organization (default false).'),
 });
 
 export const changedPasswordSchema = z.object({
@@ -38,7 +47,10 @@ export const changedPasswordSchema = z.object({
   revokedTokens: z.number().int().describe('Your API tokens, now revoked (0 unless `revokeTokens`).'),
 });
 
-export const resetPasswordInputSchema = z.strictObject({ token: z.string().min(1).max(200).describe('From the reset link.'), newPassword });
+export const resetPasswordInputSchema = z.strictObject({
+  token: z.string().min(1).max(200).describe('From the reset link.'),
+  newPassword,
+});
 
 export const passwordResetLinkSchema = z.object({
   url: z.string().describe('Shown once: only the hash of its token is stored.'),
@@ -46,19 +58,26 @@ export const passwordResetLinkSchema = z.object({
   expiresAt: isoTime().describe('ISO 8601; one hour after creation.'),
 });
 
-export const signInInputSchema = z.strictObject({ email, password: z.string().min(1).max(1000).describe("The account's password.") });
+export const signInInputSchema = z.strictObject({
+  email,
+  password: z.string().min(1).max(1000).describe("The account's password."),
+});
 
-export const userSchema = z.object({
-  id: z.string(),
-  email: z.string().nullable().describe('null only for the synthetic authless owner.'),
-  name: z.string(),
-  createdAt: isoTime().describe('ISO 8601.'),
-  lastSignInAt: isoTime().nullable().describe('ISO 8601; updated at sign-in and by GET /api/app/config.'),
-}).meta({ id: 'User' });
+export const userSchema = z
+  .object({
+    id: z.string(),
+    email: z.string().nullable().describe('null only for the synthetic authless owner.'),
+    name: z.string(),
+    createdAt: isoTime().describe('ISO 8601.'),
+    lastSignInAt: isoTime().nullable().describe('ISO 8601; updated at sign-in and by GET /api/app/config.'),
+  })
+  .meta({ id: 'User' });
 
 export const sessionInfoSchema = z
   .object({
-    expiresAt: isoTime().nullable().describe('ISO 8601; sliding: extended when used in the second half of its 30 days. null in authless mode.'),
+    expiresAt: isoTime()
+      .nullable()
+      .describe('ISO 8601; sliding: extended when used in the second half of its 30 days. null in authless mode.'),
     activeOrganizationId: z.string().nullable(),
   })
   .describe('The session; its id travels only in the HttpOnly cookie.');
@@ -70,35 +89,47 @@ export const currentSessionSchema = signedInSchema.nullable().describe('`null` w
 export const successSchema = z.object({ success: z.literal(true) });
 
 export const setActiveOrganizationInputSchema = z.strictObject({
-  organizationId: z.string().min(1).max(36).describe('An organization you are a member of; the session acts in it from now on.'),
+  organizationId: z
+    .string()
+    .min(1)
+    .max(36)
+    .describe('An organization you are a member of; the session acts in it from now on.'),
 });
 
 export const tokenScopeSchema = z
   .enum(['full', 'read'])
-  .describe('`read`: the token may only read (every change is refused with 403, and the MCP endpoint lists only read tools to it); `full`: whatever its role allows.');
+  .describe(
+    '`read`: the token may only read (every change is refused with 403, and the MCP endpoint lists only read tools to it); `full`: whatever its role allows.',
+  );
 
-export const tokenSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  role: roleSchema.describe('The most the token may do; never above its creator’s current role.'),
-  scope: tokenScopeSchema,
-  organizationId: z.string(),
-  createdByUserId: z.string(),
-  expiresAt: isoTime().nullable(),
-  lastUsedAt: isoTime().nullable().describe('Updated at most once a minute.'),
-  createdAt: isoTime(),
-}).meta({ id: 'ApiToken' });
+export const tokenSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    role: roleSchema.describe('The most the token may do; never above its creator’s current role.'),
+    scope: tokenScopeSchema,
+    organizationId: z.string(),
+    createdByUserId: z.string(),
+    expiresAt: isoTime().nullable(),
+    lastUsedAt: isoTime().nullable().describe('Updated at most once a minute.'),
+    createdAt: isoTime(),
+  })
+  .meta({ id: 'ApiToken' });
 
 export const createTokenInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).describe('A label to recognize the token by, trimmed.'),
   role: roleSchema.optional().describe('Defaults to your role; cannot exceed it.'),
-  scope: tokenScopeSchema.optional().describe('Default `full`; `read` makes a read-only token (for agents that should only look).'),
+  scope: tokenScopeSchema
+    .optional()
+    .describe('Default `full`; `read` makes a read-only token (for agents that should only look).'),
   expiresAt: z.iso.datetime({ offset: true }).optional().describe('ISO 8601, in the future; omit for no expiry.'),
 });
 
-export const createdTokenSchema = tokenSchema.extend({
-  token: z.string().describe('Send as `Authorization: Bearer <token>`. Shown once: only its hash is stored.'),
-}).meta({ id: 'CreatedApiToken' });
+export const createdTokenSchema = tokenSchema
+  .extend({
+    token: z.string().describe('Send as `Authorization: Bearer <token>`. Shown once: only its hash is stored.'),
+  })
+  .meta({ id: 'CreatedApiToken' });
 
 export const tokenListSchema = z.object({ tokens: z.array(tokenSchema) }).meta({ id: 'ApiTokenList' });
 

@@ -12,15 +12,23 @@ export const importDefinitionsInput = z.strictObject({
   secrets: z
     .record(z.string().min(1).max(300), z.string().min(1).max(4000))
     .optional()
-    .describe("Values of the secrets the document names (`credentials`, `target`, `signingSecret`), by name. Never stored in the audit trail, logged or answered."),
+    .describe(
+      'Values of the secrets the document names (`credentials`, `target`, `signingSecret`), by name. Never stored in the audit trail, logged or answered.',
+    ),
   dryRun: strictBoolean().optional().describe('`true`: answer the diff and the secrets it would need, change nothing.'),
 });
 export type ImportDefinitionsInput = z.infer<typeof importDefinitionsInput>;
 
 export const definitionChangeSchema = z.object({
   kind: z.enum(definitionKinds),
-  name: z.string().describe('`connection`, `connection/queue`, `connection/queue/schedulerId`, `connection/rule` or the destination\'s name.'),
-  action: z.enum(definitionActions).describe('`notInFile`: exists here, absent from the document; an import leaves it as it is.'),
+  name: z
+    .string()
+    .describe(
+      "`connection`, `connection/queue`, `connection/queue/schedulerId`, `connection/rule` or the destination's name.",
+    ),
+  action: z
+    .enum(definitionActions)
+    .describe('`notInFile`: exists here, absent from the document; an import leaves it as it is.'),
   fields: z.array(z.string()).optional().describe('For `change`: the fields that differ.'),
 });
 export type DefinitionChange = z.infer<typeof definitionChangeSchema>;
@@ -34,10 +42,21 @@ export const missingSecretSchema = z.object({
 export const importDefinitionsResultSchema = z
   .object({
     dryRun: z.boolean(),
-    applied: z.boolean().describe('Whether this call changed anything (never on a dry run; false when everything was unchanged).'),
-    changes: z.array(definitionChangeSchema).describe('Every item of the document, and what exists here but not in it.'),
-    summary: z.object({ create: z.number().int(), change: z.number().int(), unchanged: z.number().int(), notInFile: z.number().int() }),
-    missingSecrets: z.array(missingSecretSchema).describe('Secrets the import needs and was not given (a real import is then refused with 400 SECRETS_MISSING).'),
+    applied: z
+      .boolean()
+      .describe('Whether this call changed anything (never on a dry run; false when everything was unchanged).'),
+    changes: z
+      .array(definitionChangeSchema)
+      .describe('Every item of the document, and what exists here but not in it.'),
+    summary: z.object({
+      create: z.number().int(),
+      change: z.number().int(),
+      unchanged: z.number().int(),
+      notInFile: z.number().int(),
+    }),
+    missingSecrets: z
+      .array(missingSecretSchema)
+      .describe('Secrets the import needs and was not given (a real import is then refused with 400 SECRETS_MISSING).'),
   })
   .meta({ id: 'DefinitionsImport' });
 export type ImportDefinitionsResult = z.infer<typeof importDefinitionsResultSchema>;

@@ -11,7 +11,8 @@ export const deletedSchema = z.object({
 });
 
 /** A field kept for clients written before the one delete body (`deleted`, `schedulerId`, `key`…). */
-export const deprecatedField = <T extends z.ZodType>(schema: T, instead: string) => schema.meta({ deprecated: true, description: `Deprecated: read \`${instead}\`.` });
+export const deprecatedField = <T extends z.ZodType>(schema: T, instead: string) =>
+  schema.meta({ deprecated: true, description: `Deprecated: read \`${instead}\`.` });
 
 /** A delete's answer: what the route's own code answered, with `success` and the deleted thing's `id`. */
 export const deletedAnswer = <T extends object>(id: string, result: T) => ({ ...result, success: true as const, id });

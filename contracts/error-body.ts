@@ -11,11 +11,17 @@ const connectionId = z.string().describe('The connection concerned.');
  */
 const storeFault = z.object({
   connectionId,
-  done: z.literal(false).optional().describe('Set when the fault cut a multi-step action short: the counts below were reached before it.'),
+  done: z
+    .literal(false)
+    .optional()
+    .describe('Set when the fault cut a multi-step action short: the counts below were reached before it.'),
   succeeded: z.number().int().optional().describe('Bulk action or move cut short: jobs acted on before the fault.'),
   failed: z.number().int().optional().describe('Bulk action or move cut short: jobs refused before the fault.'),
   removedSoFar: z.number().int().optional().describe('Purge cut short: jobs removed before the fault.'),
-  removedByStatus: z.record(z.string(), z.number().int()).optional().describe('Purge cut short: jobs removed per status.'),
+  removedByStatus: z
+    .record(z.string(), z.number().int())
+    .optional()
+    .describe('Purge cut short: jobs removed per status.'),
 });
 
 /**
@@ -24,7 +30,10 @@ const storeFault = z.object({
  */
 export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
   VALIDATION_FAILED: z.object({
-    issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })).optional().describe('Input validation problems, one per offending field.'),
+    issues: z
+      .array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }))
+      .optional()
+      .describe('Input validation problems, one per offending field.'),
     field: field.optional(),
   }),
   CONFIRMATION_MISMATCH: z.object({ queueName: z.string().describe('The name `confirmName` must equal.') }),
@@ -33,7 +42,10 @@ export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
     organizationId: z.string().optional(),
     connectionId: connectionId.optional(),
     reason: z.literal('csrf').optional().describe('Set when a cookie-authenticated change came from another origin.'),
-    tokenScope: z.literal('read').optional().describe('Set when a read-only API token (`scope: read`) asked for a change.'),
+    tokenScope: z
+      .literal('read')
+      .optional()
+      .describe('Set when a read-only API token (`scope: read`) asked for a change.'),
   }),
   REASON_REQUIRED: z.object({
     setting: z.literal('SERVICE_REQUIRE_REASON').describe('The variable that asks for reasons.'),
@@ -45,13 +57,23 @@ export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
     connectionId,
     protection: connectionProtectionSchema,
     permission: z.string().describe('The refused action (its permission).'),
-    confirmName: z.string().optional().describe('With `confirm`: the `confirmName` the action needs (the queue name, or the connection name on connection-wide routes).'),
+    confirmName: z
+      .string()
+      .optional()
+      .describe(
+        'With `confirm`: the `confirmName` the action needs (the queue name, or the connection name on connection-wide routes).',
+      ),
   }),
   CONNECTION_TARGET_FORBIDDEN: z.object({ target: z.string().describe('The refused `host:port`.') }),
   WEBHOOK_TARGET_FORBIDDEN: z.object({ target: z.string().describe('The refused `host:port`.') }),
-  SIGNUP_CLOSED: z.object({ setting: z.literal('SERVICE_SIGNUP').describe('The variable that decides who may sign up.') }),
+  SIGNUP_CLOSED: z.object({
+    setting: z.literal('SERVICE_SIGNUP').describe('The variable that decides who may sign up.'),
+  }),
   NOT_A_KEY_VALUE_STORE: z.object({ connectionId }),
-  NOT_SUPPORTED_BY_BACKEND: z.object({ connectionId, kind: z.enum(['postgres']).describe('The kind of store the route does not work on yet.') }),
+  NOT_SUPPORTED_BY_BACKEND: z.object({
+    connectionId,
+    kind: z.enum(['postgres']).describe('The kind of store the route does not work on yet.'),
+  }),
   BULLMQ_SCHEMA_MISSING: z.object({ connectionId: connectionId.optional(), schema: z.string() }),
   BULLMQ_SCHEMA_UNSUPPORTED: z.object({
     connectionId: connectionId.optional(),
@@ -60,7 +82,9 @@ export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
   }),
   UNSUPPORTED_QUEUE_NAME: z.object({ queueName: z.string().describe('The refused queue name.') }),
   SECRETS_MISSING: z.object({
-    missingSecrets: z.array(z.object({ secret: z.string(), env: z.string().optional(), for: z.string() })).describe('Each secret to give in `secrets`, by name.'),
+    missingSecrets: z
+      .array(z.object({ secret: z.string(), env: z.string().optional(), for: z.string() }))
+      .describe('Each secret to give in `secrets`, by name.'),
   }),
   NOT_FOUND: z.object({
     connectionId: connectionId.optional(),
@@ -76,7 +100,9 @@ export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
     statusesPurged: z.array(z.string()).describe('Statuses emptied before the cap.'),
     removedJobIdsSample: z.array(z.string()).describe('Some of the removed job ids.'),
   }),
-  QUEUE_NOT_EMPTY: z.object({ jobCounts: z.record(z.string(), z.number().int()).describe('Jobs per status that block the delete.') }),
+  QUEUE_NOT_EMPTY: z.object({
+    jobCounts: z.record(z.string(), z.number().int()).describe('Jobs per status that block the delete.'),
+  }),
   RATE_LIMITED: z.object({ retryAfterSeconds: z.number().int().describe('Seconds until a retry may succeed.') }),
   STORE_UNAVAILABLE: storeFault,
   STORE_OUT_OF_MEMORY: storeFault,

@@ -13,7 +13,9 @@ export const queueInsightsInput = queueParams.extend({
     .string()
     .regex(failureWindowPattern, 'a span such as 30m, 1h or 7d')
     .default('1h')
-    .describe('The jobs that finished within this span of now, in minutes, hours or days (`30m`, `1h`, `7d`). Default `1h`.'),
+    .describe(
+      'The jobs that finished within this span of now, in minutes, hours or days (`30m`, `1h`, `7d`). Default `1h`.',
+    ),
 });
 
 const percentiles = z.object({ p50: z.number().int(), p95: z.number().int(), p99: z.number().int() }).nullable();
@@ -30,9 +32,20 @@ export const queueInsightsSchema = z
     to: isoTime().describe('End of the window (now).'),
     completed: setCounts,
     failed: setCounts,
-    exact: z.boolean().describe('Whether every job that finished in the window was read; otherwise the lists and percentiles are those of the newest ones.'),
+    exact: z
+      .boolean()
+      .describe(
+        'Whether every job that finished in the window was read; otherwise the lists and percentiles are those of the newest ones.',
+      ),
     topFailingNames: z
-      .array(z.object({ name: z.string(), failed: z.number().int(), completed: z.number().int(), failureRate: z.number().describe('failed / (failed + completed), 0..1, among the jobs read.') }))
+      .array(
+        z.object({
+          name: z.string(),
+          failed: z.number().int(),
+          completed: z.number().int(),
+          failureRate: z.number().describe('failed / (failed + completed), 0..1, among the jobs read.'),
+        }),
+      )
       .describe(`Job names with the most failures in the window, most first (at most ${insightListLength}).`),
     slowestJobs: z
       .array(

@@ -14,7 +14,9 @@ export const linkedIdentitySchema = z.object({
 export const linkedIdentitiesSchema = z
   .object({
     passwordSet: z.boolean().describe('Whether you can also sign in with email and password.'),
-    identities: z.array(linkedIdentitySchema).describe('Your identity provider accounts; link one with `GET /api/auth/link/{provider}`.'),
+    identities: z
+      .array(linkedIdentitySchema)
+      .describe('Your identity provider accounts; link one with `GET /api/auth/link/{provider}`.'),
   })
   .meta({ id: 'LinkedIdentities' });
 
@@ -23,7 +25,10 @@ export const identityProviderParams = z.strictObject({
 });
 
 export const unlinkedIdentitySchema = deletedSchema.extend({
-  removed: z.number().int().describe('Accounts of that provider unlinked (1; more only for links made before one per provider).'),
+  removed: z
+    .number()
+    .int()
+    .describe('Accounts of that provider unlinked (1; more only for links made before one per provider).'),
 });
 
 export type LinkedIdentities = z.infer<typeof linkedIdentitiesSchema>;

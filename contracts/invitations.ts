@@ -6,7 +6,10 @@ import { roleSchema } from './system.js';
 export const maxInvitationHours = 24 * 30;
 
 export const createInvitationInputSchema = organizationParams.extend({
-  email: z.email().max(320).describe('Who may use it: sign-up or acceptance must come from this email (case-insensitive).'),
+  email: z
+    .email()
+    .max(320)
+    .describe('Who may use it: sign-up or acceptance must come from this email (case-insensitive).'),
   role: roleSchema.describe('The role it grants; no higher than yours.'),
   expiresInHours: z.number().int().min(1).max(maxInvitationHours).optional().describe('Default 168 (7 days).'),
 });
@@ -23,15 +26,21 @@ export const invitationSchema = z.object({
 });
 
 export const createdInvitationSchema = invitationSchema.extend({
-  token: z.string().describe('Shown once: only its hash is stored. Sign up with it as invitationToken, or accept it signed in.'),
+  token: z
+    .string()
+    .describe('Shown once: only its hash is stored. Sign up with it as invitationToken, or accept it signed in.'),
   url: z.string().describe('The invitation link (its public preview, GET /api/invitations/{token}).'),
 });
 
 export const invitationListSchema = z.object({ invitations: z.array(invitationSchema) });
 
-export const invitationIdParams = organizationParams.extend({ invitationId: z.string().min(1).max(36).describe('Invitation id.') });
+export const invitationIdParams = organizationParams.extend({
+  invitationId: z.string().min(1).max(36).describe('Invitation id.'),
+});
 
-export const invitationTokenParams = z.strictObject({ token: z.string().min(1).max(200).describe('The invitation token from the link.') });
+export const invitationTokenParams = z.strictObject({
+  token: z.string().min(1).max(200).describe('The invitation token from the link.'),
+});
 
 export const invitationPreviewSchema = z.object({
   organization: z.object({ id: z.string(), name: z.string() }),

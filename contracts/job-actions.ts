@@ -27,11 +27,32 @@ export const addJobInput = queueParams.extend({
     .refine((id) => !id.includes(':'), 'must not contain ":"')
     .optional()
     .describe('Custom job id; a job with this id must not exist yet (409).'),
-  delay: strictNumber(z.number().int().min(0).max(2 ** 31 - 1)).optional().describe('Milliseconds to wait before the job may run.'),
-  priority: strictNumber(z.number().int().min(0).max(maxPriority)).optional().describe(`0 (none, default) or 1 (highest) .. ${maxPriority}.`),
-  attempts: strictNumber(z.number().int().min(1).max(1_000_000)).optional().describe('Total attempts before the job stays failed.'),
+  delay: strictNumber(
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
+  )
+    .optional()
+    .describe('Milliseconds to wait before the job may run.'),
+  priority: strictNumber(z.number().int().min(0).max(maxPriority))
+    .optional()
+    .describe(`0 (none, default) or 1 (highest) .. ${maxPriority}.`),
+  attempts: strictNumber(z.number().int().min(1).max(1_000_000))
+    .optional()
+    .describe('Total attempts before the job stays failed.'),
   backoff: z
-    .object({ type: z.enum(['fixed', 'exponential']), delay: strictNumber(z.number().int().min(0).max(2 ** 31 - 1)) })
+    .object({
+      type: z.enum(['fixed', 'exponential']),
+      delay: strictNumber(
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 31 - 1),
+      ),
+    })
     .strict()
     .optional()
     .describe('Delay between attempts.'),
@@ -56,9 +77,14 @@ function bulkTargetShape<S extends z.ZodType<string, string>>(allStatus: S) {
       .min(1)
       .max(maxBulkJobIds)
       .optional()
-      .describe(`The jobs to act on: 1 to ${maxBulkJobIds} ids (strings, or BullMQ's own numeric ids as non-negative integers).`),
+      .describe(
+        `The jobs to act on: 1 to ${maxBulkJobIds} ids (strings, or BullMQ's own numeric ids as non-negative integers).`,
+      ),
     status: allStatus.optional().describe('With `all: true`: act on every job of this status.'),
-    all: z.literal(true).optional().describe('Act on every job of `status` (bounded batches; repeat while `done` is false).'),
+    all: z
+      .literal(true)
+      .optional()
+      .describe('Act on every job of `status` (bounded batches; repeat while `done` is false).'),
   });
 }
 
@@ -77,30 +103,47 @@ export const retryJobsInput = bulkTargetShape(z.enum(retryStatuses))
   })
   .superRefine(withQuery);
 
-export const updateJobDataInput = jobParams.extend({ data: z.unknown().describe('The new data, any JSON value; replaces the old data whole.') });
+export const updateJobDataInput = jobParams.extend({
+  data: z.unknown().describe('The new data, any JSON value; replaces the old data whole.'),
+});
 export const duplicateJobInput = jobParams.extend({
-  data: z.unknown().optional().describe('The copy\'s data; default: the job\'s.'),
+  data: z.unknown().optional().describe("The copy's data; default: the job's."),
   opts: z
     .object({
-      delay: strictNumber(z.number().int().min(0).max(2 ** 31 - 1)).optional(),
+      delay: strictNumber(
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 31 - 1),
+      ).optional(),
       priority: strictNumber(z.number().int().min(0).max(maxPriority)).optional(),
       attempts: strictNumber(z.number().int().min(1).max(1_000_000)).optional(),
       lifo: strictBoolean().optional(),
     })
     .strict()
     .optional()
-    .describe('Options that replace the job\'s own; the others are copied.'),
+    .describe("Options that replace the job's own; the others are copied."),
 });
 export const clearStacktracesInput = jobParams.extend({
   keep: z.coerce.number().int().min(0).max(1000).default(0).describe('Newest stack traces to keep.'),
   confirmName: protectionConfirmName('queue'),
 });
-export const stacktracesClearedSchema = deletedSchema.extend({ removed: z.number().int(), kept: z.number().int() }).describe('`id`: the job whose stack traces were removed.');
+export const stacktracesClearedSchema = deletedSchema
+  .extend({ removed: z.number().int(), kept: z.number().int() })
+  .describe('`id`: the job whose stack traces were removed.');
 export const removeJobsInput = bulkTargetShape(z.enum(removeStatuses))
-  .extend({ ...queryFields(removeStatuses), ...queryDryRunField, ...asyncFields, confirmName: protectionConfirmName('queue') })
+  .extend({
+    ...queryFields(removeStatuses),
+    ...queryDryRunField,
+    ...asyncFields,
+    confirmName: protectionConfirmName('queue'),
+  })
   .superRefine(withQuery);
 export const invokeJobsInput = bulkTargetShape(z.enum(['delayed']))
-  .extend({ data: z.unknown().optional().describe('With jobIds: replaces the data of each job before it is promoted.') })
+  .extend({
+    data: z.unknown().optional().describe('With jobIds: replaces the data of each job before it is promoted.'),
+  })
   .superRefine(bulkSelectionCheck({ takesQuery: false, dryRunWithQueryOnly: true }));
 
 /** What every bulk action receives: named ids, a status to act on in full, or a query continued by cursor. */
@@ -115,23 +158,35 @@ export interface BulkTarget<S extends string = string> {
 
 export const bulkErrorCodes = ['NOT_FOUND', 'INVALID_STATE', 'LOCKED', 'FAILED'] as const;
 
-export const bulkResultSchema = z.object({
-  jobId: z.string(),
-  ok: z.boolean(),
-  code: z.enum(bulkErrorCodes).optional().describe('Why this id failed.'),
-  error: z.string().optional(),
-}).meta({ id: 'BulkResult' });
+export const bulkResultSchema = z
+  .object({
+    jobId: z.string(),
+    ok: z.boolean(),
+    code: z.enum(bulkErrorCodes).optional().describe('Why this id failed.'),
+    error: z.string().optional(),
+  })
+  .meta({ id: 'BulkResult' });
 export type BulkResult = z.infer<typeof bulkResultSchema>;
 
-export const bulkOutcomeSchema = z.object({
-  results: z.array(bulkResultSchema).describe('One entry per distinct id given (empty for the status form; the query form lists its refused ids, at most 100).'),
-  succeeded: z.number().int().describe('Jobs acted on.'),
-  failed: z.number().int().describe('Ids that could not be acted on (query form: matched jobs refused).'),
-  status: jobStatusSchema.optional().describe('Status form: the status acted on.'),
-  remaining: z.number().int().optional().describe('Status form: jobs still in the status afterwards.'),
-  done: z.boolean().optional().describe('Status form: false when the batch cap stopped the work; call again. Query form: whether the scan reached the end.'),
-  ...queryOutcomeFields,
-  ...taskIdField,
-}).meta({ id: 'BulkOutcome' });
+export const bulkOutcomeSchema = z
+  .object({
+    results: z
+      .array(bulkResultSchema)
+      .describe(
+        'One entry per distinct id given (empty for the status form; the query form lists its refused ids, at most 100).',
+      ),
+    succeeded: z.number().int().describe('Jobs acted on.'),
+    failed: z.number().int().describe('Ids that could not be acted on (query form: matched jobs refused).'),
+    status: jobStatusSchema.optional().describe('Status form: the status acted on.'),
+    remaining: z.number().int().optional().describe('Status form: jobs still in the status afterwards.'),
+    done: z
+      .boolean()
+      .optional()
+      .describe(
+        'Status form: false when the batch cap stopped the work; call again. Query form: whether the scan reached the end.',
+      ),
+    ...queryOutcomeFields,
+    ...taskIdField,
+  })
+  .meta({ id: 'BulkOutcome' });
 export type BulkOutcome = z.infer<typeof bulkOutcomeSchema>;
-

@@ -17,15 +17,19 @@ export interface JobTreeNode extends JobRef {
   children: JobTreeNode[];
 }
 
-export const jobTreeNodeSchema: z.ZodType<JobTreeNode> = jobRefSchema.extend({
-  childrenTotal: z.number().int().describe('Children the job has, listed or not.'),
-  truncated: z.boolean().describe('Whether some children were left out (maxChildren, depth or the node cap).'),
-  get children(): z.ZodArray<z.ZodType<JobTreeNode>> {
-    return z.array(jobTreeNodeSchema);
-  },
-}).meta({ id: 'JobTreeNode' });
+export const jobTreeNodeSchema: z.ZodType<JobTreeNode> = jobRefSchema
+  .extend({
+    childrenTotal: z.number().int().describe('Children the job has, listed or not.'),
+    truncated: z.boolean().describe('Whether some children were left out (maxChildren, depth or the node cap).'),
+    get children(): z.ZodArray<z.ZodType<JobTreeNode>> {
+      return z.array(jobTreeNodeSchema);
+    },
+  })
+  .meta({ id: 'JobTreeNode' });
 
-export const jobTreeSchema = z.object({
-  root: jobTreeNodeSchema,
-  nodes: z.number().int().describe(`Nodes in the answer (at most ${maxTreeNodes}).`),
-}).meta({ id: 'JobTree' });
+export const jobTreeSchema = z
+  .object({
+    root: jobTreeNodeSchema,
+    nodes: z.number().int().describe(`Nodes in the answer (at most ${maxTreeNodes}).`),
+  })
+  .meta({ id: 'JobTree' });

@@ -19,17 +19,36 @@ export const maxQuerySampleIds = 20;
 export function querySelection<S extends string>(statuses: readonly [S, ...S[]]) {
   return z
     .strictObject({
-      q: z.string().min(1).max(1000).optional().describe('Text to find, case-insensitive, as in `GET …/search` (`data` is matched against its JSON text). Give `q`, `where` or both.'),
+      q: z
+        .string()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe(
+          'Text to find, case-insensitive, as in `GET …/search` (`data` is matched against its JSON text). Give `q`, `where` or both.',
+        ),
       where: whereField.optional(),
-      in: oneOrList(z.array(searchableFieldSchema).min(1).max(searchableFields.length * 2))
+      in: oneOrList(
+        z
+          .array(searchableFieldSchema)
+          .min(1)
+          .max(searchableFields.length * 2),
+      )
         .optional()
         .describe(`Fields to look in: ${searchableFields.join(', ')} (default: all).`),
-      status: oneOrList(z.array(z.enum(statuses)).min(1).max(statuses.length * 2))
+      status: oneOrList(
+        z
+          .array(z.enum(statuses))
+          .min(1)
+          .max(statuses.length * 2),
+      )
         .optional()
         .describe(`Statuses to scan, in this order, each newest first (default: ${statuses.join(', ')}).`),
     })
     .superRefine(requireCriteria)
-    .describe('Act on the jobs a search matches (as `GET …/search` finds them), a bounded scan per request continued by `cursor`.');
+    .describe(
+      'Act on the jobs a search matches (as `GET …/search` finds them), a bounded scan per request continued by `cursor`.',
+    );
 }
 
 export interface JobQuery<S extends string = string> {
@@ -43,10 +62,17 @@ export interface JobQuery<S extends string = string> {
 export function queryFields<S extends string>(statuses: readonly [S, ...S[]]) {
   return {
     query: querySelection(statuses).optional(),
-    cursor: z.string().min(1).max(2000).optional().describe('With `query`: the `cursor` of the previous answer, to continue the same selection.'),
+    cursor: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe('With `query`: the `cursor` of the previous answer, to continue the same selection.'),
     limit: strictNumber(z.number().int().min(1).max(maxQueryMatchesPerRequest))
       .optional()
-      .describe(`With \`query\`: stop this request after this many matches (default and most: ${maxQueryMatchesPerRequest}).`),
+      .describe(
+        `With \`query\`: stop this request after this many matches (default and most: ${maxQueryMatchesPerRequest}).`,
+      ),
   };
 }
 
@@ -54,15 +80,25 @@ export function queryFields<S extends string>(statuses: readonly [S, ...S[]]) {
 export const queryDryRunField = {
   dryRun: strictBoolean()
     .optional()
-    .describe(`With \`query\`: \`true\` counts the matches (with up to ${maxQuerySampleIds} of their ids) and acts on none.`),
+    .describe(
+      `With \`query\`: \`true\` counts the matches (with up to ${maxQuerySampleIds} of their ids) and acts on none.`,
+    ),
 };
 
 /** What the answer of a bulk action adds for the query form. */
 export const queryOutcomeFields = {
-  matched: z.number().int().optional().describe('Query form: jobs matched by this request (acted on or refused; a dry run acts on none).'),
+  matched: z
+    .number()
+    .int()
+    .optional()
+    .describe('Query form: jobs matched by this request (acted on or refused; a dry run acts on none).'),
   matchedTotal: z.number().int().optional().describe('Query form: jobs matched so far across the cursor chain.'),
   sampleIds: z.array(z.string()).optional().describe(`Query dry run: up to ${maxQuerySampleIds} ids of the matches.`),
   scanned: z.number().int().optional().describe('Query form: jobs examined by this request.'),
   scannedTotal: z.number().int().optional().describe('Query form: jobs examined so far across the cursor chain.'),
-  cursor: z.string().nullable().optional().describe('Query form: pass it back (with the same body) to continue; null once `done`.'),
+  cursor: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Query form: pass it back (with the same body) to continue; null once `done`.'),
 };

@@ -5,7 +5,16 @@ import { z } from 'zod';
  * (`waitingChildren` is BullMQ's `waiting-children`); `waiting` is BullMQ's
  * `wait` list, `paused` its legacy paused list.
  */
-export const jobStatuses = ['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized', 'waitingChildren'] as const;
+export const jobStatuses = [
+  'waiting',
+  'active',
+  'delayed',
+  'completed',
+  'failed',
+  'paused',
+  'prioritized',
+  'waitingChildren',
+] as const;
 export const jobStatusSchema = z.enum(jobStatuses);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 

@@ -14,7 +14,17 @@ import { z } from 'zod';
 
 /** Where a path starts: the job's JSON fields (which have fields of their own) and its scalars. */
 export const whereJsonRoots = ['data', 'opts', 'returnvalue', 'progress'] as const;
-export const whereScalarRoots = ['id', 'name', 'failedReason', 'attemptsMade', 'timestamp', 'processedOn', 'finishedOn', 'delay', 'priority'] as const;
+export const whereScalarRoots = [
+  'id',
+  'name',
+  'failedReason',
+  'attemptsMade',
+  'timestamp',
+  'processedOn',
+  'finishedOn',
+  'delay',
+  'priority',
+] as const;
 export type WhereRoot = (typeof whereJsonRoots)[number] | (typeof whereScalarRoots)[number];
 const roots: readonly string[] = [...whereJsonRoots, ...whereScalarRoots];
 
@@ -53,13 +63,19 @@ class Reader {
 
   word(stopAtSpecial: boolean): string {
     const start = this.at;
-    while (this.at < this.text.length && !isSpace(this.text[this.at]) && !(stopAtSpecial && special.has(this.text[this.at]!))) this.at++;
+    while (
+      this.at < this.text.length &&
+      !isSpace(this.text[this.at]) &&
+      !(stopAtSpecial && special.has(this.text[this.at]!))
+    )
+      this.at++;
     return this.text.slice(start, this.at);
   }
 
   quoted(): string {
     const start = this.at;
-    for (this.at++; this.at < this.text.length && this.text[this.at] !== '"'; this.at++) if (this.text[this.at] === '\\') this.at++;
+    for (this.at++; this.at < this.text.length && this.text[this.at] !== '"'; this.at++)
+      if (this.text[this.at] === '\\') this.at++;
     if (this.at >= this.text.length) this.fail('a quoted value is not closed');
     this.at++;
     try {
@@ -86,7 +102,12 @@ class Reader {
 
   operator(): WhereOperator {
     const two = this.text.slice(this.at, this.at + 2);
-    const found = two === '>=' || two === '<=' ? two : (whereOperators as readonly string[]).includes(this.text[this.at] ?? '') ? this.text[this.at] : undefined;
+    const found =
+      two === '>=' || two === '<='
+        ? two
+        : (whereOperators as readonly string[]).includes(this.text[this.at] ?? '')
+          ? this.text[this.at]
+          : undefined;
     if (!found) this.fail('expected one of : (equals), ~ (contains), >, >=, <, <= after the path');
     this.at += found.length;
     return found as WhereOperator;
@@ -95,17 +116,20 @@ class Reader {
   term(): WhereTerm {
     const start = this.at;
     const root = this.word(true);
-    if (!roots.includes(root)) this.fail(`a path starts with one of ${roots.join(', ')}${root ? `, not "${root}"` : ''}`);
+    if (!roots.includes(root))
+      this.fail(`a path starts with one of ${roots.join(', ')}${root ? `, not "${root}"` : ''}`);
     const steps: WhereStep[] = [];
     for (let step = this.step(); step; step = this.step()) steps.push(step);
-    if (steps.length > 0 && !(whereJsonRoots as readonly string[]).includes(root)) this.fail(`${root} has no fields; only ${whereJsonRoots.join(', ')} do`);
+    if (steps.length > 0 && !(whereJsonRoots as readonly string[]).includes(root))
+      this.fail(`${root} has no fields; only ${whereJsonRoots.join(', ')} do`);
     if (steps.length > maxSteps) this.fail(`a path has at most ${maxSteps} steps`);
     const operator = this.operator();
     const quoted = this.text[this.at] === '"';
     const value = quoted ? this.quoted() : this.word(false);
     if (!quoted && value === '') this.fail(`expected a value after "${operator}"`);
     if (!quoted && value.includes('"')) this.fail('quote a value as a whole ("…")');
-    if (operator !== ':' && operator !== '~' && (quoted || !Number.isFinite(Number(value)))) this.fail(`${operator} compares numbers; ${JSON.stringify(value)} is not one`);
+    if (operator !== ':' && operator !== '~' && (quoted || !Number.isFinite(Number(value))))
+      this.fail(`${operator} compares numbers; ${JSON.stringify(value)} is not one`);
     if (this.at < this.text.length && !isSpace(this.text[this.at])) this.fail('expected a space between terms');
     return { text: this.text.slice(start, this.at), root: root as WhereRoot, steps, operator, value, quoted };
   }

@@ -20,7 +20,9 @@ const metricsQuery = z.object({
     .regex(prioritiesPattern, 'must be a comma-separated list of positive integers')
     .optional()
     .describe('Comma-separated priorities whose waiting job counts are sampled, e.g. `1,2,5`.'),
-  includePrometheus: queryBoolean().optional().describe("`1`/`true` adds the queue library's native Prometheus text export."),
+  includePrometheus: queryBoolean()
+    .optional()
+    .describe("`1`/`true` adds the queue library's native Prometheus text export."),
 });
 
 const rangeQuery = z.object({
@@ -49,59 +51,87 @@ const metricsSeriesSchema = z
   .object({
     data: z.array(z.number()).describe('Jobs per one-minute point, newest first.'),
     count: z.number().int().describe('Points available in total.'),
-    meta: z.object({ count: z.number(), prevTS: z.number(), prevCount: z.number() }).describe("BullMQ's running totals."),
+    meta: z
+      .object({ count: z.number(), prevTS: z.number(), prevCount: z.number() })
+      .describe("BullMQ's running totals."),
   })
   .nullable();
 
-export const jobCountsSchema = z.record(z.string(), z.number().int()).describe("Native job counts, keyed by BullMQ's own state names as the spec's native telemetry fixes them (active, completed, delayed, failed, prioritized, waiting, waiting-children; elsewhere the API spells it waitingChildren).");
+export const jobCountsSchema = z
+  .record(z.string(), z.number().int())
+  .describe(
+    "Native job counts, keyed by BullMQ's own state names as the spec's native telemetry fixes them (active, completed, delayed, failed, prioritized, waiting, waiting-children; elsewhere the API spells it waitingChildren).",
+  );
 
-export const queueMetricsSchema = z.object({
-  queueName: z.string(),
-  prefix: z.string(),
-  range: z.object({ start: z.number().int(), end: z.number().int(), windowMinutes: z.number().int().nullable() }),
-  completed: metricsSeriesSchema,
-  failed: metricsSeriesSchema,
-  state: z.object({
-    isPaused: z.boolean().nullable(),
-    isMaxed: z.boolean().nullable(),
-    workers: z.number().int().nullable().describe('Connected workers; null when CLIENT LIST is not allowed.'),
-    schedulers: z.number().int().nullable(),
-  }),
-  counts: jobCountsSchema.nullable(),
-  meta: z
-    .object({
-      concurrency: z.number().nullable(),
-      max: z.number().nullable(),
-      duration: z.number().nullable(),
-      maxLenEvents: z.number().nullable(),
-      paused: z.boolean(),
-      version: z.string().nullable(),
-    })
-    .nullable(),
-  rateLimit: z.object({
-    ttlMs: z.number().nullable().describe('Remaining rate-limit time as BullMQ reports it (-2: no limiter key, -1: no expiry).'),
-    globalConcurrency: z.number().nullable(),
-    globalRateLimit: z.object({ max: z.number(), duration: z.number() }).nullable(),
-  }),
-  priorityCounts: z.record(z.string(), z.number().int()).describe('Waiting jobs per requested priority.'),
-  prometheus: z.string().optional().describe('Native Prometheus text, when includePrometheus was set.'),
-  warnings: warningsSchema,
-}).meta({ id: 'QueueMetrics' });
+export const queueMetricsSchema = z
+  .object({
+    queueName: z.string(),
+    prefix: z.string(),
+    range: z.object({ start: z.number().int(), end: z.number().int(), windowMinutes: z.number().int().nullable() }),
+    completed: metricsSeriesSchema,
+    failed: metricsSeriesSchema,
+    state: z.object({
+      isPaused: z.boolean().nullable(),
+      isMaxed: z.boolean().nullable(),
+      workers: z.number().int().nullable().describe('Connected workers; null when CLIENT LIST is not allowed.'),
+      schedulers: z.number().int().nullable(),
+    }),
+    counts: jobCountsSchema.nullable(),
+    meta: z
+      .object({
+        concurrency: z.number().nullable(),
+        max: z.number().nullable(),
+        duration: z.number().nullable(),
+        maxLenEvents: z.number().nullable(),
+        paused: z.boolean(),
+        version: z.string().nullable(),
+      })
+      .nullable(),
+    rateLimit: z.object({
+      ttlMs: z
+        .number()
+        .nullable()
+        .describe('Remaining rate-limit time as BullMQ reports it (-2: no limiter key, -1: no expiry).'),
+      globalConcurrency: z.number().nullable(),
+      globalRateLimit: z.object({ max: z.number(), duration: z.number() }).nullable(),
+    }),
+    priorityCounts: z.record(z.string(), z.number().int()).describe('Waiting jobs per requested priority.'),
+    prometheus: z.string().optional().describe('Native Prometheus text, when includePrometheus was set.'),
+    warnings: warningsSchema,
+  })
+  .meta({ id: 'QueueMetrics' });
 
 const rateSchema = z.object({ total: z.number(), perMinute: z.number() });
 
 /** BullMQ's state names of the connection summary (a fixed object: zod parses 10,000 of them in half the time of records). */
-const summaryStates = ['active', 'completed', 'delayed', 'failed', 'prioritized', 'waiting', 'waiting-children'] as const;
+const summaryStates = [
+  'active',
+  'completed',
+  'delayed',
+  'failed',
+  'prioritized',
+  'waiting',
+  'waiting-children',
+] as const;
 const summaryCountsSchema = z
-  .object(Object.fromEntries(summaryStates.map((state) => [state, z.number().int()])) as Record<(typeof summaryStates)[number], z.ZodNumber>)
-  .describe("Job counts keyed by BullMQ's own state names (elsewhere the API spells waiting-children waitingChildren).");
+  .object(
+    Object.fromEntries(summaryStates.map((state) => [state, z.number().int()])) as Record<
+      (typeof summaryStates)[number],
+      z.ZodNumber
+    >,
+  )
+  .describe(
+    "Job counts keyed by BullMQ's own state names (elsewhere the API spells waiting-children waitingChildren).",
+  );
 
 export const queueSummarySchema = z.object({
   queueName: z.string(),
   prefix: z.string(),
   isPaused: z.boolean(),
   counts: summaryCountsSchema,
-  rates: z.object({ completed: rateSchema, failed: rateSchema }).describe('From the native one-minute metrics over windowMinutes.'),
+  rates: z
+    .object({ completed: rateSchema, failed: rateSchema })
+    .describe('From the native one-minute metrics over windowMinutes.'),
 });
 
 export const storeFactsSchema = z.object({
@@ -113,16 +143,21 @@ export const storeFactsSchema = z.object({
   uptimeSeconds: z.number().nullable().describe('The shortest among the masters of a cluster.'),
 });
 
-export const connectionMetricsSchema = z.object({
-  connectionId: z.string(),
-  windowMinutes: z.number().int(),
-  queueCount: z.number().int(),
-  totals: summaryCountsSchema.describe('Job counts by state, summed over every queue.'),
-  queues: z.array(queueSummarySchema),
-  store: storeFactsSchema,
-  detailed: z.array(queueMetricsSchema).optional().describe('The full native payload per queue, when `detailed` was set.'),
-  warnings: warningsSchema,
-}).meta({ id: 'ConnectionMetrics' });
+export const connectionMetricsSchema = z
+  .object({
+    connectionId: z.string(),
+    windowMinutes: z.number().int(),
+    queueCount: z.number().int(),
+    totals: summaryCountsSchema.describe('Job counts by state, summed over every queue.'),
+    queues: z.array(queueSummarySchema),
+    store: storeFactsSchema,
+    detailed: z
+      .array(queueMetricsSchema)
+      .optional()
+      .describe('The full native payload per queue, when `detailed` was set.'),
+    warnings: warningsSchema,
+  })
+  .meta({ id: 'ConnectionMetrics' });
 
 export type QueueMetrics = z.infer<typeof queueMetricsSchema>;
 export type QueueSummary = z.infer<typeof queueSummarySchema>;

@@ -9,5 +9,7 @@ import { z } from 'zod';
 export function oneOrList<Item extends z.ZodEnum>(list: z.ZodArray<Item>) {
   const item = list.element;
   const allowed = item.options.join(', ');
-  return z.union([list, item.transform((value): Array<z.output<Item>> => [value])], { error: () => `expected one of ${allowed}, or a list of them` });
+  return z.union([list, item.transform((value): Array<z.output<Item>> => [value])], {
+    error: () => `expected one of ${allowed}, or a list of them`,
+  });
 }

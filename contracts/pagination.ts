@@ -17,15 +17,35 @@ function decodeCursor(cursor: string): number | undefined {
  * form, still taken; `cursor` wins over `page`, `limit` over `pageSize`.
  */
 export const pageQuery = z.object({
-  limit: z.number().int().min(1).max(maxPageSize).optional().describe(`Items per page, at most ${maxPageSize} (default ${defaultPageSize}).`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxPageSize)
+    .optional()
+    .describe(`Items per page, at most ${maxPageSize} (default ${defaultPageSize}).`),
   cursor: z
     .string()
     .max(100)
     .refine((cursor) => decodeCursor(cursor) !== undefined, 'must be a `nextCursor` this list answered')
     .optional()
     .describe('The `nextCursor` of the previous page; omit for the first.'),
-  page: z.number().int().min(1).max(1_000_000).optional().meta({ deprecated: true }).describe('Deprecated: pass `cursor`. 1-based page number.'),
-  pageSize: z.number().int().min(1).max(maxPageSize).optional().meta({ deprecated: true }).describe('Deprecated: pass `limit`.'),
+  page: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .meta({ deprecated: true })
+    .describe('Deprecated: pass `cursor`. 1-based page number.'),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxPageSize)
+    .optional()
+    .meta({ deprecated: true })
+    .describe('Deprecated: pass `limit`.'),
 });
 
 export const pageInfo = z.object({
@@ -51,7 +71,14 @@ function positionOf({ limit, cursor, page, pageSize }: PageQuery): { offset: num
 export function pageInfoFor(total: number, query: PageQuery): PageInfo {
   const { offset, size } = positionOf(query);
   const hasMore = offset + size < total;
-  return { nextCursor: hasMore ? encodeCursor(offset + size) : null, total, page: Math.floor(offset / size) + 1, pageSize: size, totalPages: Math.ceil(total / size), hasMore };
+  return {
+    nextCursor: hasMore ? encodeCursor(offset + size) : null,
+    total,
+    page: Math.floor(offset / size) + 1,
+    pageSize: size,
+    totalPages: Math.ceil(total / size),
+    hasMore,
+  };
 }
 
 /** Zero-based [start, end] indexes (inclusive) of a page, as Redis ranges take them. */

@@ -2,7 +2,11 @@ import { z } from 'zod';
 
 /** Path parameters shared by every connection-scoped route. */
 export const connectionParams = z.strictObject({
-  connectionId: z.string().min(1).max(200).describe('Connection id or name (saved: its UUID or its name; environment: the lowercased NAME).'),
+  connectionId: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('Connection id or name (saved: its UUID or its name; environment: the lowercased NAME).'),
 });
 
 /**

@@ -28,6 +28,6 @@ export const protectionConfirmName = (names: 'queue' | 'connection') =>
     .optional()
     .describe(
       names === 'queue'
-        ? 'Required when the connection\'s protection is `confirm`: the path `queueName`, exactly.'
-        : 'Required when the connection\'s protection is `confirm`: the connection\'s name, exactly.',
+        ? "Required when the connection's protection is `confirm`: the path `queueName`, exactly."
+        : "Required when the connection's protection is `confirm`: the connection's name, exactly.",
     );

@@ -14,7 +14,8 @@ export const queryBoolean = () =>
     .transform((value) => value === true || value === 'true' || value === '1')
     .meta({
       override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-        for (const key of Object.keys(jsonSchema)) if (key !== 'description' && key !== 'default') delete jsonSchema[key];
+        for (const key of Object.keys(jsonSchema))
+          if (key !== 'description' && key !== 'default') delete jsonSchema[key];
         jsonSchema.type = 'boolean';
       },
     });

@@ -10,30 +10,44 @@ export const schedulerParams = queueParams.extend({
   schedulerId: z.string().min(1).max(1000).describe('Job scheduler id, percent-encoded in REST paths.'),
 });
 
-export const schedulerSchema = z.object({
-  id: z.string().describe('Job scheduler id (what upsertJobScheduler was given).'),
-  queueName: z.string(),
-  prefix: z.string().describe('BullMQ key prefix of the queue.'),
-  name: z.string().describe('Name of the jobs the scheduler produces.'),
-  pattern: z.string().optional().describe('Cron pattern, for cron schedulers.'),
-  every: z.number().optional().describe('Interval in milliseconds, for interval schedulers.'),
-  tz: z.string().optional().describe('IANA timezone the cron pattern is read in.'),
-  startDate: z.iso.datetime().optional(),
-  endDate: z.iso.datetime().optional(),
-  limit: z.number().int().optional().describe('Most iterations the scheduler will produce.'),
-  iterationCount: z.number().int().optional().describe('Iterations produced so far (BullMQ counts the pending one).'),
-  next: z.iso.datetime().nullable().describe('When the next job is due; null when the scheduler has no next run.'),
-  template: z.object({
-    data: z.unknown().describe('Data of every produced job.'),
-    opts: z.record(z.string(), z.unknown()).describe('Job options of every produced job.'),
-  }),
-  recentFailures: z.number().int().optional().describe('Failed jobs among those its latest 100 runs produced (counted in the newest 10,000 failures of the queue).'),
-  lastFailedAt: z.iso.datetime().nullable().optional().describe('When one of its jobs last failed; null when none is in the failed set.'),
-}).meta({ id: 'Scheduler' });
+export const schedulerSchema = z
+  .object({
+    id: z.string().describe('Job scheduler id (what upsertJobScheduler was given).'),
+    queueName: z.string(),
+    prefix: z.string().describe('BullMQ key prefix of the queue.'),
+    name: z.string().describe('Name of the jobs the scheduler produces.'),
+    pattern: z.string().optional().describe('Cron pattern, for cron schedulers.'),
+    every: z.number().optional().describe('Interval in milliseconds, for interval schedulers.'),
+    tz: z.string().optional().describe('IANA timezone the cron pattern is read in.'),
+    startDate: z.iso.datetime().optional(),
+    endDate: z.iso.datetime().optional(),
+    limit: z.number().int().optional().describe('Most iterations the scheduler will produce.'),
+    iterationCount: z.number().int().optional().describe('Iterations produced so far (BullMQ counts the pending one).'),
+    next: z.iso.datetime().nullable().describe('When the next job is due; null when the scheduler has no next run.'),
+    template: z.object({
+      data: z.unknown().describe('Data of every produced job.'),
+      opts: z.record(z.string(), z.unknown()).describe('Job options of every produced job.'),
+    }),
+    recentFailures: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Failed jobs among those its latest 100 runs produced (counted in the newest 10,000 failures of the queue).',
+      ),
+    lastFailedAt: z.iso
+      .datetime()
+      .nullable()
+      .optional()
+      .describe('When one of its jobs last failed; null when none is in the failed set.'),
+  })
+  .meta({ id: 'Scheduler' });
 
-export const schedulerListSchema = pageInfo.extend({
-  schedulers: z.array(schedulerSchema).describe('Ordered by queue, then by next run.'),
-}).meta({ id: 'SchedulerPage' });
+export const schedulerListSchema = pageInfo
+  .extend({
+    schedulers: z.array(schedulerSchema).describe('Ordered by queue, then by next run.'),
+  })
+  .meta({ id: 'SchedulerPage' });
 
 export const listSchedulersInput = connectionParams.extend(pageQuery.shape);
 export const listQueueSchedulersInput = queueParams.extend(pageQuery.shape);
@@ -41,7 +55,9 @@ export const listQueueSchedulersInput = queueParams.extend(pageQuery.shape);
 const keepJobs = z.union([
   z.boolean(),
   strictNumber(z.number().int().min(0)),
-  z.object({ age: strictNumber(z.number().int().min(0)), count: strictNumber(z.number().int().min(0)).optional() }).strict(),
+  z
+    .object({ age: strictNumber(z.number().int().min(0)), count: strictNumber(z.number().int().min(0)).optional() })
+    .strict(),
   z.object({ count: strictNumber(z.number().int().min(0)) }).strict(),
 ]);
 
@@ -49,7 +65,14 @@ const keepJobs = z.union([
 export const schedulerJobOptionsSchema = z
   .object({
     attempts: strictNumber(z.number().int().min(1).max(1000)).optional(),
-    backoff: z.union([strictNumber(z.number().int().min(0)), z.object({ type: z.enum(['fixed', 'exponential']), delay: strictNumber(z.number().int().min(0)).optional() }).strict()]).optional(),
+    backoff: z
+      .union([
+        strictNumber(z.number().int().min(0)),
+        z
+          .object({ type: z.enum(['fixed', 'exponential']), delay: strictNumber(z.number().int().min(0)).optional() })
+          .strict(),
+      ])
+      .optional(),
     priority: strictNumber(z.number().int().min(0).max(2_097_152)).optional(),
     lifo: strictBoolean().optional(),
     removeOnComplete: keepJobs.optional(),
@@ -88,7 +111,10 @@ export const updateSchedulerInput = schedulerParams.extend(schedulerBody.shape);
 
 /** `confirmName`: only a `confirm` connection needs it. */
 export const deleteSchedulerInput = schedulerParams.extend({ confirmName: protectionConfirmName('queue') });
-export const deleteSchedulerResultSchema = deletedSchema.extend({ deleted: deprecatedField(z.literal(true), 'success'), schedulerId: deprecatedField(z.string(), 'id') });
+export const deleteSchedulerResultSchema = deletedSchema.extend({
+  deleted: deprecatedField(z.literal(true), 'success'),
+  schedulerId: deprecatedField(z.string(), 'id'),
+});
 
 export type Scheduler = z.infer<typeof schedulerSchema>;
 export type SchedulerList = z.infer<typeof schedulerListSchema>;

@@ -58,7 +58,8 @@ export function storeUrlProblem(url: string): string | null {
       return `must use redis://, rediss:// or postgres:// (got ${parsed.protocol.slice(0, 20)}//)`;
     }
     if (!parsed.hostname) return 'must name a host';
-    if (parsed.pathname.length > 1 && !/^\/\d{1,2}$/.test(parsed.pathname)) return 'path must be a database number, e.g. /0';
+    if (parsed.pathname.length > 1 && !/^\/\d{1,2}$/.test(parsed.pathname))
+      return 'path must be a database number, e.g. /0';
     protocols.add(parsed.protocol);
   }
   if (protocols.size > 1) return 'seed nodes must all use the same scheme';
@@ -67,6 +68,7 @@ export function storeUrlProblem(url: string): string | null {
 
 /** `rediss://`, or a postgres:// URL whose sslmode asks for TLS. */
 export function usesTls(url: string): boolean {
-  if (storeKindOf(url) === 'postgres') return URL.canParse(url.trim()) && tlsSslModes.has(new URL(url.trim()).searchParams.get('sslmode') ?? '');
+  if (storeKindOf(url) === 'postgres')
+    return URL.canParse(url.trim()) && tlsSslModes.has(new URL(url.trim()).searchParams.get('sslmode') ?? '');
   return splitSeedList(url)[0]!.startsWith('rediss://');
 }

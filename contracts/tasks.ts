@@ -25,8 +25,12 @@ export const taskSchema = z
   .meta({ id: 'Task' });
 
 export const taskListSchema = z.object({ tasks: z.array(taskSchema).describe('Newest first, at most 100.') });
-export const taskParams = connectionParams.extend({ taskId: databaseText().min(1).max(36).describe('Background task id (the `taskId` an action answered).') });
-export const taskAcceptedSchema = z.object({ taskId: z.string().describe('Follow it at `GET /api/c/{connectionId}/tasks/{taskId}`.') });
+export const taskParams = connectionParams.extend({
+  taskId: databaseText().min(1).max(36).describe('Background task id (the `taskId` an action answered).'),
+});
+export const taskAcceptedSchema = z.object({
+  taskId: z.string().describe('Follow it at `GET /api/c/{connectionId}/tasks/{taskId}`.'),
+});
 
 /**
  * The field a route that can run as a task adds to its own answer: with `async: true` the answer
@@ -34,13 +38,23 @@ export const taskAcceptedSchema = z.object({ taskId: z.string().describe('Follow
  * either way, so typed clients read `succeeded` without narrowing.
  */
 export const taskIdField = {
-  taskId: z.string().optional().describe('Only with `async: true` (then 202): the background task doing the work; its counts are in the task, these are zero.'),
+  taskId: z
+    .string()
+    .optional()
+    .describe(
+      'Only with `async: true` (then 202): the background task doing the work; its counts are in the task, these are zero.',
+    ),
 };
 
 /** What a body adds to run an action as a background task. */
 export const asyncFields = {
-  async: z.union([z.literal(true), z.literal(false)]).optional().describe('`true`: run as a background task, answered 202 `{ taskId }`.'),
-  maxPerSecond: strictNumber(z.number().int().min(1).max(1_000_000)).optional().describe('Background tasks only: at most this many jobs per second.'),
+  async: z
+    .union([z.literal(true), z.literal(false)])
+    .optional()
+    .describe('`true`: run as a background task, answered 202 `{ taskId }`.'),
+  maxPerSecond: strictNumber(z.number().int().min(1).max(1_000_000))
+    .optional()
+    .describe('Background tasks only: at most this many jobs per second.'),
 };
 
 export type TaskView = z.infer<typeof taskSchema>;

@@ -33,7 +33,15 @@ import { workersRouter } from './workers/router.js';
 
 /** The resources' own writers, for definitions imports (server/definitions/definition-writers.ts). */
 const definitionWriters = {
-  createConnection, updateConnection, toScheduler, checkSchedule: toRepeatOptions, saveScheduler, createRule, updateRule, createDestination, updateDestination,
+  createConnection,
+  updateConnection,
+  toScheduler,
+  checkSchedule: toRepeatOptions,
+  saveScheduler,
+  createRule,
+  updateRule,
+  createDestination,
+  updateDestination,
 };
 
 /** Mounts every resource router; the whole API surface in one list. */
@@ -74,4 +82,11 @@ export { oauthLinkPath, oauthLinkRoute } from './auth/oauth/link-route.js';
 export { auditExportPath, auditExportRoute } from './audit/export-route.js';
 
 /** What background tasks can do, by kind: the entry hands them to the task runner. */
-export const taskHandlers: TaskHandler[] = [retryTask, removeTask, moveTask, retryAcrossTask, removeAcrossTask, purgeTask];
+export const taskHandlers: TaskHandler[] = [
+  retryTask,
+  removeTask,
+  moveTask,
+  retryAcrossTask,
+  removeAcrossTask,
+  purgeTask,
+];

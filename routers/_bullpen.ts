@@ -38,7 +38,11 @@ export interface Bullpen {
 function identifier(services: Services, identity: BullpenIdentity): () => Promise<Identity | null> {
   if ('token' in identity) return () => identifyToken(services, identity.token);
   if ('userId' in identity) {
-    return async () => ({ kind: 'in-process-user', userId: identity.userId, organizationId: identity.organizationId ?? null });
+    return async () => ({
+      kind: 'in-process-user',
+      userId: identity.userId,
+      organizationId: identity.organizationId ?? null,
+    });
   }
   if (identity.system === true) return async () => ({ kind: 'system' });
   throw new TypeError('identity must be { token }, { userId, organizationId? } or { system: true }');
@@ -62,7 +66,10 @@ export async function createBullpen(options: BullpenOptions = {}): Promise<Bullp
     // A fresh context per call: its own request id, and credentials checked each time (a revoked token stops working).
     api: (identity, { reason } = {}) => {
       const identify = identifier(services, identity);
-      return createCaller(() => ({ ...createInnerContext(services, 'internal', identify), ...(reason ? { reason } : {}) }));
+      return createCaller(() => ({
+        ...createInnerContext(services, 'internal', identify),
+        ...(reason ? { reason } : {}),
+      }));
     },
     close: () => (closed ??= closeServices(services)),
   };

@@ -34,9 +34,17 @@ async function main(args: string[]): Promise<number> {
       console.error(`bullpen admin: no user has the email ${email}`);
       return 1;
     }
-    const link = await createPasswordResetLink({ em, hash: auth.hash, appBaseUrl: auth.appBaseUrl, userId: user.id, createdByUserId: null });
-    console.log(`Password reset link for ${user.email} (valid until ${link.expiresAt}, works once):\n${link.url}\n` +
-      `Or: POST /api/auth/reset-password {"token":"${link.token}","newPassword":"..."}`);
+    const link = await createPasswordResetLink({
+      em,
+      hash: auth.hash,
+      appBaseUrl: auth.appBaseUrl,
+      userId: user.id,
+      createdByUserId: null,
+    });
+    console.log(
+      `Password reset link for ${user.email} (valid until ${link.expiresAt}, works once):\n${link.url}\n` +
+        `Or: POST /api/auth/reset-password {"token":"${link.token}","newPassword":"..."}`,
+    );
     return 0;
   } finally {
     await persistence.close();

@@ -81,7 +81,10 @@ export const envSchema = z.object({
   RATE_LIMIT_CONNECTION_TEST_MAX: positiveInt(10),
   RATE_LIMIT_ACCOUNT_MAX: positiveInt(10),
   RATE_LIMIT_REDIS_URL: optionalText.pipe(
-    z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
   ),
   TRUST_PROXY: trustProxy,
   DATABASE_URL: optionalText.pipe(
@@ -100,7 +103,12 @@ export const envSchema = z.object({
   SERVICE_METRICS_PUBLIC: envFlag,
   SERVICE_METRICS_QUEUES: optionalText,
   // Bytes of one response body: a bigger job is read field by field (GET …/jobs/{jobId}/fields/{field}).
-  SERVICE_MAX_RESPONSE_BYTES: z.coerce.number().int().min(65_536).max(268_435_456).default(16 * 1024 * 1024),
+  SERVICE_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(65_536)
+    .max(268_435_456)
+    .default(16 * 1024 * 1024),
   SERVICE_QUEUE_LIST_CACHE_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   SERVICE_QUEUE_TOTALS_TRACKING: envFlagOn,
   SERVICE_SAMPLE_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),

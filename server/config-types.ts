@@ -32,7 +32,12 @@ export interface Config {
    * appBaseUrl: null when APP_BASE_URL is unset: then http://localhost:{the port actually bound}.
    * oauthProviders: the identity providers whose variables are all set (their routes answer 400 in authless mode).
    */
-  auth: { secret: string | null; appBaseUrl: string | null; signup: SignupPolicy; oauthProviders: OAuthProviderSettings[] };
+  auth: {
+    secret: string | null;
+    appBaseUrl: string | null;
+    signup: SignupPolicy;
+    oauthProviders: OAuthProviderSettings[];
+  };
   /** SERVICE_CONNECTION_ALLOW entries; null: any target (see server/stores/connection-allow-list.ts). */
   connectionAllow: string[] | null;
   /** SERVICE_WEBHOOK_ALLOW entries (same syntax); null: any webhook target but link-local ones. */
@@ -46,9 +51,7 @@ export interface Config {
   queueListCacheMs: number;
   /** SERVICE_QUEUE_TOTALS_TRACKING: keep the list's totals exact with client-side tracking (default on). */
   queueTotalsTracking: boolean;
-  persistence:
-    | { mode: 'embedded'; directory: string }
-    | { mode: 'server'; databaseUrl: string };
+  persistence: { mode: 'embedded'; directory: string } | { mode: 'server'; databaseUrl: string };
   /**
    * `public`: GET /api/prometheus answers without authentication. `queues`:
    * comma-separated name globs of the queues it exports (null: all).

@@ -12,7 +12,14 @@ import type { StoreConnection } from './stores/store-connection.js';
  */
 
 export { minAuthSecretLength };
-export type { Config, DatabaseLimits, Environment, PersistenceMode, RateLimitConfig, SignupPolicy } from './config-types.js';
+export type {
+  Config,
+  DatabaseLimits,
+  Environment,
+  PersistenceMode,
+  RateLimitConfig,
+  SignupPolicy,
+} from './config-types.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -47,14 +54,36 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     environmentConnections: vars.SERVICE_ENV_CONNECTIONS ? readEnvConnections(env) : [],
     environment: vars.NODE_ENV,
-    http: { port: vars.PORT, host: vars.HOST, trustProxyHops: vars.TRUST_PROXY, maxResponseBytes: vars.SERVICE_MAX_RESPONSE_BYTES },
+    http: {
+      port: vars.PORT,
+      host: vars.HOST,
+      trustProxyHops: vars.TRUST_PROXY,
+      maxResponseBytes: vars.SERVICE_MAX_RESPONSE_BYTES,
+    },
     logLevel: vars.LOG_LEVEL,
     authless: vars.SERVICE_AUTHLESS,
     envConnections: vars.SERVICE_ENV_CONNECTIONS,
-    analytics: { key: vars.ANALYTICS_KEY ?? null, uiHost: vars.ANALYTICS_UI_HOST, upstreamUrl: vars.ANALYTICS_UPSTREAM_URL },
-    auth: { secret: vars.AUTH_SECRET ?? null, appBaseUrl: vars.APP_BASE_URL ?? null, signup: vars.SERVICE_SIGNUP, oauthProviders: readOAuthSettings(vars) },
-    connectionAllow: vars.SERVICE_CONNECTION_ALLOW ? vars.SERVICE_CONNECTION_ALLOW.split(',').map((entry) => entry.trim()).filter(Boolean) : null,
-    webhookAllow: vars.SERVICE_WEBHOOK_ALLOW ? vars.SERVICE_WEBHOOK_ALLOW.split(',').map((entry) => entry.trim()).filter(Boolean) : null,
+    analytics: {
+      key: vars.ANALYTICS_KEY ?? null,
+      uiHost: vars.ANALYTICS_UI_HOST,
+      upstreamUrl: vars.ANALYTICS_UPSTREAM_URL,
+    },
+    auth: {
+      secret: vars.AUTH_SECRET ?? null,
+      appBaseUrl: vars.APP_BASE_URL ?? null,
+      signup: vars.SERVICE_SIGNUP,
+      oauthProviders: readOAuthSettings(vars),
+    },
+    connectionAllow: vars.SERVICE_CONNECTION_ALLOW
+      ? vars.SERVICE_CONNECTION_ALLOW.split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+      : null,
+    webhookAllow: vars.SERVICE_WEBHOOK_ALLOW
+      ? vars.SERVICE_WEBHOOK_ALLOW.split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+      : null,
     rateLimit: rateLimitConfig(vars),
     encryptionKey: vars.SERVICE_ENCRYPTION_KEY,
     previousEncryptionKey: vars.SERVICE_ENCRYPTION_KEY_PREVIOUS,
@@ -64,7 +93,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ? { mode: 'server', databaseUrl: vars.DATABASE_URL }
       : { mode: 'embedded', directory: path.resolve(vars.SERVICE_EMBEDDED_DIR) },
     metrics: { public: vars.SERVICE_METRICS_PUBLIC, queues: vars.SERVICE_METRICS_QUEUES ?? null },
-    history: { sampleIntervalMs: vars.SERVICE_SAMPLE_INTERVAL_SECONDS * 1000, retentionDays: vars.SERVICE_HISTORY_DAYS },
+    history: {
+      sampleIntervalMs: vars.SERVICE_SAMPLE_INTERVAL_SECONDS * 1000,
+      retentionDays: vars.SERVICE_HISTORY_DAYS,
+    },
     tasks: { leaseTtlMs: vars.SERVICE_TASK_LEASE_SECONDS * 1000 },
     database: {
       timeoutMs: vars.DATABASE_TIMEOUT_MS,

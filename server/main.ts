@@ -44,7 +44,15 @@ const running = await listen(createApp(services), config.http.port, config.http.
 services.history.start();
 services.tasks.start();
 services.auth.useBoundPort(running.port);
-logger.info({ url: running.url, appBaseUrl: services.auth.appBaseUrl, persistence: config.persistence.mode, authless: config.authless }, 'bullpen listening');
+logger.info(
+  {
+    url: running.url,
+    appBaseUrl: services.auth.appBaseUrl,
+    persistence: config.persistence.mode,
+    authless: config.authless,
+  },
+  'bullpen listening',
+);
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

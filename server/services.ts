@@ -72,7 +72,10 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     ? envConnectionCatalog(config.environmentConnections, () => persistence.localOrganizationId())
     : savedConnectionCatalog(persistence, urlCipher);
   const targetPolicy = createTargetPolicy(config.connectionAllow);
-  const webhookPolicy = createTargetPolicy(config.webhookAllow, undefined, { variable: 'SERVICE_WEBHOOK_ALLOW', code: 'WEBHOOK_TARGET_FORBIDDEN' });
+  const webhookPolicy = createTargetPolicy(config.webhookAllow, undefined, {
+    variable: 'SERVICE_WEBHOOK_ALLOW',
+    code: 'WEBHOOK_TARGET_FORBIDDEN',
+  });
   const stores = new StoreRegistry({ logger, policy: targetPolicy, trackCounts: config.queueTotalsTracking });
   const events = new QueueEventHub(logger);
   const streams = new OpenStreams();
@@ -90,7 +93,11 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     );
   }
   const rateLimits = createRateLimits(config.rateLimit, logger);
-  const queueDirectory = new QueueIndex({ ttlMs: config.queueListCacheMs, store: databaseIndexStore(persistence), logger });
+  const queueDirectory = new QueueIndex({
+    ttlMs: config.queueListCacheMs,
+    store: databaseIndexStore(persistence),
+    logger,
+  });
   const queueTotals = new ConnectionTotals({ ttlMs: config.queueListCacheMs, logger });
   const history = new HistorySampler(
     { persistence, stores, connections, queueDirectory, logger, secretCipher, webhookPolicy },
@@ -98,7 +105,29 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
   );
   const tasks = new TaskRunner({ persistence, connections, stores, logger }, { leaseTtlMs: config.tasks.leaseTtlMs });
   const stopMaintenance = scheduleAuditRetention({ persistence, logger }, config.auditRetentionDays);
-  return { config, logger, persistence, connections, stores, events, streams, bodyBudget, bodyBuilds, urlCipher, secretCipher, httpMetrics, auth, rateLimits, queueDirectory, queueTotals, history, tasks, targetPolicy, webhookPolicy, stopMaintenance };
+  return {
+    config,
+    logger,
+    persistence,
+    connections,
+    stores,
+    events,
+    streams,
+    bodyBudget,
+    bodyBuilds,
+    urlCipher,
+    secretCipher,
+    httpMetrics,
+    auth,
+    rateLimits,
+    queueDirectory,
+    queueTotals,
+    history,
+    tasks,
+    targetPolicy,
+    webhookPolicy,
+    stopMaintenance,
+  };
 }
 
 export async function closeServices(services: Services): Promise<void> {

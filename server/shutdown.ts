@@ -27,7 +27,10 @@ export async function shutDown({ running, services, logger, deadlineMs = 30_000 
   let overdue: NodeJS.Timeout | undefined;
   const deadline = new Promise<number>((resolve) => {
     overdue = setTimeout(() => {
-      logger.error({ ms: elapsed(started), inFlight: running.inFlight }, 'shutdown deadline passed; exiting with requests still open');
+      logger.error(
+        { ms: elapsed(started), inFlight: running.inFlight },
+        'shutdown deadline passed; exiting with requests still open',
+      );
       resolve(1);
     }, deadlineMs);
     overdue.unref();
@@ -36,7 +39,10 @@ export async function shutDown({ running, services, logger, deadlineMs = 30_000 
     running.stopAccepting();
     const streams = await services.streams.closeAll();
     await Promise.all([services.tasks.stop(), services.history.stop()]);
-    logger.info({ ms: elapsed(started), streams, inFlight: running.inFlight }, 'shutdown: streams closed, tasks stopped and leases released');
+    logger.info(
+      { ms: elapsed(started), streams, inFlight: running.inFlight },
+      'shutdown: streams closed, tasks stopped and leases released',
+    );
     await running.drained();
     await closeServices(services);
     logger.info({ ms: elapsed(started) }, 'shutdown complete');

@@ -32,25 +32,32 @@ export async function buildClientJs(esbuild) {
 
 /** Declarations of the library, compiled from a copy whose api-types.ts stands alone. */
 export async function buildClientTypes() {
-  const [{ default: ts }, { generateApiTypes }] = await Promise.all([import('typescript'), import('./generate-api-types.mjs')]);
+  const [{ default: ts }, { generateApiTypes }] = await Promise.all([
+    import('typescript'),
+    import('./generate-api-types.mjs'),
+  ]);
   const staging = path.join(clientDir, '.types-build');
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
-  for (const file of libraryFiles.filter((file) => file !== 'api-types.ts')) await cp(path.join(clientDir, file), path.join(staging, file));
+  for (const file of libraryFiles.filter((file) => file !== 'api-types.ts'))
+    await cp(path.join(clientDir, file), path.join(staging, file));
   await writeFile(path.join(staging, 'api-types.ts'), generateApiTypes(root));
-  const program = ts.createProgram(libraryFiles.map((file) => path.join(staging, file)), {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.asynciterable.d.ts'],
-    types: [],
-    strict: true,
-    skipLibCheck: true,
-    declaration: true,
-    emitDeclarationOnly: true,
-    outDir: distDir,
-    rootDir: staging,
-  });
+  const program = ts.createProgram(
+    libraryFiles.map((file) => path.join(staging, file)),
+    {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.asynciterable.d.ts'],
+      types: [],
+      strict: true,
+      skipLibCheck: true,
+      declaration: true,
+      emitDeclarationOnly: true,
+      outDir: distDir,
+      rootDir: staging,
+    },
+  );
   const result = program.emit();
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
   await rm(staging, { recursive: true, force: true });

@@ -7,7 +7,11 @@ import path from 'node:path';
 import ts from 'typescript';
 import { propertyName, typePrinter } from './type-printer.mjs';
 
-const procedureAliases = { query: 'TRPCQueryProcedure', mutation: 'TRPCMutationProcedure', subscription: 'TRPCSubscriptionProcedure' };
+const procedureAliases = {
+  query: 'TRPCQueryProcedure',
+  mutation: 'TRPCMutationProcedure',
+  subscription: 'TRPCSubscriptionProcedure',
+};
 
 function propertyType(checker, type, name) {
   const property = checker.getPropertyOfType(type, name);
@@ -26,7 +30,9 @@ function routerRecordText(checker, print, record, indent) {
       const types = propertyType(checker, def, '$types');
       const input = print(propertyType(checker, types, 'input'));
       const output = print(propertyType(checker, types, 'output'));
-      lines.push(`${pad}${propertyName(property.name)}: ${procedureAliases[kind]}<{ input: ${input}; output: ${output}; meta: object }>;`);
+      lines.push(
+        `${pad}${propertyName(property.name)}: ${procedureAliases[kind]}<{ input: ${input}; output: ${output}; meta: object }>;`,
+      );
     } else {
       const nested = def ? propertyType(checker, def, 'record') : type;
       lines.push(`${pad}${propertyName(property.name)}: ${routerRecordText(checker, print, nested, indent + 1)};`);
@@ -46,7 +52,11 @@ function appRouterText(checker, print, routerType) {
 /** The standalone text of client/api-types.ts. */
 export function generateApiTypes(root) {
   const source = path.join(root, 'client/api-types.ts');
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(root, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   const program = ts.createProgram([source], { ...config.options, noEmit: true });
   const checker = program.getTypeChecker();
   const { print, aliases } = typePrinter(checker);
@@ -58,10 +68,12 @@ export function generateApiTypes(root) {
     return `export type ${exported.name} = ${print(type)};`;
   });
   return [
-    '// Generated from the service\'s router and contracts by client/build/generate-api-types.mjs at build time.',
+    "// Generated from the service's router and contracts by client/build/generate-api-types.mjs at build time.",
     "import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure, TRPCSubscriptionProcedure } from '@trpc/server';",
     '',
     ...declarations.map((text) => `${text}\n`),
-    ...[...aliases].map(([name, text]) => `/** A recursive shape the API returns. */\nexport type ${name} = ${text};\n`),
+    ...[...aliases].map(
+      ([name, text]) => `/** A recursive shape the API returns. */\nexport type ${name} = ${text};\n`,
+    ),
   ].join('\n');
 }

@@ -27,7 +27,9 @@ export function procedureTable(): string {
 /** Every error code a call can reject with, and its HTTP status. */
 export function errorCodeTable(): string {
   const rows = Object.entries(errorStatusByCode).map(([code, status]) => `| \`${code}\` | ${status} |`);
-  return ['| `error.code` | `error.status` |', '|---|---|', ...rows, '| `NETWORK_ERROR` | 0 (no answer came) |'].join('\n');
+  return ['| `error.code` | `error.status` |', '|---|---|', ...rows, '| `NETWORK_ERROR` | 0 (no answer came) |'].join(
+    '\n',
+  );
 }
 
 const generatedSections: Record<string, () => string> = { procedures: procedureTable, 'error-codes': errorCodeTable };

@@ -78,7 +78,8 @@ export function typePrinter(checker) {
     const parts = type.types;
     const booleans = parts.filter((part) => part.flags & ts.TypeFlags.BooleanLiteral);
     const rest = parts.filter((part) => !(part.flags & ts.TypeFlags.BooleanLiteral)).map((part) => wrap(part, depth));
-    const texts = booleans.length === 2 ? [...rest, 'boolean'] : [...rest, ...booleans.map((part) => print(part, depth))];
+    const texts =
+      booleans.length === 2 ? [...rest, 'boolean'] : [...rest, ...booleans.map((part) => print(part, depth))];
     return texts.join(' | ');
   }
 
@@ -95,7 +96,9 @@ export function typePrinter(checker) {
     for (const property of checker.getPropertiesOfType(type)) {
       const optional = property.flags & ts.SymbolFlags.Optional ? '?' : '';
       const readonly = isReadonly(property) ? 'readonly ' : '';
-      lines.push(`${readonly}${propertyName(property.name)}${optional}: ${print(checker.getTypeOfSymbol(property), depth + 1)};`);
+      lines.push(
+        `${readonly}${propertyName(property.name)}${optional}: ${print(checker.getTypeOfSymbol(property), depth + 1)};`,
+      );
     }
     if (checker.getSignaturesOfType(type, ts.SignatureKind.Call).length > 0) lines.push('(...args: never[]): unknown;');
     return lines.length === 0 ? '{}' : `{ ${lines.join(' ')} }`;

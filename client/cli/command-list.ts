@@ -23,6 +23,26 @@ import { watchCommand } from './commands/watch.js';
 
 /** Every command, in the order `bullpen --help` lists them. */
 export const commands: Command[] = [
-  connectionsCommand, queuesCommand, jobsCommand, jobCommand, failuresCommand, editCommand, retryCommand, removeCommand, purgeCommand, obliterateCommand,
-  pauseCommand, resumeCommand, keysCommand, watchCommand, historyCommand, insightsCommand, topCommand, alertsCommand, tasksCommand, moveCommand, inviteCommand, definitionsCommand,
+  connectionsCommand,
+  queuesCommand,
+  jobsCommand,
+  jobCommand,
+  failuresCommand,
+  editCommand,
+  retryCommand,
+  removeCommand,
+  purgeCommand,
+  obliterateCommand,
+  pauseCommand,
+  resumeCommand,
+  keysCommand,
+  watchCommand,
+  historyCommand,
+  insightsCommand,
+  topCommand,
+  alertsCommand,
+  tasksCommand,
+  moveCommand,
+  inviteCommand,
+  definitionsCommand,
 ];

@@ -50,7 +50,12 @@ export interface GlobalFlags {
 export function parseCommandArgs<O extends ParseArgsOptionsConfig>(command: Command<O>, args: string[]) {
   let parsed: ParsedFor<O>;
   try {
-    parsed = parseArgs({ args, options: { ...command.options, ...globalOptions }, allowPositionals: true, strict: true }) as ParsedFor<O>;
+    parsed = parseArgs({
+      args,
+      options: { ...command.options, ...globalOptions },
+      allowPositionals: true,
+      strict: true,
+    }) as ParsedFor<O>;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

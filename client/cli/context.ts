@@ -35,8 +35,16 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export function createCliContext(config: CliConfig, io: CliIo, env: Readonly<Record<string, string | undefined>> = {}): CliContext {
-  const client = createBullpenClient({ baseUrl: config.url, ...(config.token ? { token: config.token } : {}), ...(config.reason ? { reason: config.reason } : {}) });
+export function createCliContext(
+  config: CliConfig,
+  io: CliIo,
+  env: Readonly<Record<string, string | undefined>> = {},
+): CliContext {
+  const client = createBullpenClient({
+    baseUrl: config.url,
+    ...(config.token ? { token: config.token } : {}),
+    ...(config.reason ? { reason: config.reason } : {}),
+  });
   let resolved: Promise<string> | undefined;
   return {
     client,

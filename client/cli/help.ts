@@ -7,7 +7,10 @@ const globalFlagHelp: Array<[string, string]> = [
   ['--url URL', `service address (env BULLPEN_URL, default ${defaultUrl})`],
   ['--token TOKEN', 'API token, sent as a bearer token (env BULLPEN_TOKEN)'],
   ['--conn NAME', "connection to act on, by name or id (default: the organization's default connection)"],
-  ['--reason TEXT', 'why you make this change: sent as Bullpen-Reason, kept in the audit trail (required where SERVICE_REQUIRE_REASON asks)'],
+  [
+    '--reason TEXT',
+    'why you make this change: sent as Bullpen-Reason, kept in the audit trail (required where SERVICE_REQUIRE_REASON asks)',
+  ],
   ['--json', 'print the JSON the API returned instead of tables'],
   ['-h, --help', 'help for bullpen or a command'],
 ];
@@ -46,7 +49,10 @@ export function helpText(commands: Command[]): string {
 
 /** `bullpen <command> --help`: usage, what it does, each flag, the global flags and examples. */
 export function commandHelp(command: Command): string {
-  const flags = Object.keys(command.options).map((name): [string, string] => [flagWithValue(command, name), String(command.flagHelp[name] ?? '')]);
+  const flags = Object.keys(command.options).map((name): [string, string] => [
+    flagWithValue(command, name),
+    String(command.flagHelp[name] ?? ''),
+  ]);
   return [
     `usage: bullpen ${command.name} ${command.usage}`.trimEnd(),
     '',

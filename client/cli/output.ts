@@ -15,8 +15,14 @@ function cellText(value: Cell): string {
 /** A plain aligned table with an upper-case header row. */
 export function formatTable(headers: string[], rows: Cell[][]): string {
   const cells = rows.map((row) => row.map(cellText));
-  const widths = headers.map((header, column) => Math.max(header.length, ...cells.map((row) => row[column]?.length ?? 0)));
-  const line = (row: string[]) => row.map((text, column) => text.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...cells.map((row) => row[column]?.length ?? 0)),
+  );
+  const line = (row: string[]) =>
+    row
+      .map((text, column) => text.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   return `${[line(headers.map((header) => header.toUpperCase())), ...cells.map(line)].join('\n')}\n`;
 }
 
@@ -25,13 +31,22 @@ export function writeJson(stream: Writable, value: unknown): void {
 }
 
 export function formatTime(epochMs: number | null | undefined): string {
-  return epochMs ? new Date(epochMs).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '-';
+  return epochMs
+    ? new Date(epochMs)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z')
+    : '-';
 }
 
 /** The innermost reason a request got no answer: a system error code (ECONNREFUSED, ENOTFOUND) or a message. */
 function networkReason(error: unknown): string {
   let reason = error instanceof Error ? error.message : String(error);
-  for (let current = error as { cause?: unknown; code?: unknown; message?: unknown } | undefined; current; current = current.cause as typeof current) {
+  for (
+    let current = error as { cause?: unknown; code?: unknown; message?: unknown } | undefined;
+    current;
+    current = current.cause as typeof current
+  ) {
     if (typeof current.code === 'string' && /^E[A-Z]+$/.test(current.code)) return current.code;
     if (typeof current.message === 'string' && current.message) reason = current.message;
   }
@@ -54,15 +69,28 @@ function unreachable(error: unknown, config: Pick<CliConfig, 'url' | 'urlSource'
 }
 
 /** The one line (or JSON object) a failed command leaves on stderr: the server's message and code. */
-export function describeFailure(error: unknown, config: Pick<CliConfig, 'url' | 'urlSource'>): { text: string; json: Record<string, unknown> } {
+export function describeFailure(
+  error: unknown,
+  config: Pick<CliConfig, 'url' | 'urlSource'>,
+): { text: string; json: Record<string, unknown> } {
   if (isFetchFailure(error)) return unreachable(error, config);
   if (isBullpenError(error)) {
     if (error.code === 'NETWORK_ERROR') return unreachable(error, config);
-    const extra = Object.entries(error.details).map(([key, value]) => ` ${key}=${JSON.stringify(value)}`).join('');
-    const issues = (error.issues ?? []).map((issue) => `\n  ${issue.path.join('.') || '(input)'}: ${issue.message}`).join('');
+    const extra = Object.entries(error.details)
+      .map(([key, value]) => ` ${key}=${JSON.stringify(value)}`)
+      .join('');
+    const issues = (error.issues ?? [])
+      .map((issue) => `\n  ${issue.path.join('.') || '(input)'}: ${issue.message}`)
+      .join('');
     return {
       text: `${error.message} (${error.code}, HTTP ${error.status})${extra}${issues}${confirmHint(error)}`,
-      json: { message: error.message, code: error.code, status: error.status, ...error.details, ...(error.issues ? { issues: error.issues } : {}) },
+      json: {
+        message: error.message,
+        code: error.code,
+        status: error.status,
+        ...error.details,
+        ...(error.issues ? { issues: error.issues } : {}),
+      },
     };
   }
   // The event stream answers before any tRPC call: its errors carry code and status as plain fields.
@@ -77,7 +105,9 @@ export function describeFailure(error: unknown, config: Pick<CliConfig, 'url' | 
 /** A `confirm` connection's refusal names the `confirmName` to send; the CLI sends it with `--confirm`. */
 function confirmHint(error: BullpenError): string {
   const name = error.details.confirmName;
-  return error.code === 'CONNECTION_PROTECTED' && typeof name === 'string' ? `\n  to confirm, run it again with --confirm ${shellWord(name)}` : '';
+  return error.code === 'CONNECTION_PROTECTED' && typeof name === 'string'
+    ? `\n  to confirm, run it again with --confirm ${shellWord(name)}`
+    : '';
 }
 
 /** A name as a shell word: bare when it is plain, else single-quoted. */

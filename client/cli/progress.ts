@@ -31,7 +31,11 @@ export function startProgress(stream: Writable & { isTTY?: boolean }, text: stri
 }
 
 /** Runs `work` with a spinner showing `text` (on a terminal). */
-export async function withProgress<T>(stream: Writable & { isTTY?: boolean }, text: string, work: (progress: Progress) => Promise<T>): Promise<T> {
+export async function withProgress<T>(
+  stream: Writable & { isTTY?: boolean },
+  text: string,
+  work: (progress: Progress) => Promise<T>,
+): Promise<T> {
   const progress = startProgress(stream, text);
   try {
     return await work(progress);

@@ -14,7 +14,11 @@ export function sparkline(values: number[]): string {
  * (null) is a blank: gaps in the data show as gaps.
  */
 export function timeline(values: Array<number | null>, max: number): string {
-  return values.map((value) => (value === null ? ' ' : bars[max <= 0 ? 0 : Math.round((Math.max(0, value) / max) * (bars.length - 1))])).join('');
+  return values
+    .map((value) =>
+      value === null ? ' ' : bars[max <= 0 ? 0 : Math.round((Math.max(0, value) / max) * (bars.length - 1))],
+    )
+    .join('');
 }
 
 /** Keeps the newest `width` values: a sparkline as wide as the terminal allows. */

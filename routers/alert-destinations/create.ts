@@ -21,4 +21,14 @@ export const createProcedure = authedPersistedProcedure
   })
   .input(createAlertDestinationInput)
   .output(createdAlertDestinationSchema)
-  .mutation(({ ctx, input }) => createDestination({ em: ctx.em, cipher: ctx.services.secretCipher, policy: ctx.services.webhookPolicy, organizationId: ctx.actor.organizationId }, input));
+  .mutation(({ ctx, input }) =>
+    createDestination(
+      {
+        em: ctx.em,
+        cipher: ctx.services.secretCipher,
+        policy: ctx.services.webhookPolicy,
+        organizationId: ctx.actor.organizationId,
+      },
+      input,
+    ),
+  );

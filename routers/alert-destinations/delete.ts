@@ -7,7 +7,12 @@ export const deleteProcedure = authedPersistedProcedure
   .meta({
     permission: 'alerts.write',
     errors: { NOT_FOUND: 'No such destination' },
-    openapi: { method: 'DELETE', path: '/alerts/destinations/{destinationId}', tags: ['alerts'], summary: 'Remove a destination (and from every rule naming it)' },
+    openapi: {
+      method: 'DELETE',
+      path: '/alerts/destinations/{destinationId}',
+      tags: ['alerts'],
+      summary: 'Remove a destination (and from every rule naming it)',
+    },
   })
   .input(alertDestinationParams)
   .output(deletedSchema)

@@ -15,10 +15,20 @@ export function toDestinationView(row: AlertDestinationRow, cipher: UrlCipher) {
   } catch {
     // A key that cannot open it: the listing still works.
   }
-  return { id: row.id, type: row.type as 'webhook' | 'slack', name: row.name, url: shown, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    type: row.type as 'webhook' | 'slack',
+    name: row.name,
+    url: shown,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
-export async function findDestination(em: EntityManager, organizationId: string, id: string): Promise<AlertDestinationRow> {
+export async function findDestination(
+  em: EntityManager,
+  organizationId: string,
+  id: string,
+): Promise<AlertDestinationRow> {
   const row = await em.findOne(AlertDestination, { id, organizationId });
   if (!row) throw new AppError('NOT_FOUND', `Alert destination ${id} was not found`, { destinationId: id });
   return row;
@@ -30,20 +40,32 @@ type DestinationDeps = { em: EntityManager; cipher: UrlCipher; policy: TargetPol
  * Saves a destination with its URL and signing secret sealed; the secret is answered once. A new one
  * is made unless given (a definitions import brings the one its receivers already hold).
  */
-export async function createDestination(deps: DestinationDeps, input: { type: 'webhook' | 'slack'; name: string; url: string; secret?: string | undefined }) {
+export async function createDestination(
+  deps: DestinationDeps,
+  input: { type: 'webhook' | 'slack'; name: string; url: string; secret?: string | undefined },
+) {
   await assertWebhookAllowed(deps.policy, input.url);
   const id = randomUUID();
   const secret = input.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
   const row = deps.em.create(AlertDestination, {
-    id, organizationId: deps.organizationId, type: input.type, name: input.name,
-    urlSealed: deps.cipher.encrypt(input.url, id), secretSealed: deps.cipher.encrypt(secret, `${id}:secret`), createdAt: new Date(),
+    id,
+    organizationId: deps.organizationId,
+    type: input.type,
+    name: input.name,
+    urlSealed: deps.cipher.encrypt(input.url, id),
+    secretSealed: deps.cipher.encrypt(secret, `${id}:secret`),
+    createdAt: new Date(),
   });
   await deps.em.flush();
   return { ...toDestinationView(row, deps.cipher), secret };
 }
 
 /** Changes a destination's type, URL (checked like a new one) or signing secret (a definitions import). */
-export async function updateDestination(deps: DestinationDeps, id: string, changes: { type?: 'webhook' | 'slack' | undefined; url?: string | undefined; secret?: string | undefined }) {
+export async function updateDestination(
+  deps: DestinationDeps,
+  id: string,
+  changes: { type?: 'webhook' | 'slack' | undefined; url?: string | undefined; secret?: string | undefined },
+) {
   const row = await findDestination(deps.em, deps.organizationId, id);
   if (changes.url !== undefined) await assertWebhookAllowed(deps.policy, changes.url);
   if (changes.type !== undefined) row.type = changes.type;

@@ -6,4 +6,11 @@ import { getProcedure } from './get.js';
 import { listProcedure } from './list.js';
 import { testProcedure } from './test.js';
 
-export const alertDestinationsRouter = router({ list: listProcedure, get: getProcedure, create: createProcedure, delete: deleteProcedure, test: testProcedure, deliveries: deliveriesProcedure });
+export const alertDestinationsRouter = router({
+  list: listProcedure,
+  get: getProcedure,
+  create: createProcedure,
+  delete: deleteProcedure,
+  test: testProcedure,
+  deliveries: deliveriesProcedure,
+});

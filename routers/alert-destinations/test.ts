@@ -25,13 +25,32 @@ export const testProcedure = authedPersistedProcedure
     const row = await findDestination(ctx.em, ctx.actor.organizationId, input.destinationId);
     const at = new Date();
     const payload = {
-      event: `test:${randomUUID()}`, rule: { id: 'test', name: 'Test delivery', type: 'test' }, connection: { id: 'test', name: 'test' },
-      queueName: null, value: 0, threshold: 0, state: 'test' as const, at: at.toISOString(),
+      event: `test:${randomUUID()}`,
+      rule: { id: 'test', name: 'Test delivery', type: 'test' },
+      connection: { id: 'test', name: 'test' },
+      queueName: null,
+      value: 0,
+      threshold: 0,
+      state: 'test' as const,
+      at: at.toISOString(),
     };
-    const result = await sendTestDelivery(openDestination(ctx.services.secretCipher, row), payload, ctx.services.webhookPolicy);
+    const result = await sendTestDelivery(
+      openDestination(ctx.services.secretCipher, row),
+      payload,
+      ctx.services.webhookPolicy,
+    );
     ctx.em.create(AlertDelivery, {
-      id: randomUUID(), destinationId: row.id, eventKey: payload.event, payload: JSON.stringify(payload), status: result.delivered ? 'delivered' : 'failed',
-      attempts: 1, lastStatusCode: result.statusCode, lastError: result.error, nextAttemptAt: at, createdAt: at, deliveredAt: result.delivered ? new Date() : null,
+      id: randomUUID(),
+      destinationId: row.id,
+      eventKey: payload.event,
+      payload: JSON.stringify(payload),
+      status: result.delivered ? 'delivered' : 'failed',
+      attempts: 1,
+      lastStatusCode: result.statusCode,
+      lastError: result.error,
+      nextAttemptAt: at,
+      createdAt: at,
+      deliveredAt: result.delivered ? new Date() : null,
     });
     await ctx.em.flush();
     return result;

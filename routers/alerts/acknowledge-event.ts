@@ -18,5 +18,13 @@ export const acknowledgeEventProcedure = connectionProcedure
   .input(acknowledgeAlertEventInput)
   .output(acknowledgedAlertEventSchema)
   .mutation(({ ctx, input }) =>
-    acknowledgeEvent({ em: ctx.services.persistence.fork(), organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id }, input.eventId, input.snoozeRuleUntil),
+    acknowledgeEvent(
+      {
+        em: ctx.services.persistence.fork(),
+        organizationId: ctx.actor.organizationId,
+        connectionId: ctx.store.connection.id,
+      },
+      input.eventId,
+      input.snoozeRuleUntil,
+    ),
   );

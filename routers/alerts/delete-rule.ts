@@ -19,7 +19,10 @@ export const deleteRuleProcedure = connectionProcedure
   .output(deletedSchema)
   .mutation(async ({ ctx, input }) => {
     const em = ctx.services.persistence.fork();
-    const rule = await findRule({ em, organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id }, input.ruleId);
+    const rule = await findRule(
+      { em, organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id },
+      input.ruleId,
+    );
     // Only the call that removed the row succeeds: a concurrent second delete finds nothing.
     const removed = await em.transactional(async (tx) => {
       await tx.nativeDelete(AlertEvent, { ruleId: rule.id });

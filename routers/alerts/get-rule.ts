@@ -15,5 +15,14 @@ export const getRuleProcedure = connectionProcedure
   .input(alertRuleParams)
   .output(alertRuleSchema)
   .query(async ({ ctx, input }) =>
-    toRuleView(await findRule({ em: ctx.services.persistence.fork(), organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id }, input.ruleId)),
+    toRuleView(
+      await findRule(
+        {
+          em: ctx.services.persistence.fork(),
+          organizationId: ctx.actor.organizationId,
+          connectionId: ctx.store.connection.id,
+        },
+        input.ruleId,
+      ),
+    ),
   );

@@ -15,5 +15,12 @@ export const listEventsProcedure = connectionProcedure
   .input(listAlertEventsInput)
   .output(alertEventPageSchema)
   .query(({ ctx, input: { connectionId: _connectionId, ...query } }) =>
-    listEvents({ em: ctx.services.persistence.fork(), organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id }, query),
+    listEvents(
+      {
+        em: ctx.services.persistence.fork(),
+        organizationId: ctx.actor.organizationId,
+        connectionId: ctx.store.connection.id,
+      },
+      query,
+    ),
   );

@@ -17,6 +17,12 @@ export const listRulesProcedure = connectionProcedure
   .input(connectionParams)
   .output(alertRuleListSchema)
   .query(async ({ ctx }) => {
-    const rows = await ctx.services.persistence.fork().find(AlertRule, { connectionId: ctx.store.connection.id, organizationId: ctx.actor.organizationId }, { orderBy: { name: 'asc', id: 'asc' } });
+    const rows = await ctx.services.persistence
+      .fork()
+      .find(
+        AlertRule,
+        { connectionId: ctx.store.connection.id, organizationId: ctx.actor.organizationId },
+        { orderBy: { name: 'asc', id: 'asc' } },
+      );
     return { rules: rows.map(toRuleView) };
   });

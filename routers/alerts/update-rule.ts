@@ -17,5 +17,13 @@ export const updateRuleProcedure = connectionProcedure
   .input(updateAlertRuleInput)
   .output(alertRuleSchema)
   .mutation(({ ctx, input: { connectionId: _connectionId, ruleId, ...changes } }) =>
-    updateRule({ em: ctx.services.persistence.fork(), organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id }, ruleId, changes),
+    updateRule(
+      {
+        em: ctx.services.persistence.fork(),
+        organizationId: ctx.actor.organizationId,
+        connectionId: ctx.store.connection.id,
+      },
+      ruleId,
+      changes,
+    ),
   );

@@ -20,7 +20,10 @@ const batchSize = 500;
 
 /** Every event of the organization in [from, to), oldest first, in keyset batches: memory stays flat. */
 async function* exportedEvents(em: EntityManager, organizationId: string, range: z.infer<typeof exportQuery>) {
-  const window = { ...(range.from ? { $gte: new Date(range.from) } : {}), ...(range.to ? { $lt: new Date(range.to) } : {}) };
+  const window = {
+    ...(range.from ? { $gte: new Date(range.from) } : {}),
+    ...(range.to ? { $lt: new Date(range.to) } : {}),
+  };
   let after: { at: Date; id: string } | null = null;
   for (;;) {
     const rows: AuditEventRecord[] = await em.find(
@@ -61,14 +64,26 @@ export function auditExportRoute(services: Services) {
   return plainRoute(services, 'audit.export', async ({ ctx, req, res }) => {
     const actor = await requireActor(ctx);
     const range = exportQuery.safeParse(req.query);
-    const audit = (outcome: 'success' | 'failure' | 'denied', errorCode: string | null, counts: Record<string, number> | null) =>
+    const audit = (
+      outcome: 'success' | 'failure' | 'denied',
+      errorCode: string | null,
+      counts: Record<string, number> | null,
+    ) =>
       recordAuditEvent(services, {
-        actor, action: 'audit.read', procedure: 'audit.export', connectionId: null, queueName: null,
-        parameters: range.success ? range.data : null, outcome, errorCode, counts,
+        actor,
+        action: 'audit.read',
+        procedure: 'audit.export',
+        connectionId: null,
+        queueName: null,
+        parameters: range.success ? range.data : null,
+        outcome,
+        errorCode,
+        counts,
       });
     try {
       authorize(actor, 'audit.read', 'audit.export');
-      if (!range.success) throw new AppError('VALIDATION_FAILED', 'from and to must be dates (midnight UTC) or ISO 8601 date-times');
+      if (!range.success)
+        throw new AppError('VALIDATION_FAILED', 'from and to must be dates (midnight UTC) or ISO 8601 date-times');
       const events = exportedEvents(services.persistence.fork(), actor.organizationId, range.data);
       const first = await events.next();
       res.status(200).type('application/x-ndjson');

@@ -10,7 +10,8 @@ interface Cursor {
   id: string;
 }
 
-const encodeCursor = (event: AuditEventRecord) => Buffer.from(JSON.stringify([event.at.toISOString(), event.id])).toString('base64url');
+const encodeCursor = (event: AuditEventRecord) =>
+  Buffer.from(JSON.stringify([event.at.toISOString(), event.id])).toString('base64url');
 
 function decodeCursor(cursor: string): Cursor {
   try {
@@ -30,7 +31,11 @@ export function eventView(event: AuditEventRecord): AuditEventView {
     id: event.id,
     at: event.at.toISOString(),
     organizationId: event.organizationId,
-    actor: { kind: event.actorKind as AuditEventView['actor']['kind'], userId: event.userId ?? null, tokenId: event.tokenId ?? null },
+    actor: {
+      kind: event.actorKind as AuditEventView['actor']['kind'],
+      userId: event.userId ?? null,
+      tokenId: event.tokenId ?? null,
+    },
     action: event.action,
     procedure: event.procedure,
     connectionId: event.connectionId ?? null,
@@ -44,7 +49,9 @@ export function eventView(event: AuditEventRecord): AuditEventView {
 }
 
 /** The organization's audit events, newest first, filtered, one keyset page at a time. */
-export async function queryAudit(input: AuditQuery & { em: EntityManager; organizationId: string }): Promise<AuditPage> {
+export async function queryAudit(
+  input: AuditQuery & { em: EntityManager; organizationId: string },
+): Promise<AuditPage> {
   const where: FilterQuery<AuditEventRecord>[] = [{ organizationId: input.organizationId }];
   if (input.connectionId) where.push({ connectionId: input.connectionId });
   if (input.action) where.push({ action: input.action.endsWith('.') ? { $like: `${input.action}%` } : input.action });
@@ -54,7 +61,11 @@ export async function queryAudit(input: AuditQuery & { em: EntityManager; organi
     const cursor = decodeCursor(input.cursor);
     where.push({ $or: [{ at: { $lt: cursor.at } }, { at: cursor.at, id: { $lt: cursor.id } }] });
   }
-  const rows = await input.em.find(AuditEvent, { $and: where }, { orderBy: { at: 'desc', id: 'desc' }, limit: input.limit + 1 });
+  const rows = await input.em.find(
+    AuditEvent,
+    { $and: where },
+    { orderBy: { at: 'desc', id: 'desc' }, limit: input.limit + 1 },
+  );
   const page = rows.slice(0, input.limit);
   return { events: page.map(eventView), nextCursor: rows.length > input.limit ? encodeCursor(page.at(-1)!) : null };
 }

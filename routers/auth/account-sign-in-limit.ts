@@ -7,7 +7,9 @@ import { normalizeEmail } from '../../server/auth/views.js';
 const accountKey = (email: string) => createHash('sha256').update(normalizeEmail(email)).digest('base64url');
 
 const tooMany = (retryAfterSeconds: number) =>
-  new AppError('RATE_LIMITED', `Too many failed sign-ins for this account; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+  new AppError('RATE_LIMITED', `Too many failed sign-ins for this account; retry in ${retryAfterSeconds} s`, {
+    retryAfterSeconds,
+  });
 
 /**
  * Failed sign-ins are counted per account (RATE_LIMIT_ACCOUNT_MAX per window),

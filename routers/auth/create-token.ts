@@ -8,7 +8,8 @@ export const createTokenProcedure = accountProcedure
     successStatus: 201,
     location: '/auth/tokens/{id}',
     errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Called with a token, or a role above yours' },
-    sessionOnly: true, bodyExample: { name: 'ci-deploy', role: 'viewer', scope: 'full' },
+    sessionOnly: true,
+    bodyExample: { name: 'ci-deploy', role: 'viewer', scope: 'full' },
     openapi: {
       method: 'POST',
       path: '/auth/tokens',

@@ -9,7 +9,8 @@ import { sessionView, userView } from '../../server/auth/views.js';
 /** Authless: the local owner, a session that never expires. Bearer tokens and in-process callers are not sessions: null. */
 export async function currentSession(input: { em: EntityManager; identity: Identity | null }): Promise<CurrentSession> {
   const { em, identity } = input;
-  if (!identity || identity.kind === 'token' || identity.kind === 'system' || identity.kind === 'in-process-user') return null;
+  if (!identity || identity.kind === 'token' || identity.kind === 'system' || identity.kind === 'in-process-user')
+    return null;
   if (identity.kind === 'authless') {
     const organization = await ensureLocalOrganization(em);
     return {

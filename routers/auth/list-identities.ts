@@ -21,6 +21,7 @@ export const listIdentitiesProcedure = persistedProcedure
   .output(linkedIdentitiesSchema)
   .query(async ({ ctx }) => {
     const identity = await ctx.identify();
-    if (identity?.kind !== 'user') throw new AppError('UNAUTHORIZED', 'Sign in to see your linked accounts (API tokens cannot)');
+    if (identity?.kind !== 'user')
+      throw new AppError('UNAUTHORIZED', 'Sign in to see your linked accounts (API tokens cannot)');
     return listIdentities({ em: ctx.em, userId: identity.user.id });
   });

@@ -8,7 +8,10 @@ import { onlyWinner } from '../../server/persistence/only-winner.js';
 import type { EntityManager } from '../../server/persistence/orm.js';
 
 const invalidLink = () =>
-  new AppError('RESET_LINK_INVALID', 'This password reset link is unknown, already used or expired (links last one hour); ask for a new one');
+  new AppError(
+    'RESET_LINK_INVALID',
+    'This password reset link is unknown, already used or expired (links last one hour); ask for a new one',
+  );
 
 /**
  * A new password for the signed-in user; every other session of theirs ends
@@ -30,7 +33,10 @@ export async function changePassword(input: {
   const passwordHash = await hashPassword(input.newPassword);
   const ended = await input.em.transactional(async (tx) => {
     await tx.nativeUpdate(User, { id: user.id }, { passwordHash });
-    return endCredentials(tx, user.id, { keepSessionIdHash: input.auth.hash(input.currentSessionId), revokeTokens: input.revokeTokens === true });
+    return endCredentials(tx, user.id, {
+      keepSessionIdHash: input.auth.hash(input.currentSessionId),
+      revokeTokens: input.revokeTokens === true,
+    });
   });
   return { success: true, ...ended };
 }
@@ -41,14 +47,22 @@ export async function changePassword(input: {
  * password; what it let them make goes with it). The token is consumed by one
  * conditional update, so of any number of concurrent uses exactly one succeeds.
  */
-export async function resetPassword(input: { em: EntityManager; auth: AuthService; token: string; newPassword: string }): Promise<{ userId: string } & EndedCredentials> {
+export async function resetPassword(input: {
+  em: EntityManager;
+  auth: AuthService;
+  token: string;
+  newPassword: string;
+}): Promise<{ userId: string } & EndedCredentials> {
   const reset = await input.em.findOne(PasswordReset, { tokenHash: input.auth.hash(input.token) });
   if (!reset || reset.usedAt || reset.expiresAt.getTime() <= Date.now()) throw invalidLink();
   // scrypt takes ~100 ms of CPU: before the transaction, which stays short.
   const passwordHash = await hashPassword(input.newPassword);
   return input.em.transactional(async (tx) => {
     const now = new Date();
-    await onlyWinner(tx.nativeUpdate(PasswordReset, { id: reset.id, usedAt: null, expiresAt: { $gt: now } }, { usedAt: now }), invalidLink);
+    await onlyWinner(
+      tx.nativeUpdate(PasswordReset, { id: reset.id, usedAt: null, expiresAt: { $gt: now } }, { usedAt: now }),
+      invalidLink,
+    );
     await tx.nativeUpdate(User, { id: reset.userId }, { passwordHash });
     return { userId: reset.userId, ...(await endCredentials(tx, reset.userId, { revokeTokens: true })) };
   });

@@ -12,7 +12,8 @@ export const providersProcedure = publicProcedure
       path: '/auth/providers',
       tags: ['auth'],
       summary: 'The identity providers this service signs in with, besides email and password',
-      description: 'Start a sign-in with `GET /api/auth/sign-in/{id}?redirectTo=/path` (a browser navigation, not fetch).',
+      description:
+        'Start a sign-in with `GET /api/auth/sign-in/{id}?redirectTo=/path` (a browser navigation, not fetch).',
     },
   })
   .input(z.void())

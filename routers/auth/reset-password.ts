@@ -14,13 +14,23 @@ export const resetPasswordProcedure = persistedProcedure
       method: 'POST',
       path: '/auth/reset-password',
       tags: ['auth'],
-      summary: 'Set a new password with a one-time reset link; every session of that user ends and their API tokens are revoked',
+      summary:
+        'Set a new password with a one-time reset link; every session of that user ends and their API tokens are revoked',
     },
   })
   .input(resetPasswordInputSchema)
   .output(successSchema)
   .mutation(async ({ ctx, input }) => {
-    const { userId, endedSessions, revokedTokens } = await resetPassword({ ...input, em: ctx.em, auth: ctx.services.auth });
-    await recordAccountEvent(ctx.services, { userId, action: 'auth.reset-password', outcome: 'success', parameters: { endedSessions, revokedTokens } });
+    const { userId, endedSessions, revokedTokens } = await resetPassword({
+      ...input,
+      em: ctx.em,
+      auth: ctx.services.auth,
+    });
+    await recordAccountEvent(ctx.services, {
+      userId,
+      action: 'auth.reset-password',
+      outcome: 'success',
+      parameters: { endedSessions, revokedTokens },
+    });
     return { success: true as const };
   });

@@ -6,7 +6,11 @@ import { accountProcedure } from '../../server/trpc/procedures.js';
 export const revokeTokenProcedure = accountProcedure
   .meta({
     permission: 'tokens.manage',
-    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Called with a token, or another user’s token and you are not an admin', NOT_FOUND: 'No such token' },
+    errors: {
+      AUTHLESS_MODE: '',
+      FORBIDDEN: 'Called with a token, or another user’s token and you are not an admin',
+      NOT_FOUND: 'No such token',
+    },
     sessionOnly: true,
     openapi: {
       method: 'DELETE',
@@ -17,4 +21,6 @@ export const revokeTokenProcedure = accountProcedure
   })
   .input(tokenIdParams)
   .output(deletedSchema)
-  .mutation(async ({ ctx, input }) => deletedAnswer(input.id, await revokeToken({ em: ctx.em, actor: ctx.actor, id: input.id })));
+  .mutation(async ({ ctx, input }) =>
+    deletedAnswer(input.id, await revokeToken({ em: ctx.em, actor: ctx.actor, id: input.id })),
+  );

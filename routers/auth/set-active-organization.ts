@@ -19,5 +19,10 @@ export const setActiveOrganizationProcedure = accountProcedure
   .input(setActiveOrganizationInputSchema)
   .output(successSchema)
   .mutation(async ({ ctx, input }) =>
-    switchActiveOrganization({ em: ctx.em, hash: ctx.services.auth.hash, identity: await ctx.identify(), organizationId: input.organizationId }),
+    switchActiveOrganization({
+      em: ctx.em,
+      hash: ctx.services.auth.hash,
+      identity: await ctx.identify(),
+      organizationId: input.organizationId,
+    }),
   );

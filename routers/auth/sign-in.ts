@@ -13,7 +13,9 @@ import { normalizeEmail, userView } from '../../server/auth/views.js';
  * is checked when there is no password hash to check, so the timing tells
  * nothing either.
  */
-export async function signIn(input: SignInInput & { em: EntityManager; auth: AuthService }): Promise<{ user: UserView; session: Session }> {
+export async function signIn(
+  input: SignInInput & { em: EntityManager; auth: AuthService },
+): Promise<{ user: UserView; session: Session }> {
   const { em } = input;
   const user = await em.findOne(User, { email: normalizeEmail(input.email) });
   const stored = user?.passwordHash || null;

@@ -6,7 +6,13 @@ import { publicProcedure } from '../../server/trpc/procedures.js';
 /** Ends the session of the cookie, if any, and clears the cookie. Authless mode: nothing to end, 200. */
 export const signOutProcedure = publicProcedure
   .meta({
-    openapi: { operationId: 'auth-signOut', method: 'POST', path: '/auth/sign-out', tags: ['auth'], summary: 'End the session and clear its cookie' },
+    openapi: {
+      operationId: 'auth-signOut',
+      method: 'POST',
+      path: '/auth/sign-out',
+      tags: ['auth'],
+      summary: 'End the session and clear its cookie',
+    },
   })
   .input(z.void())
   .output(successSchema)

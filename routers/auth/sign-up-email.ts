@@ -12,7 +12,8 @@ export const signUpEmailProcedure = persistedProcedure
     strictLimit: 'credentials',
     errors: {
       AUTHLESS_MODE: '',
-      CONFLICT: 'Email already registered (only where sign-up is open to the caller: a closed or invitation-only door answers SIGNUP_CLOSED for every email)',
+      CONFLICT:
+        'Email already registered (only where sign-up is open to the caller: a closed or invitation-only door answers SIGNUP_CLOSED for every email)',
       SIGNUP_CLOSED: '',
       SETUP_TOKEN_REQUIRED: '',
       INVITATION_EMAIL_MISMATCH: 'The `invitationToken` was sent to another email than `email`',
@@ -36,7 +37,12 @@ export const signUpEmailProcedure = persistedProcedure
   .output(signedInSchema)
   .mutation(async ({ ctx, input }) => {
     const { user, session, admission } = await signUp({ ...input, em: ctx.em, services: ctx.services });
-    await recordAccountEvent(ctx.services, { userId: user.id, action: 'auth.sign-up', outcome: 'success', parameters: { via: admission.via, role: admission.role } });
+    await recordAccountEvent(ctx.services, {
+      userId: user.id,
+      action: 'auth.sign-up',
+      outcome: 'success',
+      parameters: { via: admission.via, role: admission.role },
+    });
     writeSessionCookie(ctx, session);
     return { user, session: sessionView(session) };
   });

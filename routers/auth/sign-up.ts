@@ -30,7 +30,8 @@ export async function signUp(input: SignUpRequest): Promise<SignedUp> {
     try {
       return await createAdmittedUser(input, email);
     } catch (error) {
-      if (!(error instanceof UniqueConstraintViolationException) || attempt > 0) throw error instanceof UniqueConstraintViolationException ? duplicate() : error;
+      if (!(error instanceof UniqueConstraintViolationException) || attempt > 0)
+        throw error instanceof UniqueConstraintViolationException ? duplicate() : error;
       input.em.clear();
     }
   }
@@ -49,7 +50,12 @@ async function createAdmittedUser(input: SignUpRequest, email: string): Promise<
     setupToken: input.setupToken,
   });
   const now = new Date();
-  const user = em.create(User, { ...newUser, passwordHash: await hashPassword(input.password), createdAt: now, lastSignInAt: now });
+  const user = em.create(User, {
+    ...newUser,
+    passwordHash: await hashPassword(input.password),
+    createdAt: now,
+    lastSignInAt: now,
+  });
   await em.flush();
   const session = await services.auth.lucia.createSession(user.id, { activeOrganizationId: admission.organizationId });
   return { user: userView(user), session, admission };

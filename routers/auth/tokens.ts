@@ -15,18 +15,22 @@ const rank = (role: Actor['role']) => roleOrder.indexOf(role);
 
 /** Tokens are managed by signed-in users: a leaked token must not be able to mint more. */
 function signedInUser(actor: Actor): string {
-  if (actor.kind !== 'user' || !actor.userId) throw new AppError('FORBIDDEN', 'API tokens are managed by signed-in users, not with a token');
+  if (actor.kind !== 'user' || !actor.userId)
+    throw new AppError('FORBIDDEN', 'API tokens are managed by signed-in users, not with a token');
   return actor.userId;
 }
 
-export async function createToken(input: CreateTokenInput & { em: EntityManager; hash: SecretHasher; actor: Actor }): Promise<CreatedToken> {
+export async function createToken(
+  input: CreateTokenInput & { em: EntityManager; hash: SecretHasher; actor: Actor },
+): Promise<CreatedToken> {
   const userId = signedInUser(input.actor);
   const role = input.role ?? input.actor.role;
   if (rank(role) > rank(input.actor.role)) {
     throw new AppError('FORBIDDEN', `A token cannot have a higher role (${role}) than yours (${input.actor.role})`);
   }
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  if (expiresAt && expiresAt.getTime() <= Date.now()) throw new AppError('VALIDATION_FAILED', 'expiresAt must be in the future');
+  if (expiresAt && expiresAt.getTime() <= Date.now())
+    throw new AppError('VALIDATION_FAILED', 'expiresAt must be in the future');
   const token = `${tokenPrefix}${randomBytes(32).toString('base64url')}`;
   const record = input.em.create(ApiToken, {
     id: randomUUID(),
@@ -60,7 +64,11 @@ export async function listTokens(input: { em: EntityManager; actor: Actor }): Pr
 export async function getToken(input: { em: EntityManager; actor: Actor; id: string }): Promise<TokenView> {
   const userId = signedInUser(input.actor);
   const everyone = rank(input.actor.role) >= rank('admin');
-  const token = await input.em.findOne(ApiToken, { id: input.id, organizationId: input.actor.organizationId, ...(everyone ? {} : { createdByUserId: userId }) });
+  const token = await input.em.findOne(ApiToken, {
+    id: input.id,
+    organizationId: input.actor.organizationId,
+    ...(everyone ? {} : { createdByUserId: userId }),
+  });
   if (!token) throw new AppError('NOT_FOUND', `Token ${input.id} was not found`);
   return tokenView(token);
 }
@@ -73,6 +81,9 @@ export async function revokeToken(input: { em: EntityManager; actor: Actor; id: 
   if (token.createdByUserId !== userId && rank(input.actor.role) < rank('admin')) {
     throw new AppError('FORBIDDEN', 'Only admins and owners revoke tokens created by others');
   }
-  await onlyWinner(input.em.nativeDelete(ApiToken, { id: token.id }), () => new AppError('NOT_FOUND', `Token ${input.id} was not found`));
+  await onlyWinner(
+    input.em.nativeDelete(ApiToken, { id: token.id }),
+    () => new AppError('NOT_FOUND', `Token ${input.id} was not found`),
+  );
   return { success: true };
 }

@@ -30,12 +30,26 @@ export const unlinkIdentityProcedure = persistedProcedure
   .output(unlinkedIdentitySchema)
   .mutation(async ({ ctx, input }) => {
     const identity = await ctx.identify();
-    if (identity?.kind !== 'user') throw new AppError('UNAUTHORIZED', 'Sign in to unlink an account (API tokens cannot)');
+    if (identity?.kind !== 'user')
+      throw new AppError('UNAUTHORIZED', 'Sign in to unlink an account (API tokens cannot)');
     const userId = identity.user.id;
-    const result = await unlinkIdentity({ em: ctx.em, userId, provider: input.provider }).catch(async (error: unknown) => {
-      await recordAccountEvent(ctx.services, { userId, action, outcome: 'denied', errorCode: (error as { code?: string }).code ?? null, parameters: { provider: input.provider } });
-      throw error;
+    const result = await unlinkIdentity({ em: ctx.em, userId, provider: input.provider }).catch(
+      async (error: unknown) => {
+        await recordAccountEvent(ctx.services, {
+          userId,
+          action,
+          outcome: 'denied',
+          errorCode: (error as { code?: string }).code ?? null,
+          parameters: { provider: input.provider },
+        });
+        throw error;
+      },
+    );
+    await recordAccountEvent(ctx.services, {
+      userId,
+      action,
+      outcome: 'success',
+      parameters: { provider: input.provider, removed: result.removed },
     });
-    await recordAccountEvent(ctx.services, { userId, action, outcome: 'success', parameters: { provider: input.provider, removed: result.removed } });
     return deletedAnswer(input.provider, result);
   });

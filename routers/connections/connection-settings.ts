@@ -6,14 +6,19 @@ import { AppError } from '../../contracts/app-error.js';
 import { assertClientCanParse } from '../../server/stores/client-url.js';
 
 /** Everything a saved connection is made of, checked as a whole. */
-export type ConnectionSettings = Pick<StoreConnection, 'name' | 'url' | 'environment' | 'prefixes' | 'isDefault' | 'tls' | 'cluster' | 'protection'>;
+export type ConnectionSettings = Pick<
+  StoreConnection,
+  'name' | 'url' | 'environment' | 'prefixes' | 'isDefault' | 'tls' | 'cluster' | 'protection'
+>;
 
 export const defaultPrefix = 'bull';
 /** BullMQ's PostgreSQL backend's own default schema. */
 export const defaultSchema = 'bullmq';
 
 function invalid(field: string, message: string): AppError {
-  return new AppError('VALIDATION_FAILED', `Invalid input: ${field}: ${message}`, { issues: [{ path: field.split('.'), message }] });
+  return new AppError('VALIDATION_FAILED', `Invalid input: ${field}: ${message}`, {
+    issues: [{ path: field.split('.'), message }],
+  });
 }
 
 /** `prefix` goes first, then `prefixes`, without repeats. */
@@ -40,8 +45,13 @@ export function resolveTransport(input: TransportInput, current?: StoreEndpoint)
   const schemeTls = usesTls(url);
   const tlsEnabled = input.tls?.enabled ?? (fresh ? schemeTls : current.tls.enabled || schemeTls);
   if (schemeTls && !tlsEnabled) throw invalid('tls.enabled', 'a rediss:// URL (or sslmode=require) always uses TLS');
-  if (cluster && storeKindOf(url) === 'postgres') throw invalid('cluster', 'a postgres:// connection is never a cluster');
-  return { url, cluster, tls: { enabled: tlsEnabled, allowSelfSigned: input.tls?.allowSelfSigned ?? current?.tls.allowSelfSigned ?? false } };
+  if (cluster && storeKindOf(url) === 'postgres')
+    throw invalid('cluster', 'a postgres:// connection is never a cluster');
+  return {
+    url,
+    cluster,
+    tls: { enabled: tlsEnabled, allowSelfSigned: input.tls?.allowSelfSigned ?? current?.tls.allowSelfSigned ?? false },
+  };
 }
 
 /**
@@ -52,17 +62,24 @@ export function resolveTransport(input: TransportInput, current?: StoreEndpoint)
 function resolvePrefixes(input: Partial<CreateConnectionInput>, url: string, current?: StoreConnection): string[] {
   const sameKind = current !== undefined && storeKindOf(current.url) === storeKindOf(url);
   if (storeKindOf(url) === 'redis') {
-    if (input.schema !== undefined) throw invalid('schema', 'only PostgreSQL connections have a schema; a Redis connection has prefixes');
+    if (input.schema !== undefined)
+      throw invalid('schema', 'only PostgreSQL connections have a schema; a Redis connection has prefixes');
     return mergePrefixes(input.prefix, input.prefixes, sameKind ? current.prefixes : [defaultPrefix]);
   }
   if (input.prefix !== undefined || input.prefixes !== undefined) {
-    throw invalid(input.prefix !== undefined ? 'prefix' : 'prefixes', 'a PostgreSQL connection has a schema, not key prefixes');
+    throw invalid(
+      input.prefix !== undefined ? 'prefix' : 'prefixes',
+      'a PostgreSQL connection has a schema, not key prefixes',
+    );
   }
   return [input.schema ?? (sameKind ? current.prefixes[0]! : defaultSchema)];
 }
 
 /** The settings an input yields on top of the current ones (none on create). */
-export function resolveConnectionSettings(input: Partial<CreateConnectionInput>, current?: StoreConnection): ConnectionSettings {
+export function resolveConnectionSettings(
+  input: Partial<CreateConnectionInput>,
+  current?: StoreConnection,
+): ConnectionSettings {
   const transport = resolveTransport(input, current);
   return {
     ...transport,

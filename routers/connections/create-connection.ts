@@ -14,11 +14,23 @@ import { asStoreError } from '../../server/stores/store-errors.js';
 import { migrateSchema } from '../../server/postgres/migrate-schema.js';
 
 /** `migrate: true` (PostgreSQL only): BullMQ's migrations on the schema before the connection is saved. */
-async function migrateIfAsked(settings: ReturnType<typeof resolveConnectionSettings>, migrate: boolean | undefined, policy: TargetPolicy): Promise<void> {
+async function migrateIfAsked(
+  settings: ReturnType<typeof resolveConnectionSettings>,
+  migrate: boolean | undefined,
+  policy: TargetPolicy,
+): Promise<void> {
   if (!migrate) return;
-  if (storeKindOf(settings.url) !== 'postgres') throw new AppError('VALIDATION_FAILED', 'Invalid input: migrate: only PostgreSQL connections have a schema to migrate', { field: 'migrate' });
+  if (storeKindOf(settings.url) !== 'postgres')
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'Invalid input: migrate: only PostgreSQL connections have a schema to migrate',
+      { field: 'migrate' },
+    );
   await migrateSchema(settings, settings.prefixes[0]!, policy).catch((error: unknown) => {
-    throw asStoreError({ ...settings, id: '', organizationId: null, source: 'saved', createdAt: new Date(), updatedAt: new Date() }, error);
+    throw asStoreError(
+      { ...settings, id: '', organizationId: null, source: 'saved', createdAt: new Date(), updatedAt: new Date() },
+      error,
+    );
   });
 }
 

@@ -7,7 +7,13 @@ export const createProcedure = savedConnectionWriteProcedure
     permission: 'connections.write',
     successStatus: 201,
     location: '/connections/{id}',
-    errors: { INVALID_URL: '', CONNECTION_TARGET_FORBIDDEN: '', FORBIDDEN: 'Connections are managed by the environment', CONFLICT: 'Name already used', ENCRYPTION_KEY_MISSING: '' },
+    errors: {
+      INVALID_URL: '',
+      CONNECTION_TARGET_FORBIDDEN: '',
+      FORBIDDEN: 'Connections are managed by the environment',
+      CONFLICT: 'Name already used',
+      ENCRYPTION_KEY_MISSING: '',
+    },
     bodyExample: { name: 'local', url: 'redis://127.0.0.1:6379', environment: 'development' },
     openapi: {
       method: 'POST',
@@ -20,5 +26,11 @@ export const createProcedure = savedConnectionWriteProcedure
   .input(createConnectionInput)
   .output(connectionRecordSchema)
   .mutation(({ ctx, input }) =>
-    createConnection({ em: ctx.em, cipher: ctx.services.urlCipher, policy: ctx.services.targetPolicy, organizationId: ctx.actor.organizationId, input }),
+    createConnection({
+      em: ctx.em,
+      cipher: ctx.services.urlCipher,
+      policy: ctx.services.targetPolicy,
+      organizationId: ctx.actor.organizationId,
+      input,
+    }),
   );

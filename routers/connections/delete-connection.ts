@@ -17,7 +17,10 @@ export async function deleteConnection(deps: {
     const row = await findOwnedRow(tx, organizationId, id);
     const promoted = row.isDefault ? await promoteOldest(tx, organizationId, id) : null;
     // Racing deletes all found the row; only the one that deleted it answers success.
-    await onlyWinner(tx.nativeDelete(Connection, { id, organization: organizationId }), () => new AppError('NOT_FOUND', `Connection ${id} was not found`));
+    await onlyWinner(
+      tx.nativeDelete(Connection, { id, organization: organizationId }),
+      () => new AppError('NOT_FOUND', `Connection ${id} was not found`),
+    );
     if (row.isDefault) return promoted;
     const current = await tx.findOne(Connection, { organization: organizationId, isDefault: true });
     return current?.id ?? null;

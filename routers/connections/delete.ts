@@ -6,7 +6,10 @@ import { savedConnectionWriteProcedure } from '../../server/trpc/procedures.js';
 export const deleteProcedure = savedConnectionWriteProcedure
   .meta({
     permission: 'connections.write',
-    errors: { FORBIDDEN: 'Connections are managed by the environment, or another organization owns it', NOT_FOUND: 'No such connection' },
+    errors: {
+      FORBIDDEN: 'Connections are managed by the environment, or another organization owns it',
+      NOT_FOUND: 'No such connection',
+    },
     openapi: {
       method: 'DELETE',
       path: '/connections/{id}',
@@ -17,5 +20,13 @@ export const deleteProcedure = savedConnectionWriteProcedure
   .input(connectionIdParams)
   .output(deletedConnectionSchema)
   .mutation(async ({ ctx, input }) =>
-    deletedAnswer(input.id, await deleteConnection({ em: ctx.em, stores: ctx.services.stores, organizationId: ctx.actor.organizationId, id: input.id })),
+    deletedAnswer(
+      input.id,
+      await deleteConnection({
+        em: ctx.em,
+        stores: ctx.services.stores,
+        organizationId: ctx.actor.organizationId,
+        id: input.id,
+      }),
+    ),
   );

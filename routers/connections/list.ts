@@ -6,8 +6,15 @@ import { authedProcedure } from '../../server/trpc/procedures.js';
 export const listProcedure = authedProcedure
   .meta({
     permission: 'connections.read',
-    openapi: { method: 'GET', path: '/connections', tags: ['connections'], summary: 'Connections of the organization (URLs redacted)' },
+    openapi: {
+      method: 'GET',
+      path: '/connections',
+      tags: ['connections'],
+      summary: 'Connections of the organization (URLs redacted)',
+    },
   })
   .input(z.void())
   .output(connectionListSchema)
-  .query(({ ctx }) => listConnections({ connections: ctx.services.connections, organizationId: ctx.actor.organizationId }));
+  .query(({ ctx }) =>
+    listConnections({ connections: ctx.services.connections, organizationId: ctx.actor.organizationId }),
+  );

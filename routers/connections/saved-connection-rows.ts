@@ -15,19 +15,40 @@ export async function findOwnedRow(em: EntityManager, organizationId: string, id
   return assertConnectionVisible(row, (found) => found.organization.id, organizationId, id);
 }
 
-export async function assertNameFree(em: EntityManager, organizationId: string, name: string, exceptId?: string): Promise<void> {
-  const clash = await em.findOne(Connection, { organization: organizationId, name, ...(exceptId ? { id: { $ne: exceptId } } : {}) });
+export async function assertNameFree(
+  em: EntityManager,
+  organizationId: string,
+  name: string,
+  exceptId?: string,
+): Promise<void> {
+  const clash = await em.findOne(Connection, {
+    organization: organizationId,
+    name,
+    ...(exceptId ? { id: { $ne: exceptId } } : {}),
+  });
   if (clash) throw duplicateName(name);
 }
 
 export async function makeDefault(em: EntityManager, organizationId: string, id: string): Promise<void> {
-  await em.nativeUpdate(Connection, { organization: organizationId, isDefault: true, id: { $ne: id } }, { isDefault: false });
+  await em.nativeUpdate(
+    Connection,
+    { organization: organizationId, isDefault: true, id: { $ne: id } },
+    { isDefault: false },
+  );
   await em.nativeUpdate(Connection, { id }, { isDefault: true });
 }
 
 /** Makes the oldest connection other than `exceptId` the default; returns its id (null when none is left). */
-export async function promoteOldest(em: EntityManager, organizationId: string, exceptId: string): Promise<string | null> {
-  const [next] = await em.find(Connection, { organization: organizationId, id: { $ne: exceptId } }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 1 });
+export async function promoteOldest(
+  em: EntityManager,
+  organizationId: string,
+  exceptId: string,
+): Promise<string | null> {
+  const [next] = await em.find(
+    Connection,
+    { organization: organizationId, id: { $ne: exceptId } },
+    { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 1 },
+  );
   if (!next) return null;
   await em.nativeUpdate(Connection, { id: exceptId }, { isDefault: false });
   await makeDefault(em, organizationId, next.id);
@@ -35,7 +56,9 @@ export async function promoteOldest(em: EntityManager, organizationId: string, e
 }
 
 export function duplicateName(name: string): AppError {
-  return new AppError('CONFLICT', `A connection named "${name}" already exists in this organization`, { field: 'name' });
+  return new AppError('CONFLICT', `A connection named "${name}" already exists in this organization`, {
+    field: 'name',
+  });
 }
 
 /** A unique index lost a race with a concurrent write: still a 409, not a 500. */

@@ -16,10 +16,14 @@ export async function testConnection(deps: {
   input: TestConnectionInput;
 }): Promise<TestConnectionResult> {
   const { input } = deps;
-  const saved = input.id !== undefined ? await findVisibleConnection(deps.connections, deps.organizationId, input.id) : undefined;
+  const saved =
+    input.id !== undefined ? await findVisibleConnection(deps.connections, deps.organizationId, input.id) : undefined;
   const target = saved ?? resolveTransport(input);
   if (storeKindOf(target.url) === 'redis') {
-    if (input.schema !== undefined) throw new AppError('VALIDATION_FAILED', 'Invalid input: schema: only PostgreSQL URLs have a schema', { field: 'schema' });
+    if (input.schema !== undefined)
+      throw new AppError('VALIDATION_FAILED', 'Invalid input: schema: only PostgreSQL URLs have a schema', {
+        field: 'schema',
+      });
     return probeStore(target, deps.policy);
   }
   return probePostgres(target, saved?.prefixes[0] ?? input.schema ?? defaultSchema, deps.policy);

@@ -5,8 +5,15 @@ import { authedProcedure } from '../../server/trpc/procedures.js';
 export const testProcedure = authedProcedure
   .meta({
     permission: 'connections.test',
-    errors: { INVALID_URL: '', CONNECTION_TARGET_FORBIDDEN: 'Checked before anything is contacted, and for every node a cluster reports', FORBIDDEN: 'Another organization owns it', NOT_FOUND: 'No such connection', ENCRYPTION_KEY_MISMATCH: '' },
-    bodyExample: { url: 'redis://127.0.0.1:6379' }, bodyAlternatives: [['id'], ['url']],
+    errors: {
+      INVALID_URL: '',
+      CONNECTION_TARGET_FORBIDDEN: 'Checked before anything is contacted, and for every node a cluster reports',
+      FORBIDDEN: 'Another organization owns it',
+      NOT_FOUND: 'No such connection',
+      ENCRYPTION_KEY_MISMATCH: '',
+    },
+    bodyExample: { url: 'redis://127.0.0.1:6379' },
+    bodyAlternatives: [['id'], ['url']],
     openapi: {
       method: 'POST',
       path: '/connections/test',
@@ -16,4 +23,11 @@ export const testProcedure = authedProcedure
   })
   .input(testConnectionInput)
   .output(testConnectionResultSchema)
-  .mutation(({ ctx, input }) => testConnection({ connections: ctx.services.connections, policy: ctx.services.targetPolicy, organizationId: ctx.actor.organizationId, input }));
+  .mutation(({ ctx, input }) =>
+    testConnection({
+      connections: ctx.services.connections,
+      policy: ctx.services.targetPolicy,
+      organizationId: ctx.actor.organizationId,
+      input,
+    }),
+  );

@@ -6,7 +6,13 @@ import type { StoreRegistry } from '../../server/stores/store-registry.js';
 import { assertTargetsAllowed, type TargetPolicy } from '../../server/stores/target-policy.js';
 import { toConnectionRecord } from './connection-record.js';
 import { resolveConnectionSettings } from './connection-settings.js';
-import { assertNameFree, findOwnedRow, makeDefault, promoteOldest, translateUniqueViolation } from './saved-connection-rows.js';
+import {
+  assertNameFree,
+  findOwnedRow,
+  makeDefault,
+  promoteOldest,
+  translateUniqueViolation,
+} from './saved-connection-rows.js';
 
 /**
  * Changes any field of a saved connection and closes its live store client,
@@ -32,7 +38,8 @@ export async function updateConnection(deps: {
       name = settings.name;
       if (settings.name !== found.name) await assertNameFree(tx, organizationId, settings.name, id);
       if (settings.isDefault && !found.isDefault) await makeDefault(tx, organizationId, id);
-      const stillDefault = found.isDefault && (settings.isDefault || (await promoteOldest(tx, organizationId, id)) === null);
+      const stillDefault =
+        found.isDefault && (settings.isDefault || (await promoteOldest(tx, organizationId, id)) === null);
       tx.assign(found, {
         name: settings.name,
         urlSealed: changes.url === undefined ? found.urlSealed : cipher.encrypt(settings.url, id),

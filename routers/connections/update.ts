@@ -5,7 +5,15 @@ import { savedConnectionWriteProcedure } from '../../server/trpc/procedures.js';
 export const updateProcedure = savedConnectionWriteProcedure
   .meta({
     permission: 'connections.write',
-    errors: { INVALID_URL: '', CONNECTION_TARGET_FORBIDDEN: 'The new `url` targets a refused host', FORBIDDEN: 'Connections are managed by the environment, or another organization owns it', NOT_FOUND: 'No such connection', CONFLICT: 'Name already used', ENCRYPTION_KEY_MISSING: '', ENCRYPTION_KEY_MISMATCH: '' },
+    errors: {
+      INVALID_URL: '',
+      CONNECTION_TARGET_FORBIDDEN: 'The new `url` targets a refused host',
+      FORBIDDEN: 'Connections are managed by the environment, or another organization owns it',
+      NOT_FOUND: 'No such connection',
+      CONFLICT: 'Name already used',
+      ENCRYPTION_KEY_MISSING: '',
+      ENCRYPTION_KEY_MISMATCH: '',
+    },
     bodyExample: { environment: 'staging' },
     openapi: {
       method: 'PATCH',
@@ -17,5 +25,12 @@ export const updateProcedure = savedConnectionWriteProcedure
   .input(updateConnectionInput)
   .output(connectionRecordSchema)
   .mutation(({ ctx, input }) =>
-    updateConnection({ em: ctx.em, cipher: ctx.services.urlCipher, policy: ctx.services.targetPolicy, stores: ctx.services.stores, organizationId: ctx.actor.organizationId, input }),
+    updateConnection({
+      em: ctx.em,
+      cipher: ctx.services.urlCipher,
+      policy: ctx.services.targetPolicy,
+      stores: ctx.services.stores,
+      organizationId: ctx.actor.organizationId,
+      input,
+    }),
   );

@@ -18,7 +18,10 @@ export function assertImportAllowed(actor: Actor, plan: ImportPlan): void {
   for (const step of plan.connections) {
     if (step.create || step.update) needs.add('connections.write');
     if (step.rules.length > 0) needs.add('alerts.write');
-    const writes: Array<[Permission, number]> = [['queues.limits', step.queues.length], ['schedulers.write', step.schedulers.length]];
+    const writes: Array<[Permission, number]> = [
+      ['queues.limits', step.queues.length],
+      ['schedulers.write', step.schedulers.length],
+    ];
     for (const [permission, count] of writes) {
       if (count === 0) continue;
       needs.add(permission);
@@ -38,17 +41,31 @@ export async function applyRecords(deps: PlanDeps, plan: ImportPlan): Promise<Ma
   const { services, writers, organizationId } = deps;
   return deps.em.transactional(async (em) => {
     const destinationDeps = { em, cipher: services.secretCipher, policy: services.webhookPolicy, organizationId };
-    const destinationIds = new Map((await em.find(AlertDestination, { organizationId })).map((row) => [row.name, row.id]));
+    const destinationIds = new Map(
+      (await em.find(AlertDestination, { organizationId })).map((row) => [row.name, row.id]),
+    );
     for (const { definition, id, write } of plan.destinations) {
       if (id) await writers.updateDestination(destinationDeps, id, write);
-      else destinationIds.set(definition.name, (await writers.createDestination(destinationDeps, { type: definition.type, name: definition.name, url: write.url!, secret: write.secret! })).id);
+      else
+        destinationIds.set(
+          definition.name,
+          (
+            await writers.createDestination(destinationDeps, {
+              type: definition.type,
+              name: definition.name,
+              url: write.url!,
+              secret: write.secret!,
+            })
+          ).id,
+        );
     }
     const connectionIds = new Map<string, string>();
     const connectionDeps = { em, cipher: services.urlCipher, policy: services.targetPolicy, organizationId };
     for (const step of plan.connections) {
       let id = step.current?.id;
       if (step.create) id = (await writers.createConnection({ ...connectionDeps, input: step.create })).id;
-      if (step.update) await writers.updateConnection({ ...connectionDeps, stores: services.stores, input: step.update });
+      if (step.update)
+        await writers.updateConnection({ ...connectionDeps, stores: services.stores, input: step.update });
       connectionIds.set(step.resulting.name, id!);
       for (const { definition, id: ruleId } of step.rules) {
         const { destinations, ...fields } = definition;
@@ -82,20 +99,33 @@ async function applyStore(deps: PlanDeps, step: ConnectionStep, connectionId: st
       if (queueStep.globalConcurrency === null) await queue.removeGlobalConcurrency();
       else if (queueStep.globalConcurrency !== undefined) await queue.setGlobalConcurrency(queueStep.globalConcurrency);
       if (queueStep.globalRateLimit === null) await queue.removeGlobalRateLimit();
-      else if (queueStep.globalRateLimit !== undefined) await queue.setGlobalRateLimit(queueStep.globalRateLimit.max, queueStep.globalRateLimit.durationMs);
+      else if (queueStep.globalRateLimit !== undefined)
+        await queue.setGlobalRateLimit(queueStep.globalRateLimit.max, queueStep.globalRateLimit.durationMs);
     }
     for (const { definition, prefix, mode } of step.schedulers) {
       const resolved = await place(definition.queueName, prefix);
       // A connection this import created was not read when planning: its store may hold the scheduler already.
-      const exists = step.current ? mode === 'update' : Boolean(await resolved.queue.getJobScheduler(definition.schedulerId));
-      const write = { schedulerId: definition.schedulerId, name: definition.name, data: definition.data, schedule: definition.schedule, options: definition.options };
+      const exists = step.current
+        ? mode === 'update'
+        : Boolean(await resolved.queue.getJobScheduler(definition.schedulerId));
+      const write = {
+        schedulerId: definition.schedulerId,
+        name: definition.name,
+        data: definition.data,
+        schedule: definition.schedule,
+        options: definition.options,
+      };
       await writers.saveScheduler({ store, queue: resolved, ...write, mode: exists ? 'update' : 'create' });
     }
   });
 }
 
 /** What the import writes in stores, connection by connection, after the records are committed. */
-export async function applyStores(deps: PlanDeps, plan: ImportPlan, connectionIds: ReadonlyMap<string, string>): Promise<void> {
+export async function applyStores(
+  deps: PlanDeps,
+  plan: ImportPlan,
+  connectionIds: ReadonlyMap<string, string>,
+): Promise<void> {
   for (const step of plan.connections) {
     const connectionId = connectionIds.get(step.resulting.name)!;
     if (step.queues.length > 0 || step.schedulers.length > 0) await applyStore(deps, step, connectionId);

@@ -6,7 +6,12 @@ import {
   type DefinitionsDocument,
 } from '../../contracts/definitions.js';
 import type { DefinitionWriters } from '../../server/definitions/definition-writers.js';
-import { AlertDestination, AlertRule, type AlertDestinationRow, type AlertRuleRow } from '../../server/persistence/entities/alerts.js';
+import {
+  AlertDestination,
+  AlertRule,
+  type AlertDestinationRow,
+  type AlertRuleRow,
+} from '../../server/persistence/entities/alerts.js';
 import type { EntityManager } from '../../server/persistence/orm.js';
 import { redactUrlCredentials } from '../../server/secrets/redact-credentials.js';
 import type { Services } from '../../server/services.js';
@@ -22,7 +27,11 @@ export interface CurrentDefinitions {
   rules: AlertRuleRow[];
 }
 
-export async function readCurrent(services: Services, em: EntityManager, organizationId: string): Promise<CurrentDefinitions> {
+export async function readCurrent(
+  services: Services,
+  em: EntityManager,
+  organizationId: string,
+): Promise<CurrentDefinitions> {
   const [connections, destinations, rules] = await Promise.all([
     services.connections.list(organizationId),
     em.find(AlertDestination, { organizationId }, { orderBy: { name: 'asc', id: 'asc' } }),
@@ -50,15 +59,28 @@ export function connectionSettingsDefinition(connection: StoreConnection): Conne
 }
 
 /** A rule as a document states it: its destinations by name (snoozes are moments, not definitions). */
-export function ruleDefinition(rule: AlertRuleRow, destinationNames: ReadonlyMap<string, string>): Required<Omit<AlertRuleDefinition, 'minVolume'>> & Pick<AlertRuleDefinition, 'minVolume'> {
+export function ruleDefinition(
+  rule: AlertRuleRow,
+  destinationNames: ReadonlyMap<string, string>,
+): Required<Omit<AlertRuleDefinition, 'minVolume'>> & Pick<AlertRuleDefinition, 'minVolume'> {
   return {
-    name: rule.name, type: rule.type, threshold: rule.threshold, windowMinutes: rule.windowMinutes, minVolume: rule.minVolume ?? null, queues: rule.queues,
-    destinations: rule.destinationIds.flatMap((id) => (destinationNames.has(id) ? [destinationNames.get(id)!] : [])), cooldownMinutes: rule.cooldownMinutes, enabled: rule.enabled,
+    name: rule.name,
+    type: rule.type,
+    threshold: rule.threshold,
+    windowMinutes: rule.windowMinutes,
+    minVolume: rule.minVolume ?? null,
+    queues: rule.queues,
+    destinations: rule.destinationIds.flatMap((id) => (destinationNames.has(id) ? [destinationNames.get(id)!] : [])),
+    cooldownMinutes: rule.cooldownMinutes,
+    enabled: rule.enabled,
   };
 }
 
 /** A destination as a document states it: its origin shown, its URL and signing secret named. */
-export function destinationDefinition(row: AlertDestinationRow, open: (sealed: string, context: string) => string): AlertDestinationDefinition {
+export function destinationDefinition(
+  row: AlertDestinationRow,
+  open: (sealed: string, context: string) => string,
+): AlertDestinationDefinition {
   let url = '(sealed)';
   try {
     url = redactUrlCredentials(open(row.urlSealed, row.id));
@@ -66,8 +88,11 @@ export function destinationDefinition(row: AlertDestinationRow, open: (sealed: s
     // A key that cannot open it: the export still names it.
   }
   return {
-    name: row.name, type: row.type as AlertDestinationDefinition['type'], url,
-    target: secretReferenceFor(`alertDestinations.${row.name}.url`), signingSecret: secretReferenceFor(`alertDestinations.${row.name}.signingSecret`),
+    name: row.name,
+    type: row.type as AlertDestinationDefinition['type'],
+    url,
+    target: secretReferenceFor(`alertDestinations.${row.name}.url`),
+    signingSecret: secretReferenceFor(`alertDestinations.${row.name}.signingSecret`),
   };
 }
 
@@ -78,7 +103,12 @@ export function destinationDefinition(row: AlertDestinationRow, open: (sealed: s
  * cannot be read leaves its connection's queue settings and schedulers out and says so in
  * `warnings` (an import never removes what a document lacks, so the gap costs nothing there).
  */
-export async function exportDefinitions(deps: { services: Services; em: EntityManager; organizationId: string; writers: Pick<DefinitionWriters, 'toScheduler'> }): Promise<DefinitionsDocument> {
+export async function exportDefinitions(deps: {
+  services: Services;
+  em: EntityManager;
+  organizationId: string;
+  writers: Pick<DefinitionWriters, 'toScheduler'>;
+}): Promise<DefinitionsDocument> {
   const { services } = deps;
   const current = await readCurrent(services, deps.em, deps.organizationId);
   const destinationNames = new Map(current.destinations.map((row) => [row.id, row.name]));
@@ -90,16 +120,27 @@ export async function exportDefinitions(deps: { services: Services; em: EntityMa
       stored = await readStoreDefinitions(services.stores.handle(connection), deps.writers.toScheduler);
     } catch (error) {
       if (!isStoreUnavailable(error)) throw error;
-      warnings.push(`${storeUnavailable(connection, error).message}: its queue settings and job schedulers are not in this document`);
+      warnings.push(
+        `${storeUnavailable(connection, error).message}: its queue settings and job schedulers are not in this document`,
+      );
     }
-    const rules = current.rules.filter((rule) => rule.connectionId === connection.id).map((rule) => ruleDefinition(rule, destinationNames));
-    connections.push({ ...connectionSettingsDefinition(connection), queues: stored.queues, schedulers: stored.schedulers, alertRules: rules });
+    const rules = current.rules
+      .filter((rule) => rule.connectionId === connection.id)
+      .map((rule) => ruleDefinition(rule, destinationNames));
+    connections.push({
+      ...connectionSettingsDefinition(connection),
+      queues: stored.queues,
+      schedulers: stored.schedulers,
+      alertRules: rules,
+    });
   }
   return {
     bullpenDefinitions: definitionsVersion,
     exportedAt: new Date().toISOString(),
     connections,
-    alertDestinations: current.destinations.map((row) => destinationDefinition(row, (sealed, context) => services.secretCipher.decrypt(sealed, context))),
+    alertDestinations: current.destinations.map((row) =>
+      destinationDefinition(row, (sealed, context) => services.secretCipher.decrypt(sealed, context)),
+    ),
     ...(warnings.length > 0 ? { warnings } : {}),
   };
 }

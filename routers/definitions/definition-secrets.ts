@@ -30,7 +30,11 @@ export function hasCredentials(url: string): boolean {
 }
 
 /** The environment variable a secret is suggested under: `BULLPEN_SECRET_CONNECTIONS_PRIMARY_URL`. */
-export const envNameFor = (secret: string) => `BULLPEN_SECRET_${secret.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
+export const envNameFor = (secret: string) =>
+  `BULLPEN_SECRET_${secret
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')}`;
 
 /** How an export names a secret: by what it is (`connections.<name>.url`), with the variable the CLI reads it from. */
 export const secretReferenceFor = (secret: string): SecretReference => ({ secret, env: envNameFor(secret) });
@@ -68,6 +72,10 @@ export class SecretBook {
 /** A connection URL given as a secret must be the document's `url` with credentials: else it is for another store. */
 export function assertSecretMatchesUrl(reference: SecretReference, value: string, url: string): void {
   if (withoutCredentials(value) !== withoutCredentials(url)) {
-    throw new AppError('VALIDATION_FAILED', `Secret "${reference.secret}" is a URL of another store than the document's url ${url} (compared without credentials)`, { field: 'secrets' });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Secret "${reference.secret}" is a URL of another store than the document's url ${url} (compared without credentials)`,
+      { field: 'secrets' },
+    );
   }
 }

@@ -13,11 +13,14 @@ export const exportProcedureWith = (writers: DefinitionWriters) =>
         method: 'GET',
         path: '/definitions',
         tags: ['definitions'],
-        summary: "The organization's definitions as one versioned document: connections, protection, queue settings, job schedulers, alert rules and destinations (no secret)",
+        summary:
+          "The organization's definitions as one versioned document: connections, protection, queue settings, job schedulers, alert rules and destinations (no secret)",
         description:
-          'URLs are given without credentials; a URL that has some, and each destination\'s URL and signing secret, is named as a secret (`{ secret, env }`) whose value the import takes in `secrets`. Reads every store of the organization\'s connections; one that does not answer is named in `warnings` and its queue settings and schedulers are left out.',
+          "URLs are given without credentials; a URL that has some, and each destination's URL and signing secret, is named as a secret (`{ secret, env }`) whose value the import takes in `secrets`. Reads every store of the organization's connections; one that does not answer is named in `warnings` and its queue settings and schedulers are left out.",
       },
     })
     .input(z.strictObject({}))
     .output(definitionsDocument)
-    .query(({ ctx }) => exportDefinitions({ services: ctx.services, em: ctx.em, organizationId: ctx.actor.organizationId, writers }));
+    .query(({ ctx }) =>
+      exportDefinitions({ services: ctx.services, em: ctx.em, organizationId: ctx.actor.organizationId, writers }),
+    );

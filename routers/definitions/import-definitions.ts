@@ -12,7 +12,10 @@ import { planImport, type PlanDeps } from './plan-import.js';
  * schedulers. Items not in the document are never removed; importing the same document again finds
  * everything unchanged and writes nothing.
  */
-export async function importDefinitions(deps: PlanDeps & { actor: Actor }, input: ImportDefinitionsInput): Promise<ImportDefinitionsResult> {
+export async function importDefinitions(
+  deps: PlanDeps & { actor: Actor },
+  input: ImportDefinitionsInput,
+): Promise<ImportDefinitionsResult> {
   const plan = await planImport(deps, input.definitions, input.secrets ?? {});
   const { changes } = plan.list;
   const count = (action: string) => changes.filter((change) => change.action === action).length;
@@ -20,14 +23,21 @@ export async function importDefinitions(deps: PlanDeps & { actor: Actor }, input
     dryRun: input.dryRun === true,
     applied,
     changes,
-    summary: { create: count('create'), change: count('change'), unchanged: count('unchanged'), notInFile: count('notInFile') },
+    summary: {
+      create: count('create'),
+      change: count('change'),
+      unchanged: count('unchanged'),
+      notInFile: count('notInFile'),
+    },
     missingSecrets: plan.book.missing,
   });
   if (input.dryRun === true) return answer(false);
   assertImportAllowed(deps.actor, plan);
   if (plan.book.missing.length > 0) {
     const names = plan.book.missing.map((missing) => missing.secret).join(', ');
-    throw new AppError('SECRETS_MISSING', `The import needs secrets it was not given (nothing changed): ${names}`, { missingSecrets: plan.book.missing });
+    throw new AppError('SECRETS_MISSING', `The import needs secrets it was not given (nothing changed): ${names}`, {
+      missingSecrets: plan.book.missing,
+    });
   }
   if (count('create') + count('change') === 0) return answer(false);
   const connectionIds = await applyRecords(deps, plan);

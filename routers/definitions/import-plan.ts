@@ -1,5 +1,11 @@
 import type { DefinitionAction, DefinitionChange, DefinitionKind } from '../../contracts/definitions-import.js';
-import type { AlertDestinationDefinition, AlertRuleDefinition, ConnectionDefinition, QueueSettingsDefinition, SchedulerDefinition } from '../../contracts/definitions.js';
+import type {
+  AlertDestinationDefinition,
+  AlertRuleDefinition,
+  ConnectionDefinition,
+  QueueSettingsDefinition,
+  SchedulerDefinition,
+} from '../../contracts/definitions.js';
 import type { CreateConnectionInput, UpdateConnectionInput } from '../../contracts/connections.js';
 import type { ConnectionProtection } from '../../contracts/protection.js';
 import type { StoreConnection } from '../../server/stores/store-connection.js';

@@ -17,10 +17,16 @@ function checkTarget(definition: AlertDestinationDefinition, url: string): void 
     // reported below
   }
   if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new AppError('VALIDATION_FAILED', `Secret "${definition.target.secret}" must be an http:// or https:// URL`, { field: 'secrets' });
+    throw new AppError('VALIDATION_FAILED', `Secret "${definition.target.secret}" must be an http:// or https:// URL`, {
+      field: 'secrets',
+    });
   }
   if (definition.url !== undefined && redactUrlCredentials(url) !== definition.url) {
-    throw new AppError('VALIDATION_FAILED', `Secret "${definition.target.secret}" is a URL of another origin than the document's url ${definition.url}`, { field: 'secrets' });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Secret "${definition.target.secret}" is a URL of another origin than the document's url ${definition.url}`,
+      { field: 'secrets' },
+    );
   }
 }
 
@@ -29,7 +35,13 @@ function checkTarget(definition: AlertDestinationDefinition, url: string): void 
  * changed when the type, the shown origin or a given secret differs from what is saved. A changed
  * origin needs the URL; a secret not given is kept as saved.
  */
-export function planDestinations(definitions: AlertDestinationDefinition[], saved: AlertDestinationRow[], cipher: UrlCipher, book: SecretBook, list: ChangeList): DestinationStep[] {
+export function planDestinations(
+  definitions: AlertDestinationDefinition[],
+  saved: AlertDestinationRow[],
+  cipher: UrlCipher,
+  book: SecretBook,
+  list: ChangeList,
+): DestinationStep[] {
   const steps: DestinationStep[] = [];
   for (const definition of definitions) {
     const matches = saved.filter((row) => row.name === definition.name);
@@ -46,17 +58,31 @@ export function planDestinations(definitions: AlertDestinationDefinition[], save
       continue;
     }
     const shown = destinationDefinition(row, open);
-    const urlChanged = (definition.url !== undefined && definition.url !== shown.url) || (givenUrl !== undefined && givenUrl !== open(row.urlSealed, row.id));
+    const urlChanged =
+      (definition.url !== undefined && definition.url !== shown.url) ||
+      (givenUrl !== undefined && givenUrl !== open(row.urlSealed, row.id));
     const givenSecret = book.peek(definition.signingSecret);
     const fields = [
       ...(definition.type !== row.type ? ['type'] : []),
       ...(urlChanged ? ['url'] : []),
-      ...(givenSecret !== undefined && givenSecret !== open(row.secretSealed, `${row.id}:secret`) ? ['signingSecret'] : []),
+      ...(givenSecret !== undefined && givenSecret !== open(row.secretSealed, `${row.id}:secret`)
+        ? ['signingSecret']
+        : []),
     ];
     if (!list.judge('alertDestination', definition.name, true, fields)) continue;
     const url = urlChanged ? book.need(definition.target, `alert destination ${definition.name} (new url)`) : undefined;
-    steps.push({ definition, id: row.id, write: { ...(fields.includes('type') ? { type: definition.type } : {}), url, ...(fields.includes('signingSecret') ? { secret: givenSecret } : {}) } });
+    steps.push({
+      definition,
+      id: row.id,
+      write: {
+        ...(fields.includes('type') ? { type: definition.type } : {}),
+        url,
+        ...(fields.includes('signingSecret') ? { secret: givenSecret } : {}),
+      },
+    });
   }
-  for (const row of saved) if (!definitions.some((definition) => definition.name === row.name)) list.add('alertDestination', row.name, 'notInFile');
+  for (const row of saved)
+    if (!definitions.some((definition) => definition.name === row.name))
+      list.add('alertDestination', row.name, 'notInFile');
   return steps;
 }

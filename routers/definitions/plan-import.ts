@@ -58,7 +58,12 @@ function assertDestinationsKnown(document: DefinitionsDocument, saved: string[])
   for (const connection of document.connections) {
     for (const rule of connection.alertRules) {
       const unknown = rule.destinations.filter((name) => !known.has(name));
-      if (unknown.length > 0) throw new AppError('VALIDATION_FAILED', `Alert rule "${rule.name}" of connection "${connection.name}" names unknown alert destination(s): ${unknown.join(', ')}`, { field: 'definitions' });
+      if (unknown.length > 0)
+        throw new AppError(
+          'VALIDATION_FAILED',
+          `Alert rule "${rule.name}" of connection "${connection.name}" names unknown alert destination(s): ${unknown.join(', ')}`,
+          { field: 'definitions' },
+        );
     }
   }
 }
@@ -71,7 +76,11 @@ async function checkSchedules(connections: ConnectionStep[], writers: Definition
         await writers.checkSchedule(definition.schedule);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
-        throw new AppError(error.code, `Job scheduler ${step.resulting.name}/${definition.queueName}/${definition.schedulerId}: ${error.message}`, { field: 'definitions' });
+        throw new AppError(
+          error.code,
+          `Job scheduler ${step.resulting.name}/${definition.queueName}/${definition.schedulerId}: ${error.message}`,
+          { field: 'definitions' },
+        );
       }
     }
   }
@@ -83,32 +92,62 @@ async function checkSchedules(connections: ConnectionStep[], writers: Definition
  * store of every connection the document names that exists, for its queue settings and schedulers.
  * Secrets the steps need and were not given are noted in `book.missing`.
  */
-export async function planImport(deps: PlanDeps, document: DefinitionsDocument, secrets: Record<string, string>): Promise<ImportPlan> {
+export async function planImport(
+  deps: PlanDeps,
+  document: DefinitionsDocument,
+  secrets: Record<string, string>,
+): Promise<ImportPlan> {
   const { services, writers } = deps;
-  assertUnique(document.connections.map((connection) => connection.name), 'the connection');
-  assertUnique(document.alertDestinations.map((destination) => destination.name), 'the alert destination');
+  assertUnique(
+    document.connections.map((connection) => connection.name),
+    'the connection',
+  );
+  assertUnique(
+    document.alertDestinations.map((destination) => destination.name),
+    'the alert destination',
+  );
   if (document.connections.filter((connection) => connection.isDefault === true).length > 1) {
-    throw new AppError('VALIDATION_FAILED', 'The document makes more than one connection the default (isDefault: true); an organization has one', { field: 'definitions' });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'The document makes more than one connection the default (isDefault: true); an organization has one',
+      { field: 'definitions' },
+    );
   }
   const current = await readCurrent(services, deps.em, deps.organizationId);
-  assertDestinationsKnown(document, current.destinations.map((row) => row.name));
+  assertDestinationsKnown(
+    document,
+    current.destinations.map((row) => row.name),
+  );
   const book = new SecretBook(secrets);
   const list = new ChangeList();
-  const destinations = planDestinations(document.alertDestinations, current.destinations, services.secretCipher, book, list);
+  const destinations = planDestinations(
+    document.alertDestinations,
+    current.destinations,
+    services.secretCipher,
+    book,
+    list,
+  );
   const destinationNames = new Map(current.destinations.map((row) => [row.id, row.name]));
   const connections: ConnectionStep[] = [];
   for (const definition of document.connections) {
     const existing = current.connections.find((connection) => connection.name === definition.name);
     if (!existing && services.connections.source === 'env') {
-      throw new AppError('VALIDATION_FAILED', `Connection "${definition.name}" is not one of the environment's (SERVICE_ENV_CONNECTIONS): they cannot be created`, { field: 'definitions' });
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `Connection "${definition.name}" is not one of the environment's (SERVICE_ENV_CONNECTIONS): they cannot be created`,
+        { field: 'definitions' },
+      );
     }
     const step = planConnection(definition, existing, book, list);
-    const stored = existing ? await readStored(deps, existing, definition.queues.length + definition.schedulers.length > 0) : nothingStored;
+    const stored = existing
+      ? await readStored(deps, existing, definition.queues.length + definition.schedulers.length > 0)
+      : nothingStored;
     const rules = existing ? current.rules.filter((rule) => rule.connectionId === existing.id) : [];
     connections.push(planContents(step, stored, rules, destinationNames, list));
   }
   for (const connection of current.connections) {
-    if (!document.connections.some((definition) => definition.name === connection.name)) list.add('connection', connection.name, 'notInFile');
+    if (!document.connections.some((definition) => definition.name === connection.name))
+      list.add('connection', connection.name, 'notInFile');
   }
   await checkSchedules(connections, writers);
   return { destinations, connections, list, book };

@@ -13,7 +13,8 @@ export const scanProcedure = connectionProcedure
       path: discoveryPath,
       tags: discoveryTags,
       summary: 'Start a scan of the store for queues now (202); GET the same path to follow it',
-      description: 'Joins the running scan when one is under way. The scan runs in the background; the answer is the status as it starts.',
+      description:
+        'Joins the running scan when one is under way. The scan runs in the background; the answer is the status as it starts.',
     },
   })
   .input(connectionParams)

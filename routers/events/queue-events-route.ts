@@ -29,21 +29,39 @@ function writeEvent(res: Response, event: QueueEvent): void {
  * last subscriber.
  */
 export function queueEventsRoute(services: Services, options: QueueEventsRouteOptions) {
-  return plainRoute<{ connectionId: string; queueName: string }>(services, 'queueEvents', async ({ req, res, requireActor, openConnection }) => {
-    const actor = await requireActor('jobs.read');
-    const store = await openConnection(actor, req.params.connectionId);
-    const query = eventsQuery.parse(req.query);
-    const { ref } = await resolveQueue(store, queueTargetOf({ queueName: req.params.queueName, prefix: query.prefix }));
-    // Headers first: an event may arrive as soon as the feed is subscribed (a failed subscription still answers its error).
-    res.status(200).set({ 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-    const leave = await services.events.subscribe(store, ref.name, ref.prefix, { includeData: query.includeData }, (event) => writeEvent(res, event));
-    res.flushHeaders();
-    services.streams.add(res);
-    res.write(`retry: 3000\n: subscribed to ${ref.name}\n\n`);
-    const heartbeat = setInterval(() => res.write(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
-    req.on('close', () => {
-      clearInterval(heartbeat);
-      void leave();
-    });
-  });
+  return plainRoute<{ connectionId: string; queueName: string }>(
+    services,
+    'queueEvents',
+    async ({ req, res, requireActor, openConnection }) => {
+      const actor = await requireActor('jobs.read');
+      const store = await openConnection(actor, req.params.connectionId);
+      const query = eventsQuery.parse(req.query);
+      const { ref } = await resolveQueue(
+        store,
+        queueTargetOf({ queueName: req.params.queueName, prefix: query.prefix }),
+      );
+      // Headers first: an event may arrive as soon as the feed is subscribed (a failed subscription still answers its error).
+      res.status(200).set({
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-cache, no-transform',
+        Connection: 'keep-alive',
+        'X-Accel-Buffering': 'no',
+      });
+      const leave = await services.events.subscribe(
+        store,
+        ref.name,
+        ref.prefix,
+        { includeData: query.includeData },
+        (event) => writeEvent(res, event),
+      );
+      res.flushHeaders();
+      services.streams.add(res);
+      res.write(`retry: 3000\n: subscribed to ${ref.name}\n\n`);
+      const heartbeat = setInterval(() => res.write(`: heartbeat ${Date.now()}\n\n`), options.heartbeatMs);
+      req.on('close', () => {
+        clearInterval(heartbeat);
+        void leave();
+      });
+    },
+  );
 }

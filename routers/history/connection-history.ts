@@ -18,5 +18,9 @@ export const connectionHistoryProcedure = connectionProcedure
   .input(connectionHistoryInput)
   .output(connectionHistorySchema)
   .query(({ ctx, input }) =>
-    readConnectionHistory(ctx.services.persistence.fork(), ctx.store.connection.id, historyRange(input, ctx.services.config.history.sampleIntervalMs)),
+    readConnectionHistory(
+      ctx.services.persistence.fork(),
+      ctx.store.connection.id,
+      historyRange(input, ctx.services.config.history.sampleIntervalMs),
+    ),
   );

@@ -16,7 +16,11 @@ const rollupMs = 15 * 60_000;
  * 15-minute roll-ups beyond; steps as long as the sample (or roll-up) interval, or longer so that
  * at most `points` steps cover the range.
  */
-export function historyRange(input: { from?: string | undefined; to?: string | undefined; points: number }, sampleIntervalMs: number, now = Date.now()): HistoryRange {
+export function historyRange(
+  input: { from?: string | undefined; to?: string | undefined; points: number },
+  sampleIntervalMs: number,
+  now = Date.now(),
+): HistoryRange {
   const to = input.to === undefined ? now : Date.parse(input.to);
   const from = input.from === undefined ? to - defaultSpanMs : Date.parse(input.from);
   if (!(from < to)) throw new AppError('VALIDATION_FAILED', '`from` must be before `to`', { field: 'from' });
@@ -35,14 +39,19 @@ export type Figures = Record<string, number | null>;
  * Rows (ordered by `at`) merged into steps from `range.from`; steps without a row are left out.
  * Each field is merged as `merges` says; `at` becomes the step's start.
  */
-export function mergeIntoSteps(rows: Figures[], range: HistoryRange, merges: Record<string, Merge>): Array<{ at: number; figures: Figures }> {
+export function mergeIntoSteps(
+  rows: Figures[],
+  range: HistoryRange,
+  merges: Record<string, Merge>,
+): Array<{ at: number; figures: Figures }> {
   const steps = new Map<number, Figures>();
   const fields = Object.keys(merges);
   for (const row of rows) {
     const at = range.from + Math.floor((Number(row.at) - range.from) / range.stepMs) * range.stepMs;
     const step = steps.get(at);
     if (!step) steps.set(at, Object.fromEntries(fields.map((field) => [field, numberOrNull(row[field])])));
-    else for (const field of fields) step[field] = merged(merges[field]!, step[field] ?? null, numberOrNull(row[field]));
+    else
+      for (const field of fields) step[field] = merged(merges[field]!, step[field] ?? null, numberOrNull(row[field]));
   }
   return [...steps.entries()].sort(([a], [b]) => a - b).map(([at, figures]) => ({ at, figures }));
 }

@@ -28,6 +28,9 @@ export const queueHistoryProcedure = connectionProcedure
     const range = historyRange(input, ctx.services.config.history.sampleIntervalMs);
     const sampled = await sampledPrefixes(em, connectionId, input.queueName);
     const samplePrefix = input.prefix ?? sampled[0];
-    const prefix = samplePrefix !== undefined && sampled.includes(samplePrefix) ? samplePrefix : (await resolveQueue(ctx.store, { queueName: input.queueName, prefix: input.prefix })).ref.prefix;
+    const prefix =
+      samplePrefix !== undefined && sampled.includes(samplePrefix)
+        ? samplePrefix
+        : (await resolveQueue(ctx.store, { queueName: input.queueName, prefix: input.prefix })).ref.prefix;
     return readQueueHistory(em, { connectionId, prefix, queueName: input.queueName }, range);
   });

@@ -3,14 +3,34 @@ import type { EntityManager } from '../../server/persistence/orm.js';
 import { mergeIntoSteps, type Figures, type HistoryRange, type Merge } from './history-steps.js';
 
 const queueMerges = {
-  waiting: 'latest', active: 'latest', delayed: 'latest', failed: 'latest', completed: 'latest',
-  completed_delta: 'sum', failed_delta: 'sum', oldest_waiting_seconds: 'max', paused: 'latest', workers: 'latest',
+  waiting: 'latest',
+  active: 'latest',
+  delayed: 'latest',
+  failed: 'latest',
+  completed: 'latest',
+  completed_delta: 'sum',
+  failed_delta: 'sum',
+  oldest_waiting_seconds: 'max',
+  paused: 'latest',
+  workers: 'latest',
 } as const satisfies Record<string, Merge>;
 const latencyMerges = {
-  latency_jobs: 'sum', processing_p50_ms: 'max', processing_p95_ms: 'max', processing_p99_ms: 'max', wait_p50_ms: 'max', wait_p95_ms: 'max', wait_p99_ms: 'max',
+  latency_jobs: 'sum',
+  processing_p50_ms: 'max',
+  processing_p95_ms: 'max',
+  processing_p99_ms: 'max',
+  wait_p50_ms: 'max',
+  wait_p95_ms: 'max',
+  wait_p99_ms: 'max',
 } as const satisfies Record<string, Merge>;
 const connectionMerges = {
-  ...queueMerges, queues: 'latest', up: 'all', used_memory: 'latest', max_memory: 'latest', clients: 'latest', ops_per_second: 'latest',
+  ...queueMerges,
+  queues: 'latest',
+  up: 'all',
+  used_memory: 'latest',
+  max_memory: 'latest',
+  clients: 'latest',
+  ops_per_second: 'latest',
 } as const satisfies Record<string, Merge>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -18,8 +38,15 @@ const int = (value: number | null | undefined) => Number(value ?? 0);
 
 function queueFigures(step: Figures) {
   return {
-    waiting: int(step.waiting), active: int(step.active), delayed: int(step.delayed), failed: int(step.failed), completed: int(step.completed),
-    completedDelta: int(step.completed_delta), failedDelta: int(step.failed_delta), oldestWaitingSeconds: int(step.oldest_waiting_seconds), workers: int(step.workers),
+    waiting: int(step.waiting),
+    active: int(step.active),
+    delayed: int(step.delayed),
+    failed: int(step.failed),
+    completed: int(step.completed),
+    completedDelta: int(step.completed_delta),
+    failedDelta: int(step.failed_delta),
+    oldestWaitingSeconds: int(step.oldest_waiting_seconds),
+    workers: int(step.workers),
   };
 }
 
@@ -38,7 +65,11 @@ export async function sampledPrefixes(em: EntityManager, connectionId: string, q
   return rows.map((row) => row.prefix);
 }
 
-export async function readQueueHistory(em: EntityManager, ref: { connectionId: string; prefix: string; queueName: string }, range: HistoryRange): Promise<QueueHistory> {
+export async function readQueueHistory(
+  em: EntityManager,
+  ref: { connectionId: string; prefix: string; queueName: string },
+  range: HistoryRange,
+): Promise<QueueHistory> {
   const rows = await em.execute<Figures[]>(
     'select * from queue_sample where connection_id = ? and prefix = ? and queue_name = ? and resolution = ? and at >= ? and at < ? order by at',
     [ref.connectionId, ref.prefix, ref.queueName, range.resolution, range.from, range.to],
@@ -56,7 +87,11 @@ export async function readQueueHistory(em: EntityManager, ref: { connectionId: s
   };
 }
 
-export async function readConnectionHistory(em: EntityManager, connectionId: string, range: HistoryRange): Promise<ConnectionHistory> {
+export async function readConnectionHistory(
+  em: EntityManager,
+  connectionId: string,
+  range: HistoryRange,
+): Promise<ConnectionHistory> {
   const rows = await em.execute<Figures[]>(
     'select * from connection_sample where connection_id = ? and resolution = ? and at >= ? and at < ? order by at',
     [connectionId, range.resolution, range.from, range.to],
@@ -77,4 +112,8 @@ export async function readConnectionHistory(em: EntityManager, connectionId: str
   };
 }
 
-const page = (range: HistoryRange) => ({ from: iso(range.from), to: iso(range.to), stepSeconds: Math.round(range.stepMs / 1000) });
+const page = (range: HistoryRange) => ({
+  from: iso(range.from),
+  to: iso(range.to),
+  stepSeconds: Math.round(range.stepMs / 1000),
+});

@@ -16,15 +16,27 @@ interface FinishedJob {
 }
 
 /** The set's jobs that finished at or after `from`: how many, and the newest `maxInsightJobsPerSet` of them read (name and times). */
-async function readFinished(client: StoreClient, ref: QueueRef, state: 'completed' | 'failed', from: number): Promise<{ inWindow: number; jobs: FinishedJob[] }> {
+async function readFinished(
+  client: StoreClient,
+  ref: QueueRef,
+  state: 'completed' | 'failed',
+  from: number,
+): Promise<{ inWindow: number; jobs: FinishedJob[] }> {
   const key = queueKey(ref, state);
-  const [inWindow, flat] = await Promise.all([client.zcount(key, from, '+inf'), client.zrevrangebyscore(key, '+inf', from, 'WITHSCORES', 'LIMIT', 0, maxInsightJobsPerSet)]);
-  const entries = Array.from({ length: flat.length / 2 }, (_, at) => ({ id: flat[2 * at]!, score: Number(flat[2 * at + 1]) }));
+  const [inWindow, flat] = await Promise.all([
+    client.zcount(key, from, '+inf'),
+    client.zrevrangebyscore(key, '+inf', from, 'WITHSCORES', 'LIMIT', 0, maxInsightJobsPerSet),
+  ]);
+  const entries = Array.from({ length: flat.length / 2 }, (_, at) => ({
+    id: flat[2 * at]!,
+    score: Number(flat[2 * at + 1]),
+  }));
   const jobs: FinishedJob[] = [];
   for (let start = 0; start < entries.length; start += jobsPerPipeline) {
     const chunk = entries.slice(start, start + jobsPerPipeline);
     const pipeline = client.pipeline();
-    for (const entry of chunk) pipeline.hmget(queueKey(ref, entry.id), 'name', 'timestamp', 'processedOn', 'finishedOn');
+    for (const entry of chunk)
+      pipeline.hmget(queueKey(ref, entry.id), 'name', 'timestamp', 'processedOn', 'finishedOn');
     const replies = (await pipeline.exec()) ?? [];
     chunk.forEach((entry, at) => {
       const [error, fields] = replies[at] ?? [null, null];
@@ -35,7 +47,10 @@ async function readFinished(client: StoreClient, ref: QueueRef, state: 'complete
       const startedAt = started === null ? null : Number(started);
       const finishedOn = finished === null ? entry.score : Number(finished);
       jobs.push({
-        id: entry.id, name: name ?? '', state, finishedOn,
+        id: entry.id,
+        name: name ?? '',
+        state,
+        finishedOn,
         processingMs: startedAt !== null && finishedOn >= startedAt ? finishedOn - startedAt : null,
         waitMs: startedAt !== null && added !== null && startedAt >= Number(added) ? startedAt - Number(added) : null,
       });
@@ -72,9 +87,17 @@ function topFailingNames(jobs: FinishedJob[]): QueueInsights['topFailingNames'] 
  * `maxInsightJobsPerSet` jobs of the completed and failed sets (both scored by finish time) in the
  * window, one range read each and pipelined HMGETs of four fields: bounded whatever the window holds.
  */
-export async function readInsights(client: StoreClient, ref: QueueRef, window: string, now = Date.now()): Promise<QueueInsights> {
+export async function readInsights(
+  client: StoreClient,
+  ref: QueueRef,
+  window: string,
+  now = Date.now(),
+): Promise<QueueInsights> {
   const from = now - Number(window.slice(0, -1)) * unitMs[window.slice(-1) as keyof typeof unitMs];
-  const [completed, failed] = await Promise.all([readFinished(client, ref, 'completed', from), readFinished(client, ref, 'failed', from)]);
+  const [completed, failed] = await Promise.all([
+    readFinished(client, ref, 'completed', from),
+    readFinished(client, ref, 'failed', from),
+  ]);
   const jobs = [...completed.jobs, ...failed.jobs];
   const measured = jobs.filter((job): job is FinishedJob & { processingMs: number } => job.processingMs !== null);
   return {
@@ -89,7 +112,14 @@ export async function readInsights(client: StoreClient, ref: QueueRef, window: s
     slowestJobs: measured
       .sort((a, b) => b.processingMs - a.processingMs || b.finishedOn - a.finishedOn)
       .slice(0, insightListLength)
-      .map(({ id, name, state, processingMs, waitMs, finishedOn }) => ({ id, name, state, processingMs, waitMs, finishedOn })),
+      .map(({ id, name, state, processingMs, waitMs, finishedOn }) => ({
+        id,
+        name,
+        state,
+        processingMs,
+        waitMs,
+        finishedOn,
+      })),
     processingMs: percentiles(measured.map((job) => job.processingMs)),
     waitMs: percentiles(jobs.flatMap((job) => (job.waitMs === null ? [] : [job.waitMs]))),
   };

@@ -25,4 +25,6 @@ export const acceptProcedure = persistedProcedure
   })
   .input(invitationTokenParams)
   .output(acceptedInvitationSchema)
-  .mutation(async ({ ctx, input }) => acceptInvitationAsUser({ ctx, em: ctx.em, identity: await ctx.identify(), token: input.token }));
+  .mutation(async ({ ctx, input }) =>
+    acceptInvitationAsUser({ ctx, em: ctx.em, identity: await ctx.identify(), token: input.token }),
+  );

@@ -7,7 +7,11 @@ export const createProcedure = accountProcedure
     permission: 'invitations.write',
     successStatus: 201,
     location: '/organizations/{organizationId}/invitations/{id}',
-    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Not an owner or admin of it, or a role above yours', CONFLICT: 'The email belongs to a member already: change their role instead' },
+    errors: {
+      AUTHLESS_MODE: '',
+      FORBIDDEN: 'Not an owner or admin of it, or a role above yours',
+      CONFLICT: 'The email belongs to a member already: change their role instead',
+    },
     bodyExample: { email: 'grace@example.com', role: 'operator' },
     openapi: {
       method: 'POST',
@@ -19,5 +23,11 @@ export const createProcedure = accountProcedure
   .input(createInvitationInputSchema)
   .output(createdInvitationSchema)
   .mutation(({ ctx, input }) =>
-    createInvitation({ ...input, em: ctx.em, hash: ctx.services.auth.hash, actor: ctx.actor, appBaseUrl: ctx.services.auth.appBaseUrl }),
+    createInvitation({
+      ...input,
+      em: ctx.em,
+      hash: ctx.services.auth.hash,
+      actor: ctx.actor,
+      appBaseUrl: ctx.services.auth.appBaseUrl,
+    }),
   );

@@ -5,7 +5,11 @@ import { accountProcedure } from '../../server/trpc/procedures.js';
 export const getProcedure = accountProcedure
   .meta({
     permission: 'invitations.read',
-    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Not an owner or admin of it', INVITATION_NOT_FOUND: 'No such invitation in this organization' },
+    errors: {
+      AUTHLESS_MODE: '',
+      FORBIDDEN: 'Not an owner or admin of it',
+      INVITATION_NOT_FOUND: 'No such invitation in this organization',
+    },
     openapi: {
       method: 'GET',
       path: '/organizations/{organizationId}/invitations/{invitationId}',

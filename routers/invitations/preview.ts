@@ -14,7 +14,8 @@ export const previewProcedure = persistedProcedure
       path: '/invitations/{token}',
       tags: ['invitations'],
       summary: 'Preview an invitation: organization, role, email, expiry',
-      description: 'To use it: sign up with `invitationToken`, or sign in with the invited email and POST /api/invitations/{token}/accept.',
+      description:
+        'To use it: sign up with `invitationToken`, or sign in with the invited email and POST /api/invitations/{token}/accept.',
     },
   })
   .input(invitationTokenParams)

@@ -6,7 +6,11 @@ import { accountProcedure } from '../../server/trpc/procedures.js';
 export const revokeProcedure = accountProcedure
   .meta({
     permission: 'invitations.write',
-    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Not an owner or admin of it', INVITATION_NOT_FOUND: 'No such invitation in this organization' },
+    errors: {
+      AUTHLESS_MODE: '',
+      FORBIDDEN: 'Not an owner or admin of it',
+      INVITATION_NOT_FOUND: 'No such invitation in this organization',
+    },
     openapi: {
       method: 'DELETE',
       path: '/organizations/{organizationId}/invitations/{invitationId}',
@@ -16,4 +20,6 @@ export const revokeProcedure = accountProcedure
   })
   .input(invitationIdParams)
   .output(deletedSchema)
-  .mutation(async ({ ctx, input }) => deletedAnswer(input.invitationId, await revokeInvitation({ em: ctx.em, ...input })));
+  .mutation(async ({ ctx, input }) =>
+    deletedAnswer(input.invitationId, await revokeInvitation({ em: ctx.em, ...input })),
+  );

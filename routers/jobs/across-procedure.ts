@@ -14,7 +14,10 @@ function acrossProcedure(action: AcrossAction) {
         method: 'POST',
         path: `/c/{connectionId}/jobs/${action}`,
         tags: ['jobs'],
-        summary: action === 'retry' ? 'Retry failed (or completed) jobs across every matching queue' : 'Remove jobs of a status across every matching queue',
+        summary:
+          action === 'retry'
+            ? 'Retry failed (or completed) jobs across every matching queue'
+            : 'Remove jobs of a status across every matching queue',
         description:
           'Acts on the queues whose names match `queues.include` and none of `queues.exclude`. `dryRun: true` only counts. Synchronously at most 100 batches of 1,000 per request (`done: false`: call again); `async: true` runs it as a background task (202 `{ taskId }`, throttled by `maxPerSecond`).',
       },
@@ -27,8 +30,12 @@ function acrossProcedure(action: AcrossAction) {
       const taskId = await createTask(
         ctx.services.persistence.fork(),
         {
-          kind: `jobs.${action}Across`, organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id, queueName: null,
-          params: { status: input.status, queues: refs.map((ref) => ({ name: ref.name, prefix: ref.prefix })) }, maxPerSecond: input.maxPerSecond,
+          kind: `jobs.${action}Across`,
+          organizationId: ctx.actor.organizationId,
+          connectionId: ctx.store.connection.id,
+          queueName: null,
+          params: { status: input.status, queues: refs.map((ref) => ({ name: ref.name, prefix: ref.prefix })) },
+          maxPerSecond: input.maxPerSecond,
         },
         ctx.actor,
       );

@@ -21,7 +21,8 @@ function acrossTask(action: AcrossAction): TaskHandler {
           const batch = await actOnBatch(queue, action, params.status, context.firstStartedAt, context.batchSize);
           acted += batch.acted;
           more = batch.more;
-          if (!(await context.progress(batch.acted, { queueIndex: more ? index : index + 1, acted }))) return { acted, queues: index };
+          if (!(await context.progress(batch.acted, { queueIndex: more ? index : index + 1, acted })))
+            return { acted, queues: index };
           await context.throttle();
         }
       }

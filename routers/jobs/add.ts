@@ -22,4 +22,6 @@ export const addProcedure = queueProcedure
   })
   .input(addJobInput)
   .output(jobSummarySchema)
-  .mutation(({ ctx, input: { connectionId: _c, queueName: _q, prefix: _p, ...job } }) => addJob({ store: ctx.store, queue: ctx.queue, ...job }));
+  .mutation(({ ctx, input: { connectionId: _c, queueName: _q, prefix: _p, ...job } }) =>
+    addJob({ store: ctx.store, queue: ctx.queue, ...job }),
+  );

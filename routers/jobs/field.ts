@@ -10,7 +10,10 @@ export const fieldProcedure = queueProcedure
   .meta({
     permission: 'jobs.read',
     queueCheck: 'in-script',
-    differs: { pagination: 'Reads one field of one job in byte ranges (`offset`, `length`, `nextOffset`), not a list: the bytes of a value do not move.' },
+    differs: {
+      pagination:
+        'Reads one field of one job in byte ranges (`offset`, `length`, `nextOffset`), not a list: the bytes of a value do not move.',
+    },
     openapi: {
       method: 'GET',
       path: jobFieldPath,
@@ -23,11 +26,28 @@ export const fieldProcedure = queueProcedure
   .query(async ({ ctx, input }) => {
     const { field, offset, length, jobId } = input;
     const queue = ctx.queueLookup;
-    const read = await readJobField(ctx.store.client, { queueName: queue.name, jobId, field, offset, length, prefixes: queue.prefixes });
+    const read = await readJobField(ctx.store.client, {
+      queueName: queue.name,
+      jobId,
+      field,
+      offset,
+      length,
+      prefixes: queue.prefixes,
+    });
     if (read.found === 'queue-missing') throw queue.notFound();
     if (read.found === 'job-missing') throw notFound(`Job "${jobId}" in queue "${queue.name}"`);
     if (read.found === 'field-missing') throw notFound(`Field "${field}" of job "${jobId}"`);
-    if (offset > read.totalLength) throw new AppError('VALIDATION_FAILED', `offset is past the field's end (${read.totalLength} bytes)`, { field: 'offset' });
+    if (offset > read.totalLength)
+      throw new AppError('VALIDATION_FAILED', `offset is past the field's end (${read.totalLength} bytes)`, {
+        field: 'offset',
+      });
     const end = offset + read.bytes;
-    return { field, offset, length: read.bytes, totalLength: read.totalLength, nextOffset: end < read.totalLength ? end : null, text: read.text };
+    return {
+      field,
+      offset,
+      length: read.bytes,
+      totalLength: read.totalLength,
+      nextOffset: end < read.totalLength ? end : null,
+      text: read.text,
+    };
   });

@@ -17,7 +17,9 @@ export async function requireJob(queue: Queue, jobId: string): Promise<Job> {
 export async function updateJobData(queue: Queue, jobId: string, data: unknown): Promise<Job> {
   const job = await requireJob(queue, jobId);
   if ((await job.getState()) === 'active') {
-    throw new AppError('JOB_ACTIVE', `Job "${jobId}" is active: a worker holds it; change its data when it finishes`, { jobId });
+    throw new AppError('JOB_ACTIVE', `Job "${jobId}" is active: a worker holds it; change its data when it finishes`, {
+      jobId,
+    });
   }
   await job.updateData(data);
   return job;
@@ -27,14 +29,22 @@ export async function updateJobData(queue: Queue, jobId: string, data: unknown):
 const notCopied = ['jobId', 'repeat', 'repeatJobKey', 'parent', 'timestamp', 'prevMillis', 'debounce', 'deduplication'];
 
 /** A new job with the original's name and options (and data) unless given, under a new id. */
-export async function duplicateJob(queue: Queue, jobId: string, changes: { data?: unknown; opts?: JobsOptions }): Promise<Job> {
+export async function duplicateJob(
+  queue: Queue,
+  jobId: string,
+  changes: { data?: unknown; opts?: JobsOptions },
+): Promise<Job> {
   const job = await requireJob(queue, jobId);
   const opts = Object.fromEntries(Object.entries(job.opts).filter(([key]) => !notCopied.includes(key))) as JobsOptions;
   return queue.add(job.name, changes.data === undefined ? job.data : changes.data, { ...opts, ...changes.opts });
 }
 
 /** Keeps the newest `keep` stack traces of a job (BullMQ stores them oldest first). */
-export async function clearStacktraces({ store, queue: { ref, queue } }: QueueOnStore, jobId: string, keep: number): Promise<{ removed: number; kept: number }> {
+export async function clearStacktraces(
+  { store, queue: { ref, queue } }: QueueOnStore,
+  jobId: string,
+  keep: number,
+): Promise<{ removed: number; kept: number }> {
   const job = await requireJob(queue, jobId);
   const traces = job.stacktrace ?? [];
   const kept = keep === 0 ? [] : traces.slice(-keep);

@@ -10,8 +10,17 @@ export const getProcedure = queueProcedure
     permission: 'jobs.read',
     // The job script checks the queue's meta key itself: one round trip in all.
     queueCheck: 'in-script',
-    errors: { RESPONSE_TOO_LARGE: 'The job is over SERVICE_MAX_RESPONSE_BYTES: `readInParts` names the field route; `fieldBytes` the size of each big field' },
-    openapi: { method: 'GET', path: jobPath, tags: jobsTags, summary: 'A job in full, with its flow parent and children; a job over SERVICE_MAX_RESPONSE_BYTES answers 422 RESPONSE_TOO_LARGE (read it by `…/fields/{field}`)' },
+    errors: {
+      RESPONSE_TOO_LARGE:
+        'The job is over SERVICE_MAX_RESPONSE_BYTES: `readInParts` names the field route; `fieldBytes` the size of each big field',
+    },
+    openapi: {
+      method: 'GET',
+      path: jobPath,
+      tags: jobsTags,
+      summary:
+        'A job in full, with its flow parent and children; a job over SERVICE_MAX_RESPONSE_BYTES answers 422 RESPONSE_TOO_LARGE (read it by `…/fields/{field}`)',
+    },
   })
   .input(jobParams)
   .output(jobDetailSchema)
@@ -20,6 +29,9 @@ export const getProcedure = queueProcedure
       store: ctx.store,
       queue: ctx.queueLookup,
       jobId: input.jobId,
-      limits: { maxBytes: ctx.services.config.http.maxResponseBytes, holdForResponse: (bytes) => holdForResponse(ctx, bytes) },
+      limits: {
+        maxBytes: ctx.services.config.http.maxResponseBytes,
+        holdForResponse: (bytes) => holdForResponse(ctx, bytes),
+      },
     }),
   );

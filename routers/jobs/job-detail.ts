@@ -32,10 +32,28 @@ function toJobRef(store: StoreHandle, raw: RawJobRef): JobRef {
  * by one script). On a cluster the parent and children may sit on other
  * nodes, so their names and states take a second, parallel round trip.
  */
-export async function getJobDetail({ store, queue, jobId, limits }: { store: StoreHandle; queue: QueueLookup; jobId: string; limits: DetailLimits }): Promise<JobDetail> {
-  const readAtMost = (maxBytes: number) => store.readJobDetail({ queueName: queue.name, jobId, prefixes: queue.prefixes, childLimit: detailChildrenLimit, maxBytes });
+export async function getJobDetail({
+  store,
+  queue,
+  jobId,
+  limits,
+}: {
+  store: StoreHandle;
+  queue: QueueLookup;
+  jobId: string;
+  limits: DetailLimits;
+}): Promise<JobDetail> {
+  const readAtMost = (maxBytes: number) =>
+    store.readJobDetail({
+      queueName: queue.name,
+      jobId,
+      prefixes: queue.prefixes,
+      childLimit: detailChildrenLimit,
+      maxBytes,
+    });
   const read = await readAtMost(largeBodyBytes);
-  if (read.found !== 'too-big' || read.bytes > limits.maxBytes) return detailOf(store, queue, jobId, read, limits.maxBytes);
+  if (read.found !== 'too-big' || read.bytes > limits.maxBytes)
+    return detailOf(store, queue, jobId, read, limits.maxBytes);
   // A large job: wait for room, then read it whole (it may have grown meanwhile).
   const built = await limits.holdForResponse(read.bytes);
   try {
@@ -45,7 +63,13 @@ export async function getJobDetail({ store, queue, jobId, limits }: { store: Sto
   }
 }
 
-async function detailOf(store: StoreHandle, queue: QueueLookup, jobId: string, read: JobDetailRead, maxBytes: number): Promise<JobDetail> {
+async function detailOf(
+  store: StoreHandle,
+  queue: QueueLookup,
+  jobId: string,
+  read: JobDetailRead,
+  maxBytes: number,
+): Promise<JobDetail> {
   if (read.found === 'queue-missing') throw queue.notFound();
   if (read.found === 'job-missing') throw notFound(`Job "${jobId}" in queue "${queue.name}"`);
   if (read.found === 'too-big') {
@@ -58,7 +82,10 @@ async function detailOf(store: StoreHandle, queue: QueueLookup, jobId: string, r
   const { parentKey, ...fields } = decodeJobHash(job.hash, Job.optsFromJSON);
   const [parent, items] = job.refsResolved
     ? [job.parent && toJobRef(store, job.parent), job.childRefs.map((ref) => toJobRef(store, ref))]
-    : await Promise.all([parentKey ? jobRefAt(store, parentKey) : undefined, Promise.all(job.childKeys.map((key) => jobRefAt(store, key)))]);
+    : await Promise.all([
+        parentKey ? jobRefAt(store, parentKey) : undefined,
+        Promise.all(job.childKeys.map((key) => jobRefAt(store, key))),
+      ]);
   const total = childrenTotal(job.children);
   return {
     id: jobId,

@@ -22,7 +22,9 @@ interface JobLogsRange {
 export async function getJobLogs({ store, queue, jobId, start, end }: JobLogsRange) {
   if (end < start) throw new AppError('VALIDATION_FAILED', 'end must not be below start', { field: 'end' });
   if (end - start + 1 > maxLogRange) {
-    throw new AppError('VALIDATION_FAILED', `At most ${maxLogRange} log lines per call (end - start + 1)`, { field: 'end' });
+    throw new AppError('VALIDATION_FAILED', `At most ${maxLogRange} log lines per call (end - start + 1)`, {
+      field: 'end',
+    });
   }
   const read = await store.readJobLogs({ queueName: queue.name, jobId, prefixes: queue.prefixes, start, end });
   if (read.found === 'queue-missing') throw queue.notFound();

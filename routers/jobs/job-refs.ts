@@ -49,7 +49,9 @@ export async function childrenOf(queue: Queue, jobId: string, limit: number): Pr
     queue.backend.getDependencyCounts(jobId, [...dependencyKinds]),
     queue.backend.getDependencies(jobId, { processed: page, unprocessed: page, failed: page, ignored: page }),
   ]);
-  const counts = Object.fromEntries(dependencyKinds.map((kind, index) => [kind, countList[index] ?? 0])) as JobChildren['counts'];
+  const counts = Object.fromEntries(
+    dependencyKinds.map((kind, index) => [kind, countList[index] ?? 0]),
+  ) as JobChildren['counts'];
   const keys = [
     ...(listed.unprocessed ?? []),
     ...Object.keys(listed.processed ?? {}),
@@ -59,4 +61,5 @@ export async function childrenOf(queue: Queue, jobId: string, limit: number): Pr
   return { counts, keys: [...new Set(keys)].slice(0, limit) };
 }
 
-export const childrenTotal = (counts: JobChildren['counts']) => dependencyKinds.reduce((sum, kind) => sum + counts[kind], 0);
+export const childrenTotal = (counts: JobChildren['counts']) =>
+  dependencyKinds.reduce((sum, kind) => sum + counts[kind], 0);

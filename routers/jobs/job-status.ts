@@ -36,7 +36,13 @@ export function countJobs(queue: Queue, status: JobStatus): Promise<number> {
  * descending order) or oldest first. One range command: the cost is the
  * page's, whatever the size of the status.
  */
-export async function jobIdsInRange(queue: Queue, status: JobStatus, start: number, end: number, oldestFirst: boolean): Promise<string[]> {
+export async function jobIdsInRange(
+  queue: Queue,
+  status: JobStatus,
+  start: number,
+  end: number,
+  oldestFirst: boolean,
+): Promise<string[]> {
   const client = await queue.backend.client;
   const key = queue.toKey(keyByStatus[status]);
   if (listStatuses.has(status)) {
@@ -50,7 +56,12 @@ export async function jobIdsInRange(queue: Queue, status: JobStatus, start: numb
  * The zero-based position of a job id in a status, newest first; null when it is not there.
  * Through the store's own client: BullMQ's client interface has no ZREVRANK.
  */
-export async function positionInStatus(client: StoreClient, queue: Queue, status: JobStatus, jobId: string): Promise<number | null> {
+export async function positionInStatus(
+  client: StoreClient,
+  queue: Queue,
+  status: JobStatus,
+  jobId: string,
+): Promise<number | null> {
   const key = queue.toKey(keyByStatus[status]);
   return listStatuses.has(status) ? client.lpos(key, jobId) : client.zrevrank(key, jobId);
 }

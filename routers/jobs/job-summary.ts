@@ -40,13 +40,21 @@ export function toJobSummary(job: Job, state: JobState, { fields, maxDataBytes }
 }
 
 /** The hash fields a summary with these options needs (data and returnvalue only when asked for). */
-export function summaryFieldsToRead(fields: readonly string[], { fields: wanted }: Pick<SummaryOptions, 'fields'>): string[] {
+export function summaryFieldsToRead(
+  fields: readonly string[],
+  { fields: wanted }: Pick<SummaryOptions, 'fields'>,
+): string[] {
   const previews = (['data', 'returnvalue'] as Previewed[]).filter((field) => !wanted || wanted.includes(field));
   return [...fields, ...previews];
 }
 
 /** toJobSummary for a job read as raw hash fields: previews cut from the stored JSON text. */
-export function summaryFromHash(id: string, hash: JobHash, state: JobState, { fields, maxDataBytes }: SummaryOptions): JobSummary {
+export function summaryFromHash(
+  id: string,
+  hash: JobHash,
+  state: JobState,
+  { fields, maxDataBytes }: SummaryOptions,
+): JobSummary {
   const wanted = new Set<SummaryField>(fields ?? summaryFields);
   const summary: JobSummary = { id, truncated: false, truncatedFields: [] };
   const scalar = { ...jobScalarsFromHash(hash), state } satisfies Partial<JobSummary>;

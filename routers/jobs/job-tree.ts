@@ -20,7 +20,12 @@ export interface JobTreeOptions {
  */
 export async function getJobTree({ store, queue, jobId, depth, maxChildren, maxNodes = maxTreeNodes }: JobTreeOptions) {
   const job = await requireJob(queue, jobId);
-  const root: JobTreeNode = { ...(await jobRefAt(store, queue.toKey(String(job.id)))), childrenTotal: 0, truncated: false, children: [] };
+  const root: JobTreeNode = {
+    ...(await jobRefAt(store, queue.toKey(String(job.id)))),
+    childrenTotal: 0,
+    truncated: false,
+    children: [],
+  };
   let nodes = 1;
   let level = [root];
   for (let currentDepth = 0; level.length > 0; currentDepth++) {
@@ -32,7 +37,12 @@ export async function getJobTree({ store, queue, jobId, depth, maxChildren, maxN
       const room = currentDepth < depth ? Math.max(0, maxNodes - nodes) : 0;
       const keys = children.keys.slice(0, room);
       node.children = await Promise.all(
-        keys.map(async (key) => ({ ...(await jobRefAt(store, key)), childrenTotal: 0, truncated: false, children: [] })),
+        keys.map(async (key) => ({
+          ...(await jobRefAt(store, key)),
+          childrenTotal: 0,
+          truncated: false,
+          children: [],
+        })),
       );
       node.truncated = node.children.length < node.childrenTotal;
       nodes += node.children.length;

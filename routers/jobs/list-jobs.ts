@@ -17,7 +17,17 @@ export interface ListJobsOptions extends PageQuery, SummaryOptions {
  * One page of a status in one script call: the count, one range read and
  * the summary fields of the page's job hashes; never the whole status.
  */
-export async function listJobs({ store, queue, status, order, page, pageSize, limit, cursor, ...summary }: ListJobsOptions): Promise<JobList> {
+export async function listJobs({
+  store,
+  queue,
+  status,
+  order,
+  page,
+  pageSize,
+  limit,
+  cursor,
+  ...summary
+}: ListJobsOptions): Promise<JobList> {
   const position = { page, pageSize, limit, cursor };
   const { start, end } = pageRange(position);
   const { suffix, isList } = statusKey(status);
@@ -32,5 +42,8 @@ export async function listJobs({ store, queue, status, order, page, pageSize, li
     fields: summaryFieldsToRead(summaryHashFields, summary),
   });
   if (read.found === 'queue-missing') throw queue.notFound();
-  return { jobs: read.jobs.map((job) => summaryFromHash(job.id, job.hash, status, summary)), ...pageInfoFor(read.total, position) };
+  return {
+    jobs: read.jobs.map((job) => summaryFromHash(job.id, job.hash, status, summary)),
+    ...pageInfoFor(read.total, position),
+  };
 }

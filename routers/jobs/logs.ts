@@ -13,4 +13,6 @@ export const logsProcedure = queueProcedure
   })
   .input(jobLogsInput)
   .output(jobLogsSchema)
-  .query(({ ctx, input }) => getJobLogs({ store: ctx.store, queue: ctx.queueLookup, jobId: input.jobId, start: input.start, end: input.end }));
+  .query(({ ctx, input }) =>
+    getJobLogs({ store: ctx.store, queue: ctx.queueLookup, jobId: input.jobId, start: input.start, end: input.end }),
+  );

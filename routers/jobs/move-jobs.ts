@@ -6,7 +6,18 @@ import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { StoreClient } from '../../server/stores/redis-client.js';
 
 /** Options a moved job does not carry over: it becomes a new waiting job of the target queue (`de` is deduplication as stored). */
-const dropped = ['jobId', 'delay', 'repeat', 'repeatJobKey', 'parent', 'timestamp', 'prevMillis', 'debounce', 'deduplication', 'de'];
+const dropped = [
+  'jobId',
+  'delay',
+  'repeat',
+  'repeatJobKey',
+  'parent',
+  'timestamp',
+  'prevMillis',
+  'debounce',
+  'deduplication',
+  'de',
+];
 
 /**
  * The moved job's id: derived from its source queue and id (a ':' written as %3A, since BullMQ
@@ -26,17 +37,37 @@ export interface MovePlan {
   carry: Carrier;
 }
 
-const refused = (jobId: string, code: BulkResult['code'] & string, error: string): BulkResult => ({ jobId, ok: false, code, error });
+const refused = (jobId: string, code: BulkResult['code'] & string, error: string): BulkResult => ({
+  jobId,
+  ok: false,
+  code,
+  error,
+});
 
 function resultOf(jobId: string, verdict: MoveVerdict, targetId: string): BulkResult {
   switch (verdict) {
-    case 'moved': return { jobId, ok: true };
-    case 'missing': return refused(jobId, 'NOT_FOUND', `Job "${jobId}" was not found (or another move took it first)`);
-    case 'locked': return refused(jobId, 'LOCKED', `Job "${jobId}" is being processed; move it when it finishes`);
-    case 'flow': return refused(jobId, 'FAILED', `Job "${jobId}" is part of a flow (it has a parent or children); moves take standalone jobs`);
-    case 'scheduled': return refused(jobId, 'FAILED', `Job "${jobId}" is a job scheduler's next run; change the scheduler instead`);
-    case 'changed': return refused(jobId, 'FAILED', `Job "${jobId}" changed while being moved; it stays in the source queue`);
-    case 'taken': return refused(jobId, 'FAILED', `The target queue already holds a job "${targetId}"; job "${jobId}" stays in the source queue`);
+    case 'moved':
+      return { jobId, ok: true };
+    case 'missing':
+      return refused(jobId, 'NOT_FOUND', `Job "${jobId}" was not found (or another move took it first)`);
+    case 'locked':
+      return refused(jobId, 'LOCKED', `Job "${jobId}" is being processed; move it when it finishes`);
+    case 'flow':
+      return refused(
+        jobId,
+        'FAILED',
+        `Job "${jobId}" is part of a flow (it has a parent or children); moves take standalone jobs`,
+      );
+    case 'scheduled':
+      return refused(jobId, 'FAILED', `Job "${jobId}" is a job scheduler's next run; change the scheduler instead`);
+    case 'changed':
+      return refused(jobId, 'FAILED', `Job "${jobId}" changed while being moved; it stays in the source queue`);
+    case 'taken':
+      return refused(
+        jobId,
+        'FAILED',
+        `The target queue already holds a job "${targetId}"; job "${jobId}" stays in the source queue`,
+      );
   }
 }
 
@@ -60,7 +91,15 @@ export async function moveJobIds(plan: MovePlan, jobIds: string[]): Promise<Bulk
     const readOpts = opts[index];
     const targetId = plan.target.keepIds ? jobId : movedJobId(plan.source.ref.name, jobId);
     if (readOpts === null || readOpts === undefined) results.set(jobId, resultOf(jobId, 'missing', targetId));
-    else if (plan.target.keepIds && /^\d+$/.test(jobId)) results.set(jobId, refused(jobId, 'FAILED', `Job "${jobId}" has a numeric id, which BullMQ does not accept as a custom id; move it without keepIds`));
+    else if (plan.target.keepIds && /^\d+$/.test(jobId))
+      results.set(
+        jobId,
+        refused(
+          jobId,
+          'FAILED',
+          `Job "${jobId}" has a numeric id, which BullMQ does not accept as a custom id; move it without keepIds`,
+        ),
+      );
     else orders.push({ jobId, targetId, readOpts, movedOpts: movedOpts(readOpts, targetId) });
   });
   const verdicts = await plan.carry(orders);
@@ -74,7 +113,8 @@ export async function moveJobIds(plan: MovePlan, jobIds: string[]): Promise<Bulk
 export const moveEach = (plan: MovePlan) => (jobIds: string[]) => moveJobIds(plan, jobIds);
 
 /** A move's part of a query cursor's fingerprint: a cursor continues moving to the same queue only. */
-export const moveScope = (to: { connectionId: string; queueName: string; prefix: string }) => `move:${JSON.stringify([to.connectionId, to.prefix, to.queueName])}`;
+export const moveScope = (to: { connectionId: string; queueName: string; prefix: string }) =>
+  `move:${JSON.stringify([to.connectionId, to.prefix, to.queueName])}`;
 
 /**
  * One batch of a status-wide move: the `batchSize` oldest-listed jobs after `skip` (the ones
@@ -82,7 +122,12 @@ export const moveScope = (to: { connectionId: string; queueName: string; prefix:
  * batch starts at the same place. A job another move took first is in neither count: each job
  * is counted by the move that moved it.
  */
-export async function moveStatusBatch(plan: MovePlan, status: string, skip: number, batchSize: number): Promise<{ results: BulkResult[]; more: boolean }> {
+export async function moveStatusBatch(
+  plan: MovePlan,
+  status: string,
+  skip: number,
+  batchSize: number,
+): Promise<{ results: BulkResult[]; more: boolean }> {
   const ids = await plan.source.queue.getRanges([status as 'failed'], skip, skip + batchSize - 1, true);
   const results = await moveJobIds(plan, ids);
   return { results: results.filter((result) => result.code !== 'NOT_FOUND'), more: ids.length === batchSize };

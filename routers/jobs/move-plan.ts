@@ -32,12 +32,22 @@ export function planMove(ends: MoveEnds): MovePlan & { tally(): Promise<number> 
     source: { client: sourceStore.client, ref: source.ref, queue: source.queue },
     target: { ref: target, keepIds: ends.keepIds },
     carry: withinStore
-      ? (orders) => moveWithinStore(sourceStore.client, source.ref, target, orders, ends.tallied ? moveTallyKey(target, mover) : '')
+      ? (orders) =>
+          moveWithinStore(
+            sourceStore.client,
+            source.ref,
+            target,
+            orders,
+            ends.tallied ? moveTallyKey(target, mover) : '',
+          )
       : (orders) =>
           moveAcrossStores(
             {
               source: redisMoveSource({ client: sourceStore.client, ref: source.ref }),
-              target: redisMoveTarget({ client: targetStore.client, ref: target }, moveJournalKey(target, sourceStore.connection.id, source.ref)),
+              target: redisMoveTarget(
+                { client: targetStore.client, ref: target },
+                moveJournalKey(target, sourceStore.connection.id, source.ref),
+              ),
               mover,
               tallied: ends.tallied,
             },

@@ -9,7 +9,12 @@ import { maxStatusBatches, statusBatchSize } from './bulk/status-batches.js';
 import { moveEach, moveJobIds, moveScope, moveStatusBatch, type MovePlan } from './move-jobs.js';
 
 /** A move within one request: named ids, a count for a dry run, bounded batches of a status, or a query's matches. */
-export async function moveSynchronously({ client, plan, input, where }: {
+export async function moveSynchronously({
+  client,
+  plan,
+  input,
+  where,
+}: {
   client: StoreClient;
   plan: MovePlan;
   input: BulkTarget<(typeof removeStatuses)[number]>;
@@ -17,7 +22,15 @@ export async function moveSynchronously({ client, plan, input, where }: {
 }): Promise<MoveOutcome> {
   const source = plan.source.queue;
   if (input.query) {
-    const outcome = await actOnQuery({ client, queue: source, ...input, query: input.query, statuses: removeStatuses, scope: moveScope(where), act: moveEach(plan) });
+    const outcome = await actOnQuery({
+      client,
+      queue: source,
+      ...input,
+      query: input.query,
+      statuses: removeStatuses,
+      scope: moveScope(where),
+      act: moveEach(plan),
+    });
     return { ...outcome, target: where };
   }
   if (input.jobIds) {
@@ -30,19 +43,39 @@ export async function moveSynchronously({ client, plan, input, where }: {
     return { results, succeeded, failed: results.length - succeeded, target: where };
   }
   const status = input.status!;
-  if (input.dryRun) return { results: [], succeeded: 0, failed: 0, status, matched: await countJobs(source, status), done: true, target: where };
+  if (input.dryRun)
+    return {
+      results: [],
+      succeeded: 0,
+      failed: 0,
+      status,
+      matched: await countJobs(source, status),
+      done: true,
+      target: where,
+    };
   let succeeded = 0;
   let refused = 0;
   let more = true;
   // A store fault between batches answers 503 with the counts reached: the batches before it stay moved.
-  await countingMidway(() => ({ succeeded, failed: refused }), async () => {
-    for (let batch = 0; more && batch < maxStatusBatches; batch++) {
-      const moved = await moveStatusBatch(plan, status, refused, statusBatchSize);
-      const ok = moved.results.filter((result) => result.ok).length;
-      succeeded += ok;
-      refused += moved.results.length - ok;
-      more = moved.more;
-    }
-  });
-  return { results: [], succeeded, failed: refused, status, remaining: await countJobs(source, status), done: !more, target: where };
+  await countingMidway(
+    () => ({ succeeded, failed: refused }),
+    async () => {
+      for (let batch = 0; more && batch < maxStatusBatches; batch++) {
+        const moved = await moveStatusBatch(plan, status, refused, statusBatchSize);
+        const ok = moved.results.filter((result) => result.ok).length;
+        succeeded += ok;
+        refused += moved.results.length - ok;
+        more = moved.more;
+      }
+    },
+  );
+  return {
+    results: [],
+    succeeded,
+    failed: refused,
+    status,
+    remaining: await countJobs(source, status),
+    done: !more,
+    target: where,
+  };
 }

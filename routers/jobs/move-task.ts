@@ -22,12 +22,30 @@ export const moveTask: TaskHandler = {
     const params = context.params as unknown as MoveParams;
     const ref = { name: context.queueName!, prefix: params.prefix };
     const source = await context.store.queue(ref.name, ref.prefix);
-    const targetStore = params.to.connectionId === context.store.connection.id ? context.store : await context.openStore(params.to.connectionId);
+    const targetStore =
+      params.to.connectionId === context.store.connection.id
+        ? context.store
+        : await context.openStore(params.to.connectionId);
     const target = { name: params.to.queueName, prefix: params.to.prefix };
     // The task is the mover: a resumed run finds what the run that died moved (journal, tally).
-    const plan = planMove({ sourceStore: context.store, source: { ref, queue: source }, targetStore, target, keepIds: params.keepIds === true, mover: context.taskId, tallied: true });
+    const plan = planMove({
+      sourceStore: context.store,
+      source: { ref, queue: source },
+      targetStore,
+      target,
+      keepIds: params.keepIds === true,
+      mover: context.taskId,
+      tallied: true,
+    });
     if (params.query) {
-      const result = await runQueryTask(context, { queue: source, query: params.query, statuses: removeStatuses, scope: moveScope(params.to), act: moveEach(plan), counted: 'moved' });
+      const result = await runQueryTask(context, {
+        queue: source,
+        query: params.query,
+        statuses: removeStatuses,
+        scope: moveScope(params.to),
+        act: moveEach(plan),
+        counted: 'moved',
+      });
       return { ...result, moved: await plan.tally() };
     }
     let moved = Number(context.cursor?.moved ?? 0);

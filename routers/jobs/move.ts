@@ -21,8 +21,10 @@ export const moveProcedure = queueProcedure
     errors: {
       UNSUPPORTED_QUEUE_NAME: 'The target queue would hold ":"',
       FORBIDDEN: 'The target connection belongs to another organization',
-      CONNECTION_PROTECTED: "This connection's protection refuses emptying the source (read-only; `admin` and your role is below admin; `confirm` and `confirmName` is not the source queue's name), or the target connection is read-only",
-      VALIDATION_FAILED: 'The target is the source queue, two selections at once (`query` with `jobIds` or `status`), an unknown `query.in` field, `cursor` or `limit` without `query`, or a cursor of another move',
+      CONNECTION_PROTECTED:
+        "This connection's protection refuses emptying the source (read-only; `admin` and your role is below admin; `confirm` and `confirmName` is not the source queue's name), or the target connection is read-only",
+      VALIDATION_FAILED:
+        'The target is the source queue, two selections at once (`query` with `jobIds` or `status`), an unknown `query.in` field, `cursor` or `limit` without `query`, or a cursor of another move',
     },
     bodyExample: { to: { queueName: 'emails-retry' }, status: 'failed', all: true, dryRun: true },
     openapi: {
@@ -37,12 +39,33 @@ export const moveProcedure = queueProcedure
   .input(moveJobsInput)
   .output(moveOutcomeSchema)
   .mutation(async ({ ctx, input }) => {
-    const targetStore = input.to.connectionId ? await openConnection(ctx.services, ctx.actor, input.to.connectionId) : ctx.store;
+    const targetStore = input.to.connectionId
+      ? await openConnection(ctx.services, ctx.actor, input.to.connectionId)
+      : ctx.store;
     // The source's protection was applied on the way in (a move is destructive there); the target's is applied here, as a write.
-    assertProtectionAllows({ connection: targetStore.connection, actor: ctx.actor, permission: 'jobs.move', input, confirms: 'queue', change: 'write' });
-    const resolved = await resolveQueue(targetStore, { queueName: input.to.queueName, prefix: input.to.prefix }, 'create');
-    const target = { connectionId: targetStore.connection.id, queueName: resolved.ref.name, prefix: resolved.ref.prefix };
-    if (target.connectionId === ctx.store.connection.id && target.queueName === ctx.queue.ref.name && target.prefix === ctx.queue.ref.prefix) {
+    assertProtectionAllows({
+      connection: targetStore.connection,
+      actor: ctx.actor,
+      permission: 'jobs.move',
+      input,
+      confirms: 'queue',
+      change: 'write',
+    });
+    const resolved = await resolveQueue(
+      targetStore,
+      { queueName: input.to.queueName, prefix: input.to.prefix },
+      'create',
+    );
+    const target = {
+      connectionId: targetStore.connection.id,
+      queueName: resolved.ref.name,
+      prefix: resolved.ref.prefix,
+    };
+    if (
+      target.connectionId === ctx.store.connection.id &&
+      target.queueName === ctx.queue.ref.name &&
+      target.prefix === ctx.queue.ref.prefix
+    ) {
       throw new AppError('VALIDATION_FAILED', 'to: the target must be another queue', { field: 'to' });
     }
     if (!resolved.existed && !input.dryRun) {
@@ -50,12 +73,27 @@ export const moveProcedure = queueProcedure
       ctx.services.queueDirectory.remember(targetStore.connection.id, resolved.ref);
     }
     if (!input.async || input.dryRun) {
-      const plan = planMove({ sourceStore: ctx.store, source: ctx.queue, targetStore, target: resolved.ref, keepIds: input.keepIds === true, mover: randomUUID(), tallied: false });
+      const plan = planMove({
+        sourceStore: ctx.store,
+        source: ctx.queue,
+        targetStore,
+        target: resolved.ref,
+        keepIds: input.keepIds === true,
+        mover: randomUUID(),
+        tallied: false,
+      });
       return moveSynchronously({ client: ctx.store.client, plan, input, where: target });
     }
     const selection = input.query ? { query: input.query } : { status: input.status };
     const params = { prefix: ctx.queue.ref.prefix, ...selection, keepIds: input.keepIds === true, to: target };
-    const task = { kind: 'jobs.move', organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id, queueName: ctx.queue.ref.name, params, maxPerSecond: input.maxPerSecond };
+    const task = {
+      kind: 'jobs.move',
+      organizationId: ctx.actor.organizationId,
+      connectionId: ctx.store.connection.id,
+      queueName: ctx.queue.ref.name,
+      params,
+      maxPerSecond: input.maxPerSecond,
+    };
     const taskId = await createTask(ctx.services.persistence.fork(), task, ctx.actor);
     return { results: [], succeeded: 0, failed: 0, done: false, taskId, target };
   });

@@ -17,13 +17,24 @@ export const removeTask: TaskHandler = {
     const status = context.params.status as Parameters<typeof countJobs>[1];
     const queue = await context.store.queue(context.queueName!, String(context.params.prefix));
     if (context.params.query) {
-      return runQueryTask(context, { queue, query: context.params.query as JobQuery<JobStatus>, statuses: removeStatuses, scope: 'remove', act: removeEach(queue), counted: 'removed' });
+      return runQueryTask(context, {
+        queue,
+        query: context.params.query as JobQuery<JobStatus>,
+        statuses: removeStatuses,
+        scope: 'remove',
+        act: removeEach(queue),
+        counted: 'removed',
+      });
     }
     let removed = Number(context.cursor?.removed ?? 0);
     const total = context.cursor === null ? await countJobs(queue, status) : undefined;
     for (;;) {
       const grace = Math.max(0, Date.now() - context.firstStartedAt);
-      const batch = await queue.clean(grace, context.batchSize, status === 'waiting' ? 'wait' : (status as 'completed'));
+      const batch = await queue.clean(
+        grace,
+        context.batchSize,
+        status === 'waiting' ? 'wait' : (status as 'completed'),
+      );
       removed += batch.length;
       if (batch.length === 0 || !(await context.progress(batch.length, { removed }, total))) return { removed };
       await context.throttle();

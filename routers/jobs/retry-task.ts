@@ -22,9 +22,17 @@ export const retryTask: TaskHandler = {
     const prefix = String(context.params.prefix);
     const queue = await context.store.queue(context.queueName!, prefix);
     if (context.params.query) {
-      return runQueryTask(context, { queue, query: context.params.query as JobQuery<JobStatus>, statuses: retryStatuses, scope: 'retry', act: retryEach(queue), counted: 'retried' });
+      return runQueryTask(context, {
+        queue,
+        query: context.params.query as JobQuery<JobStatus>,
+        statuses: retryStatuses,
+        scope: 'retry',
+        act: retryEach(queue),
+        counted: 'retried',
+      });
     }
-    const remaining = () => context.store.finishedBefore({ prefix, name: context.queueName! }, status, context.firstStartedAt);
+    const remaining = () =>
+      context.store.finishedBefore({ prefix, name: context.queueName! }, status, context.firstStartedAt);
     let left = await remaining();
     let recorded = Number(context.cursor?.retried ?? 0);
     // A row from before `total` was kept in the cursor counts, as it did, from where it stopped.

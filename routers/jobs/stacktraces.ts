@@ -7,7 +7,12 @@ import { jobPath, jobsTags } from './openapi.js';
 export const stacktracesProcedure = queueProcedure
   .meta({
     permission: 'jobs.read',
-    openapi: { method: 'GET', path: `${jobPath}/stacktraces`, tags: jobsTags, summary: "A job's stack traces, one per failed attempt kept"},
+    openapi: {
+      method: 'GET',
+      path: `${jobPath}/stacktraces`,
+      tags: jobsTags,
+      summary: "A job's stack traces, one per failed attempt kept",
+    },
   })
   .input(jobParams)
   .output(jobStacktracesSchema)

@@ -6,8 +6,21 @@ import { jobPath, jobsTags } from './openapi.js';
 export const treeProcedure = queueProcedure
   .meta({
     permission: 'jobs.read',
-    openapi: { method: 'GET', path: `${jobPath}/tree`, tags: jobsTags, summary: 'The flow below a job, bounded in depth and size' },
+    openapi: {
+      method: 'GET',
+      path: `${jobPath}/tree`,
+      tags: jobsTags,
+      summary: 'The flow below a job, bounded in depth and size',
+    },
   })
   .input(jobTreeInput)
   .output(jobTreeSchema)
-  .query(({ ctx, input }) => getJobTree({ store: ctx.store, queue: ctx.queue.queue, jobId: input.jobId, depth: input.depth, maxChildren: input.maxChildren }));
+  .query(({ ctx, input }) =>
+    getJobTree({
+      store: ctx.store,
+      queue: ctx.queue.queue,
+      jobId: input.jobId,
+      depth: input.depth,
+      maxChildren: input.maxChildren,
+    }),
+  );

@@ -27,20 +27,33 @@ export async function collectQueueMetrics(
   const warnings = [...clientListWarnings];
   const { start, end } = options.range;
   const call = <T>(what: string, run: () => Promise<T>) => introspect(warnings, what, run);
-  const [completed, failed, isMaxed, schedulers, counts, meta, ttlMs, globalConcurrency, globalRateLimit, priorityCounts, prometheus] =
-    await Promise.all([
-      call('completed metrics', () => queue.getMetrics('completed', start, end)),
-      call('failed metrics', () => queue.getMetrics('failed', start, end)),
-      call('isMaxed', () => queue.isMaxed()),
-      call('scheduler count', () => queue.getJobSchedulersCount()),
-      call('job counts', () => queue.getJobCounts()),
-      call('queue meta', () => queue.getMeta()),
-      call('rate-limit TTL', () => queue.getRateLimitTtl()),
-      call('global concurrency', () => queue.getGlobalConcurrency()),
-      call('global rate limit', () => queue.getGlobalRateLimit()),
-      options.priorities.length > 0 ? call('counts per priority', () => queue.getCountsPerPriority(options.priorities)) : {},
-      options.includePrometheus ? call('Prometheus export', () => queue.exportPrometheusMetrics()) : undefined,
-    ]);
+  const [
+    completed,
+    failed,
+    isMaxed,
+    schedulers,
+    counts,
+    meta,
+    ttlMs,
+    globalConcurrency,
+    globalRateLimit,
+    priorityCounts,
+    prometheus,
+  ] = await Promise.all([
+    call('completed metrics', () => queue.getMetrics('completed', start, end)),
+    call('failed metrics', () => queue.getMetrics('failed', start, end)),
+    call('isMaxed', () => queue.isMaxed()),
+    call('scheduler count', () => queue.getJobSchedulersCount()),
+    call('job counts', () => queue.getJobCounts()),
+    call('queue meta', () => queue.getMeta()),
+    call('rate-limit TTL', () => queue.getRateLimitTtl()),
+    call('global concurrency', () => queue.getGlobalConcurrency()),
+    call('global rate limit', () => queue.getGlobalRateLimit()),
+    options.priorities.length > 0
+      ? call('counts per priority', () => queue.getCountsPerPriority(options.priorities))
+      : {},
+    options.includePrometheus ? call('Prometheus export', () => queue.exportPrometheusMetrics()) : undefined,
+  ]);
   return {
     queueName: ref.name,
     prefix: ref.prefix,
@@ -50,7 +63,8 @@ export async function collectQueueMetrics(
     state: {
       isPaused: meta?.paused ?? null,
       isMaxed,
-      workers: workerClients?.filter((client) => client.prefix === ref.prefix && client.queueName === ref.name).length ?? null,
+      workers:
+        workerClients?.filter((client) => client.prefix === ref.prefix && client.queueName === ref.name).length ?? null,
       schedulers,
     },
     counts,

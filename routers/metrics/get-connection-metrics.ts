@@ -50,14 +50,25 @@ export async function getConnectionMetrics({
   };
 }
 
-async function detailedMetrics(store: StoreHandle, queues: QueueRef[], options: ConnectionMetricsOptions, warnings: string[]) {
+async function detailedMetrics(
+  store: StoreHandle,
+  queues: QueueRef[],
+  options: ConnectionMetricsOptions,
+  warnings: string[],
+) {
   const clientListWarnings: string[] = [];
   const workerClients = await store.workerClients(clientListWarnings);
   warnings.push(...clientListWarnings);
   const range = metricsRange({ windowMinutes: options.windowMinutes });
   return Promise.all(
     queues.map((ref) =>
-      collectQueueMetrics(store, ref, { range, priorities: options.priorities, includePrometheus: options.includePrometheus }, workerClients, clientListWarnings),
+      collectQueueMetrics(
+        store,
+        ref,
+        { range, priorities: options.priorities, includePrometheus: options.includePrometheus },
+        workerClients,
+        clientListWarnings,
+      ),
     ),
   );
 }

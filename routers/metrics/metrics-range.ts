@@ -5,7 +5,15 @@ export interface MetricsRange {
 }
 
 /** The index range of the native one-minute points: `windowMinutes` is shorthand for an `end`. */
-export function metricsRange({ start, end, windowMinutes }: { start?: number | undefined; end?: number | undefined; windowMinutes?: number | undefined }): MetricsRange {
+export function metricsRange({
+  start,
+  end,
+  windowMinutes,
+}: {
+  start?: number | undefined;
+  end?: number | undefined;
+  windowMinutes?: number | undefined;
+}): MetricsRange {
   const first = start ?? 0;
   if (windowMinutes !== undefined) return { start: first, end: first + windowMinutes - 1, windowMinutes };
   return { start: first, end: end ?? -1, windowMinutes: null };

@@ -23,7 +23,12 @@ export function prometheusRoute(services: Services) {
     call.res.status(200).type(services.httpMetrics.registry.contentType);
     try {
       // Three sample intervals: one late sample is not yet stale.
-      const latency = (store: { connection: { id: string } }) => readLatestLatency(services.persistence.fork(), store.connection.id, 3 * services.config.history.sampleIntervalMs);
+      const latency = (store: { connection: { id: string } }) =>
+        readLatestLatency(
+          services.persistence.fork(),
+          store.connection.id,
+          3 * services.config.history.sampleIntervalMs,
+        );
       await streamPrometheus(call.res, stores, services.queueDirectory, include, latency);
       call.res.end(await services.httpMetrics.text());
     } catch (error) {

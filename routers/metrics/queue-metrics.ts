@@ -11,7 +11,8 @@ export const queueMetricsProcedure = queueProcedure
       path: '/c/{connectionId}/queues/{queueName}/metrics',
       tags: ['metrics'],
       summary: "One queue's native BullMQ telemetry",
-      description: 'Introspection calls the store does not allow become `warnings` entries and null fields, never errors.',
+      description:
+        'Introspection calls the store does not allow become `warnings` entries and null fields, never errors.',
     },
   })
   .input(queueMetricsInput)
@@ -20,6 +21,10 @@ export const queueMetricsProcedure = queueProcedure
     getQueueMetrics({
       store: ctx.store,
       ref: ctx.queue.ref,
-      options: { range: metricsRange(input), priorities: parsePriorities(input.priorities), includePrometheus: input.includePrometheus ?? false },
+      options: {
+        range: metricsRange(input),
+        priorities: parsePriorities(input.priorities),
+        includePrometheus: input.includePrometheus ?? false,
+      },
     }),
   );

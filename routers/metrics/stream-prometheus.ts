@@ -33,18 +33,35 @@ export type LatencySource = (store: StoreHandle) => Promise<LatestLatency[]>;
  * queue per interval, so a count or sum would not be every job's). A database that does not answer
  * leaves the family out, never the scrape.
  */
-async function latencyFamily(scraped: Scraped[], latency: LatencySource, include: (name: string) => boolean): Promise<string> {
+async function latencyFamily(
+  scraped: Scraped[],
+  latency: LatencySource,
+  include: (name: string) => boolean,
+): Promise<string> {
   let text = '';
   for (const { store } of scraped) {
-    const rows = await Promise.resolve().then(() => latency(store)).catch(() => [] as LatestLatency[]);
+    const rows = await Promise.resolve()
+      .then(() => latency(store))
+      .catch(() => [] as LatestLatency[]);
     const connection = escapeLabel(store.connection.name);
     for (const row of rows) {
       if (!include(row.queueName)) continue;
       const labels = `queue="${escapeLabel(row.queueName)}", connection="${connection}", prefix="${escapeLabel(row.prefix)}"`;
-      for (const [quantile, ms] of [['0.5', row.p50], ['0.95', row.p95], ['0.99', row.p99]] as const) text += `bullpen_job_processing_seconds{${labels}, quantile="${quantile}"} ${ms / 1000}\n`;
+      for (const [quantile, ms] of [
+        ['0.5', row.p50],
+        ['0.95', row.p95],
+        ['0.99', row.p99],
+      ] as const)
+        text += `bullpen_job_processing_seconds{${labels}, quantile="${quantile}"} ${ms / 1000}\n`;
     }
   }
-  return text === '' ? '' : header('bullpen_job_processing_seconds', 'Processing time (finishedOn - processedOn) of the jobs a queue finished in the latest history sample interval (at most 100 newest)', 'summary') + text;
+  return text === ''
+    ? ''
+    : header(
+        'bullpen_job_processing_seconds',
+        'Processing time (finishedOn - processedOn) of the jobs a queue finished in the latest history sample interval (at most 100 newest)',
+        'summary',
+      ) + text;
 }
 
 /**
@@ -59,7 +76,13 @@ async function latencyFamily(scraped: Scraped[], latency: LatencySource, include
  * is ~20 calls and never holds the whole document. A store that fails
  * part-way keeps the samples already written and scores 0.
  */
-export async function streamPrometheus(out: Writable, stores: StoreHandle[], directory: QueueDirectory, include: (name: string) => boolean, latency?: LatencySource): Promise<void> {
+export async function streamPrometheus(
+  out: Writable,
+  stores: StoreHandle[],
+  directory: QueueDirectory,
+  include: (name: string) => boolean,
+  latency?: LatencySource,
+): Promise<void> {
   const scraped: Scraped[] = await Promise.all(
     stores.map(async (store) => {
       try {
@@ -77,7 +100,8 @@ export async function streamPrometheus(out: Writable, stores: StoreHandle[], dir
   const now = Date.now();
   const waitingAt = exportedStates.indexOf('waiting');
   const prioritizedAt = exportedStates.indexOf('prioritized');
-  if (scraped.some(({ refs }) => refs.length > 0)) await write(out, header('bullmq_job_count', 'Number of jobs in the queue by state', 'gauge'));
+  if (scraped.some(({ refs }) => refs.length > 0))
+    await write(out, header('bullmq_job_count', 'Number of jobs in the queue by state', 'gauge'));
   for (const entry of scraped) {
     const connection = escapeLabel(entry.store.connection.name);
     for (let start = 0; entry.up && start < entry.refs.length; start += queuesPerCall) {
@@ -99,21 +123,35 @@ export async function streamPrometheus(out: Writable, stores: StoreHandle[], dir
         completed.push(`bullmq_job_completed_total{${labels}${tail}} ${completedTotal}\n`);
         failed.push(`bullmq_job_failed_total{${labels}${tail}} ${failedTotal}\n`);
         backlog.push(`bullpen_queue_backlog{${labels}${tail}} ${counts[waitingAt]! + counts[prioritizedAt]!}\n`);
-        oldest.push(`bullpen_queue_oldest_waiting_seconds{${labels}${tail}} ${oldestWaitingAt > 0 ? Math.max(0, Math.round((now - oldestWaitingAt) / 1000)) : 0}\n`);
+        oldest.push(
+          `bullpen_queue_oldest_waiting_seconds{${labels}${tail}} ${oldestWaitingAt > 0 ? Math.max(0, Math.round((now - oldestWaitingAt) / 1000)) : 0}\n`,
+        );
       }
       await write(out, text);
     }
   }
   if (completed.length > 0) {
-    await write(out, header('bullmq_job_completed_total', 'Total number of completed jobs', 'counter') + completed.join(''));
+    await write(
+      out,
+      header('bullmq_job_completed_total', 'Total number of completed jobs', 'counter') + completed.join(''),
+    );
     await write(out, header('bullmq_job_failed_total', 'Total number of failed jobs', 'counter') + failed.join(''));
-    await write(out, header('bullpen_queue_backlog', 'Jobs waiting to run (wait + prioritized)', 'gauge') + backlog.join(''));
-    await write(out, header('bullpen_queue_oldest_waiting_seconds', 'Age of the oldest waiting job (0 when none waits)', 'gauge') + oldest.join(''));
+    await write(
+      out,
+      header('bullpen_queue_backlog', 'Jobs waiting to run (wait + prioritized)', 'gauge') + backlog.join(''),
+    );
+    await write(
+      out,
+      header('bullpen_queue_oldest_waiting_seconds', 'Age of the oldest waiting job (0 when none waits)', 'gauge') +
+        oldest.join(''),
+    );
   }
   if (latency) await write(out, await latencyFamily(scraped, latency, include));
   await write(
     out,
     header('bullpen_store_up', 'Whether the store of a connection answered this scrape (1) or not (0)', 'gauge') +
-      scraped.map(({ store, up }) => `bullpen_store_up{connection="${escapeLabel(store.connection.name)}"} ${up ? 1 : 0}\n`).join(''),
+      scraped
+        .map(({ store, up }) => `bullpen_store_up{connection="${escapeLabel(store.connection.name)}"} ${up ? 1 : 0}\n`)
+        .join(''),
   );
 }

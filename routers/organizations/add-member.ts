@@ -13,7 +13,11 @@ export const addMemberProcedure = accountProcedure
     successStatus: 201,
     // What it creates is an invitation: the member exists once it is accepted.
     location: '/organizations/{organizationId}/invitations/{id}',
-    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'A role above yours', CONFLICT: 'The email belongs to a member already: change their role instead' },
+    errors: {
+      AUTHLESS_MODE: '',
+      FORBIDDEN: 'A role above yours',
+      CONFLICT: 'The email belongs to a member already: change their role instead',
+    },
     bodyExample: { email: 'grace@example.com', role: 'operator' },
     openapi: {
       method: 'POST',
@@ -27,5 +31,11 @@ export const addMemberProcedure = accountProcedure
   .input(createInvitationInputSchema)
   .output(createdInvitationSchema)
   .mutation(({ ctx, input }) =>
-    createInvitation({ ...input, em: ctx.em, hash: ctx.services.auth.hash, actor: ctx.actor, appBaseUrl: ctx.services.auth.appBaseUrl }),
+    createInvitation({
+      ...input,
+      em: ctx.em,
+      hash: ctx.services.auth.hash,
+      actor: ctx.actor,
+      appBaseUrl: ctx.services.auth.appBaseUrl,
+    }),
   );

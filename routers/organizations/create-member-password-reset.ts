@@ -9,7 +9,11 @@ export const createMemberPasswordResetProcedure = accountProcedure
     successStatus: 201,
     differs: { create: 'No `Location`: the reset link is shown once, in this answer, and has no address of its own.' },
     strictLimit: 'credentials',
-    errors: { AUTHLESS_MODE: '', FORBIDDEN: 'You are not the instance owner (an owner of the instance’s own organization)', NOT_FOUND: 'Not a member' },
+    errors: {
+      AUTHLESS_MODE: '',
+      FORBIDDEN: 'You are not the instance owner (an owner of the instance’s own organization)',
+      NOT_FOUND: 'Not a member',
+    },
     openapi: {
       method: 'POST',
       path: '/organizations/{organizationId}/members/{userId}/password-reset',

@@ -8,7 +8,8 @@ export const createProcedure = accountProcedure
     successStatus: 201,
     location: '/organizations/{id}',
     errors: { AUTHLESS_MODE: '', FORBIDDEN: 'Called with a token' },
-    sessionOnly: true, bodyExample: { name: 'Platform team' },
+    sessionOnly: true,
+    bodyExample: { name: 'Platform team' },
     openapi: {
       method: 'POST',
       path: '/organizations',

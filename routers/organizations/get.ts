@@ -9,7 +9,12 @@ export const getProcedure = authedPersistedProcedure
   .meta({
     permission: 'organizations.read',
     errors: { NOT_FOUND: 'No such organization' },
-    openapi: { method: 'GET', path: '/organizations/{organizationId}', tags: ['organizations'], summary: 'An organization you are a member of, with your role' },
+    openapi: {
+      method: 'GET',
+      path: '/organizations/{organizationId}',
+      tags: ['organizations'],
+      summary: 'An organization you are a member of, with your role',
+    },
   })
   .input(organizationParams)
   .output(organizationSchema)

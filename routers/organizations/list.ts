@@ -6,7 +6,12 @@ import { authedPersistedProcedure } from '../../server/trpc/procedures.js';
 export const listProcedure = authedPersistedProcedure
   .meta({
     permission: 'organizations.read',
-    openapi: { method: 'GET', path: '/organizations', tags: ['organizations'], summary: 'Organizations you are a member of, with your role' },
+    openapi: {
+      method: 'GET',
+      path: '/organizations',
+      tags: ['organizations'],
+      summary: 'Organizations you are a member of, with your role',
+    },
   })
   .input(z.void())
   .output(organizationListSchema)

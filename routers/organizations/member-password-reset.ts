@@ -24,5 +24,11 @@ export async function createMemberPasswordReset(input: {
   await requireActsOnAccount(input.em, input.localOrganizationId, input.actor, input.userId);
   const membership = await input.em.findOne(Membership, { organizationId: input.organizationId, userId: input.userId });
   if (!membership) throw new AppError('NOT_FOUND', `User ${input.userId} is not a member of this organization`);
-  return createPasswordResetLink({ em: input.em, hash: input.hash, appBaseUrl: input.appBaseUrl, userId: input.userId, createdByUserId: input.actor.userId });
+  return createPasswordResetLink({
+    em: input.em,
+    hash: input.hash,
+    appBaseUrl: input.appBaseUrl,
+    userId: input.userId,
+    createdByUserId: input.actor.userId,
+  });
 }

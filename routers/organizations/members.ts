@@ -10,13 +10,27 @@ import { Session } from '../../server/persistence/entities/session.js';
 import { onlyWinner } from '../../server/persistence/only-winner.js';
 
 function memberView(membership: MembershipRecord, user: UserRecord): MemberView {
-  return { userId: user.id, email: user.email, name: user.name, role: membership.role, joinedAt: membership.createdAt.toISOString() };
+  return {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    role: membership.role,
+    joinedAt: membership.createdAt.toISOString(),
+  };
 }
 
-export async function listMembers(input: { em: EntityManager; organizationId: string }): Promise<{ members: MemberView[] }> {
+export async function listMembers(input: {
+  em: EntityManager;
+  organizationId: string;
+}): Promise<{ members: MemberView[] }> {
   const { em, organizationId } = input;
   const memberships = await em.find(Membership, { organizationId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  const users = new Map((await em.find(User, { id: { $in: memberships.map((membership) => membership.userId) } })).map((user) => [user.id, user]));
+  const users = new Map(
+    (await em.find(User, { id: { $in: memberships.map((membership) => membership.userId) } })).map((user) => [
+      user.id,
+      user,
+    ]),
+  );
   return {
     members: memberships.flatMap((membership) => {
       const user = users.get(membership.userId);
@@ -24,7 +38,6 @@ export async function listMembers(input: { em: EntityManager; organizationId: st
     }),
   };
 }
-
 
 async function findMember(em: EntityManager, organizationId: string, userId: string): Promise<MembershipRecord> {
   const membership = await em.findOne(Membership, { organizationId, userId });
@@ -46,7 +59,10 @@ async function ensureNotLastOwner(tx: EntityManager, membership: MembershipRecor
   const owners = await lockOwners(tx, membership.organizationId);
   if (!owners.includes(membership.userId)) return;
   if (owners.length <= 1) {
-    throw new AppError('LAST_OWNER', `Cannot ${action} the last owner of the organization; make someone else owner first`);
+    throw new AppError(
+      'LAST_OWNER',
+      `Cannot ${action} the last owner of the organization; make someone else owner first`,
+    );
   }
 }
 
@@ -61,11 +77,18 @@ async function lockOwners(tx: EntityManager, organizationId: string): Promise<st
   return rows.map((row) => row.userId);
 }
 
-export async function changeMemberRole(input: { em: EntityManager; organizationId: string; userId: string; role: Role }): Promise<MemberView> {
+export async function changeMemberRole(input: {
+  em: EntityManager;
+  organizationId: string;
+  userId: string;
+  role: Role;
+}): Promise<MemberView> {
   const { organizationId, userId } = input;
   const membership = await input.em.transactional(async (tx) => {
     if (input.role !== 'owner') await ensureNotLastOwner(tx, await findMember(tx, organizationId, userId), 'demote');
-    await onlyWinner(tx.nativeUpdate(Membership, { organizationId, userId }, { role: input.role }), () => notMember(userId));
+    await onlyWinner(tx.nativeUpdate(Membership, { organizationId, userId }, { role: input.role }), () =>
+      notMember(userId),
+    );
     return findMember(tx, organizationId, userId);
   });
   return memberView(membership, await input.em.findOneOrFail(User, { id: membership.userId }));
@@ -76,7 +99,11 @@ export async function changeMemberRole(input: { em: EntityManager; organizationI
  * and their sessions stop pointing at it, so adding them back later restores
  * nothing. Of racing removals only the one that deleted the row succeeds.
  */
-export async function removeMember(input: { em: EntityManager; organizationId: string; userId: string }): Promise<{ success: true; removed: number }> {
+export async function removeMember(input: {
+  em: EntityManager;
+  organizationId: string;
+  userId: string;
+}): Promise<{ success: true; removed: number }> {
   const { organizationId, userId } = input;
   await input.em.transactional(async (tx) => {
     await ensureNotLastOwner(tx, await findMember(tx, organizationId, userId), 'remove');

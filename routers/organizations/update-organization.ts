@@ -5,7 +5,12 @@ import type { EntityManager } from '../../server/persistence/orm.js';
 import { organizationView } from '../../server/auth/create-organization.js';
 
 /** Renames the organization (its slug stays: it may be in bookmarks and scripts). */
-export async function renameOrganization(input: { em: EntityManager; actor: Actor; organizationId: string; name: string }): Promise<OrganizationView> {
+export async function renameOrganization(input: {
+  em: EntityManager;
+  actor: Actor;
+  organizationId: string;
+  name: string;
+}): Promise<OrganizationView> {
   const organization = await input.em.findOneOrFail(Organization, { id: input.organizationId });
   organization.name = input.name;
   await input.em.flush();

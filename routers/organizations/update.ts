@@ -16,4 +16,6 @@ export const updateProcedure = accountProcedure
   })
   .input(updateOrganizationInputSchema)
   .output(organizationSchema)
-  .mutation(({ ctx, input }) => renameOrganization({ em: ctx.em, actor: ctx.actor, organizationId: input.organizationId, name: input.name }));
+  .mutation(({ ctx, input }) =>
+    renameOrganization({ em: ctx.em, actor: ctx.actor, organizationId: input.organizationId, name: input.name }),
+  );

@@ -7,7 +7,10 @@ export const cleanProcedure = queueProcedure
   .meta({
     permission: 'queues.clean',
     bodyExample: { status: 'completed', gracePeriod: 3600000, limit: 1000 },
-    removes: describeRemoval((input: { status: PurgeableStatus }, result: { removed: number }) => ({ status: input.status, count: result.removed })),
+    removes: describeRemoval((input: { status: PurgeableStatus }, result: { removed: number }) => ({
+      status: input.status,
+      count: result.removed,
+    })),
     openapi: {
       method: 'POST',
       path: '/c/{connectionId}/queues/{queueName}/clean',
@@ -17,4 +20,12 @@ export const cleanProcedure = queueProcedure
   })
   .input(cleanInput)
   .output(cleanResultSchema)
-  .mutation(({ ctx, input }) => cleanQueue({ store: ctx.store, queue: ctx.queue, status: input.status, gracePeriod: input.gracePeriod, limit: input.limit }));
+  .mutation(({ ctx, input }) =>
+    cleanQueue({
+      store: ctx.store,
+      queue: ctx.queue,
+      status: input.status,
+      gracePeriod: input.gracePeriod,
+      limit: input.limit,
+    }),
+  );

@@ -26,7 +26,9 @@ export async function deleteQueue(
   const { ref } = target.queue;
   const verdict = await canDeleteQueue(target);
   if (!verdict.canDelete) {
-    throw new AppError('QUEUE_NOT_EMPTY', `Queue "${ref.name}" cannot be deleted. ${verdict.reason}`, { jobCounts: verdict.jobCounts });
+    throw new AppError('QUEUE_NOT_EMPTY', `Queue "${ref.name}" cannot be deleted. ${verdict.reason}`, {
+      jobCounts: verdict.jobCounts,
+    });
   }
   // Forced: BullMQ refuses to obliterate past active jobs otherwise.
   await target.queue.queue.obliterate({ force: true });

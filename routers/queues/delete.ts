@@ -10,7 +10,10 @@ export const deleteProcedure = queueProcedure
     confirm: 'queue',
     errors: { CONFIRMATION_MISMATCH: '', QUEUE_NOT_EMPTY: '' },
     queue: 'remove',
-    removes: describeRemoval((_input, result: { removedJobCounts: JobCounts }) => ({ queue: true, jobCounts: result.removedJobCounts })),
+    removes: describeRemoval((_input, result: { removedJobCounts: JobCounts }) => ({
+      queue: true,
+      jobCounts: result.removedJobCounts,
+    })),
     openapi: {
       method: 'DELETE',
       path: '/c/{connectionId}/queues/{queueName}',
@@ -21,4 +24,6 @@ export const deleteProcedure = queueProcedure
   })
   .input(deleteQueueInput)
   .output(deleteResultSchema)
-  .mutation(async ({ ctx, input }) => deletedAnswer(input.queueName, await deleteQueue({ store: ctx.store, queue: ctx.queue })));
+  .mutation(async ({ ctx, input }) =>
+    deletedAnswer(input.queueName, await deleteQueue({ store: ctx.store, queue: ctx.queue })),
+  );

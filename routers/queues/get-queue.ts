@@ -3,7 +3,8 @@ import { matchWorker } from '../../server/bullmq/client-list.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 
-const optionalNumber = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const optionalNumber = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
 
 /**
  * Worker connections are named after the queue; CLIENT LIST gives their id,

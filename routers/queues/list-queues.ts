@@ -26,7 +26,10 @@ function pageOf(matching: SelectedQueue[], query: ListQueuesQuery): { total: num
 function namePage(all: QueueRef[], named: (ref: QueueRef) => boolean, query: ListQueuesQuery) {
   const matching = query.search === '' ? all : all.filter(named);
   const { start, end } = pageRange(query);
-  const ordered = query.order === 'desc' ? matching.slice(Math.max(0, matching.length - end - 1), Math.max(0, matching.length - start)).reverse() : matching.slice(start, end + 1);
+  const ordered =
+    query.order === 'desc'
+      ? matching.slice(Math.max(0, matching.length - end - 1), Math.max(0, matching.length - start)).reverse()
+      : matching.slice(start, end + 1);
   return { total: matching.length, refs: ordered };
 }
 
@@ -55,7 +58,10 @@ export async function listQueues({
   const all = await directory.list(store);
   // Exact totals from the store's tracked counts when it keeps them; else counted ones, kept for the window.
   const tracked = query.totals === true ? await store.counts.totals(all) : undefined;
-  const cached = query.totals === true ? (tracked ?? totalsCache.fresh(store, async () => (await store.selectQueues(all, { totals: true })).totals!)) : undefined;
+  const cached =
+    query.totals === true
+      ? (tracked ?? totalsCache.fresh(store, async () => (await store.selectQueues(all, { totals: true })).totals!))
+      : undefined;
   const counting = query.totals === true && !cached;
   const countedAt = counting ? totalsCache.startCount() : 0;
   let page: { total: number; refs: QueueRef[] };
@@ -63,7 +69,10 @@ export async function listQueues({
   if (!counting && !query.state && query.sort === 'name') page = namePage(all, named, query);
   else if (tracked && (!query.state || countedStates.has(query.state))) {
     // The tracked counts are exact and every queue's: a count sort and a state they decide need no lookup.
-    const selected = selectFromCounts(all, tracked.rows, { state: query.state, sortBy: query.sort === 'name' ? undefined : query.sort });
+    const selected = selectFromCounts(all, tracked.rows, {
+      state: query.state,
+      sortBy: query.sort === 'name' ? undefined : query.sort,
+    });
     page = pageOf(needle === '' ? selected : selected.filter(({ ref }) => named(ref)), query);
   } else {
     // Counted totals are the whole connection's: then every queue is read, and the name search applies after.
@@ -80,5 +89,9 @@ export async function listQueues({
   }
   const queues = await store.queueSummaries(page.refs);
   const answered = cached ?? counted;
-  return { ...pageInfoFor(page.total, query), queues, ...(answered ? { totals: answered.totals, totalsAt: new Date(answered.countedAt).toISOString() } : {}) };
+  return {
+    ...pageInfoFor(page.total, query),
+    queues,
+    ...(answered ? { totals: answered.totals, totalsAt: new Date(answered.countedAt).toISOString() } : {}),
+  };
 }

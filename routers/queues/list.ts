@@ -16,4 +16,6 @@ export const listProcedure = connectionProcedure
   })
   .input(listQueuesInput)
   .output(queueListSchema)
-  .query(({ ctx, input: { connectionId: _, ...query } }) => listQueues({ store: ctx.store, directory: ctx.services.queueDirectory, totals: ctx.services.queueTotals, query }));
+  .query(({ ctx, input: { connectionId: _, ...query } }) =>
+    listQueues({ store: ctx.store, directory: ctx.services.queueDirectory, totals: ctx.services.queueTotals, query }),
+  );

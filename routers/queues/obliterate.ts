@@ -10,7 +10,10 @@ export const obliterateProcedure = queueProcedure
     errors: { CONFIRMATION_MISMATCH: '' },
     bodyExample: { confirmName: 'emails' },
     queue: 'remove',
-    removes: describeRemoval((_input, result: { removedJobCounts: JobCounts }) => ({ queue: true, jobCounts: result.removedJobCounts })),
+    removes: describeRemoval((_input, result: { removedJobCounts: JobCounts }) => ({
+      queue: true,
+      jobCounts: result.removedJobCounts,
+    })),
     openapi: {
       method: 'POST',
       path: '/c/{connectionId}/queues/{queueName}/obliterate',

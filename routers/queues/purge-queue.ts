@@ -23,6 +23,9 @@ export async function purgeQueue({
   queue: { ref, queue },
   statuses,
 }: QueueOnStore & { statuses: PurgeSelector[] }): Promise<PurgeResult> {
-  const progress = await purgeStatuses({ cleaner: bullmqCleaner(queue, store, ref), statuses: expandSelectors(statuses) });
+  const progress = await purgeStatuses({
+    cleaner: bullmqCleaner(queue, store, ref),
+    statuses: expandSelectors(statuses),
+  });
   return { success: true, queueName: ref.name, ...progress };
 }

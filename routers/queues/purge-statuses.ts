@@ -51,7 +51,9 @@ export async function purgeStatuses({
     const budget = limits.maxBatchesPerStatus * limits.batchSize;
     // A store fault answers 503 saying what was removed before it.
     const reached = () => ({ removedSoFar: progress.totalRemoved, removedByStatus: { ...progress.removedByStatus } });
-    const emptied = await countingMidway(reached, () => cleanUpTo(cleaner, status, budget, cleanCallPlan(status, limits.batchSize), record));
+    const emptied = await countingMidway(reached, () =>
+      cleanUpTo(cleaner, status, budget, cleanCallPlan(status, limits.batchSize), record),
+    );
     if (!emptied && (await cleaner.count(status)) > 0) throw capReached(status, limits, progress);
     progress.statusesPurged.push(status);
   }

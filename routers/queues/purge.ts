@@ -9,10 +9,21 @@ export const purgeProcedure = queueProcedure
     permission: 'queues.purge',
     confirm: 'queue',
     runsAsTask: true,
-    differs: { 'single value': '`statuses` is always a JSON array, as the specification fixes it: a lone string is 400 like any invalid `statuses`.' },
-    errors: { CONFIRMATION_MISMATCH: '', PURGE_CAP_REACHED: 'Safety cap of 500 batches reached for `status`; `removedSoFar` jobs were removed: run the purge again (or with `async: true`, which has no cap)' },
+    differs: {
+      'single value':
+        '`statuses` is always a JSON array, as the specification fixes it: a lone string is 400 like any invalid `statuses`.',
+    },
+    errors: {
+      CONFIRMATION_MISMATCH: '',
+      PURGE_CAP_REACHED:
+        'Safety cap of 500 batches reached for `status`; `removedSoFar` jobs were removed: run the purge again (or with `async: true`, which has no cap)',
+    },
     bodyExample: { confirmName: 'emails', statuses: ['completed', 'failed'] },
-    removes: describeRemoval((_input, result: PurgeResult) => (result.taskId ? { taskId: result.taskId } : { totalRemoved: result.totalRemoved, removedByStatus: result.removedByStatus })),
+    removes: describeRemoval((_input, result: PurgeResult) =>
+      result.taskId
+        ? { taskId: result.taskId }
+        : { totalRemoved: result.totalRemoved, removedByStatus: result.removedByStatus },
+    ),
     openapi: {
       method: 'POST',
       path: '/c/{connectionId}/queues/{queueName}/purge',
@@ -27,7 +38,22 @@ export const purgeProcedure = queueProcedure
   .mutation(async ({ ctx, input }) => {
     if (!input.async) return purgeQueue({ store: ctx.store, queue: ctx.queue, statuses: input.statuses });
     const params = { statuses: input.statuses, prefix: ctx.queue.ref.prefix };
-    const task = { kind: 'queues.purge', organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id, queueName: ctx.queue.ref.name, params, maxPerSecond: input.maxPerSecond };
+    const task = {
+      kind: 'queues.purge',
+      organizationId: ctx.actor.organizationId,
+      connectionId: ctx.store.connection.id,
+      queueName: ctx.queue.ref.name,
+      params,
+      maxPerSecond: input.maxPerSecond,
+    };
     const taskId = await createTask(ctx.services.persistence.fork(), task, ctx.actor);
-    return { success: true as const, queueName: ctx.queue.ref.name, statusesPurged: [], totalRemoved: 0, removedByStatus: {}, removedJobIdsSample: [], taskId };
+    return {
+      success: true as const,
+      queueName: ctx.queue.ref.name,
+      statusesPurged: [],
+      totalRemoved: 0,
+      removedByStatus: {},
+      removedJobIdsSample: [],
+      taskId,
+    };
   });

@@ -9,7 +9,12 @@ export const createProcedure = queueProcedure
     successStatus: 201,
     location: '/c/{connectionId}/scheduled-jobs/queue/{queueName}/{id}',
     errors: { CONFLICT: 'The scheduler exists, or its schedule produces no further run' },
-    bodyExample: { schedulerId: 'hourly-digest', name: 'digest', schedule: { type: 'every', everyMs: 3600000 }, data: { kind: 'hourly' } },
+    bodyExample: {
+      schedulerId: 'hourly-digest',
+      name: 'digest',
+      schedule: { type: 'every', everyMs: 3600000 },
+      data: { kind: 'hourly' },
+    },
     openapi: {
       method: 'POST',
       path: '/c/{connectionId}/scheduled-jobs/queue/{queueName}',

@@ -15,4 +15,6 @@ export const deleteProcedure = queueProcedure
   })
   .input(deleteSchedulerInput)
   .output(deleteSchedulerResultSchema)
-  .mutation(async ({ ctx, input }) => deletedAnswer(input.schedulerId, await removeScheduler({ queue: ctx.queue, schedulerId: input.schedulerId })));
+  .mutation(async ({ ctx, input }) =>
+    deletedAnswer(input.schedulerId, await removeScheduler({ queue: ctx.queue, schedulerId: input.schedulerId })),
+  );

@@ -10,10 +10,19 @@ export async function readScheduler({ ref, queue }: ResolvedQueue, schedulerId: 
 }
 
 export const schedulerNotFound = (ref: QueueRef, schedulerId: string) =>
-  new AppError('NOT_FOUND', `Job scheduler ${schedulerId} was not found in queue ${ref.name}`, { queueName: ref.name, schedulerId });
+  new AppError('NOT_FOUND', `Job scheduler ${schedulerId} was not found in queue ${ref.name}`, {
+    queueName: ref.name,
+    schedulerId,
+  });
 
 /** One job scheduler of the queue; 404 when it does not exist. */
-export async function getScheduler({ queue, schedulerId }: { queue: ResolvedQueue; schedulerId: string }): Promise<Scheduler> {
+export async function getScheduler({
+  queue,
+  schedulerId,
+}: {
+  queue: ResolvedQueue;
+  schedulerId: string;
+}): Promise<Scheduler> {
   const scheduler = await readScheduler(queue, schedulerId);
   if (!scheduler) throw schedulerNotFound(queue.ref, schedulerId);
   return scheduler;

@@ -15,4 +15,11 @@ export const getProcedure = queueProcedure
   })
   .input(schedulerParams)
   .output(schedulerSchema)
-  .query(async ({ ctx, input }) => (await withHealth(ctx.store, ctx.queue.ref, [await getScheduler({ queue: ctx.queue, schedulerId: input.schedulerId })]))[0]!);
+  .query(
+    async ({ ctx, input }) =>
+      (
+        await withHealth(ctx.store, ctx.queue.ref, [
+          await getScheduler({ queue: ctx.queue, schedulerId: input.schedulerId }),
+        ])
+      )[0]!,
+  );

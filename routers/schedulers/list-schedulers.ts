@@ -30,5 +30,9 @@ export async function listSchedulers({ store, page }: { store: StoreHandle; page
 
 async function readSchedulers(store: StoreHandle, ref: QueueRef, from: number, to: number) {
   const schedulers = await (await store.queue(ref.name, ref.prefix)).getJobSchedulers(from, to, true);
-  return withHealth(store, ref, schedulers.map((json) => toScheduler(ref, json)));
+  return withHealth(
+    store,
+    ref,
+    schedulers.map((json) => toScheduler(ref, json)),
+  );
 }

@@ -28,7 +28,11 @@ export async function saveScheduler(request: SaveSchedulerRequest): Promise<Sche
   const repeat = await toRepeatOptions(request.schedule);
   const existing = await readScheduler(queue, schedulerId);
   if (mode === 'create' && existing) {
-    throw new AppError('CONFLICT', `Job scheduler ${schedulerId} already exists in queue ${ref.name}; update it with PUT`, { schedulerId });
+    throw new AppError(
+      'CONFLICT',
+      `Job scheduler ${schedulerId} already exists in queue ${ref.name}; update it with PUT`,
+      { schedulerId },
+    );
   }
   if (mode === 'update' && !existing) throw schedulerNotFound(ref, schedulerId);
   await queue.queue.upsertJobScheduler(schedulerId, repeat, {
@@ -38,6 +42,9 @@ export async function saveScheduler(request: SaveSchedulerRequest): Promise<Sche
   });
   await store.writeQueueMeta(ref.name, ref.prefix);
   const saved = await readScheduler(queue, schedulerId);
-  if (!saved) throw new AppError('CONFLICT', `Job scheduler ${schedulerId} produces no further run (limit or endDate reached)`, { schedulerId });
+  if (!saved)
+    throw new AppError('CONFLICT', `Job scheduler ${schedulerId} produces no further run (limit or endDate reached)`, {
+      schedulerId,
+    });
   return saved;
 }

@@ -12,7 +12,10 @@ function windowStart(scheduler: Scheduler, now: number, parser: CronParser | und
   const from = scheduler.next ? Date.parse(scheduler.next) : now;
   if (scheduler.every) return from - recentRuns * scheduler.every;
   if (!scheduler.pattern || !parser) return 0;
-  const runs = parser.parse(scheduler.pattern, { currentDate: new Date(from), ...(scheduler.tz ? { tz: scheduler.tz } : {}) });
+  const runs = parser.parse(scheduler.pattern, {
+    currentDate: new Date(from),
+    ...(scheduler.tz ? { tz: scheduler.tz } : {}),
+  });
   let earliest = from;
   for (let run = 0; run < recentRuns; run++) {
     try {
@@ -36,12 +39,21 @@ function producedBy(jobId: string): { schedulerId: string; dueAt: number } | nul
  * Each scheduler's `recentFailures` (failed jobs among the ones due in its latest 100 runs) and
  * `lastFailedAt`, from one read of the queue's newest failed jobs.
  */
-export async function withHealth(store: StoreHandle, ref: QueueRef, schedulers: Scheduler[], now = Date.now()): Promise<Scheduler[]> {
+export async function withHealth(
+  store: StoreHandle,
+  ref: QueueRef,
+  schedulers: Scheduler[],
+  now = Date.now(),
+): Promise<Scheduler[]> {
   if (schedulers.length === 0) return schedulers;
   const failures = new Map<string, Array<{ dueAt: number; failedAt: number }>>();
   for (const { jobId, failedAt } of await store.newestFailures(ref, failuresScanned)) {
     const produced = producedBy(jobId);
-    if (produced) failures.set(produced.schedulerId, [...(failures.get(produced.schedulerId) ?? []), { dueAt: produced.dueAt, failedAt }]);
+    if (produced)
+      failures.set(produced.schedulerId, [
+        ...(failures.get(produced.schedulerId) ?? []),
+        { dueAt: produced.dueAt, failedAt },
+      ]);
   }
   // Loaded only when a cron scheduler is listed (interval ones need no parser).
   const parser = schedulers.some((scheduler) => scheduler.pattern) ? await loadCronParser() : undefined;
@@ -49,6 +61,10 @@ export async function withHealth(store: StoreHandle, ref: QueueRef, schedulers: 
     const own = failures.get(scheduler.id) ?? [];
     const since = windowStart(scheduler, now, parser);
     const last = own.length > 0 ? Math.max(...own.map((failure) => failure.failedAt)) : null;
-    return { ...scheduler, recentFailures: own.filter((failure) => failure.dueAt >= since).length, lastFailedAt: last === null ? null : new Date(last).toISOString() };
+    return {
+      ...scheduler,
+      recentFailures: own.filter((failure) => failure.dueAt >= since).length,
+      lastFailedAt: last === null ? null : new Date(last).toISOString(),
+    };
   });
 }

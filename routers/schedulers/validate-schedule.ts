@@ -5,7 +5,9 @@ import { loadCronParser } from './cron-parser-module.js';
 
 function invalid(field: string, message: string): AppError {
   const path = ['schedule', field];
-  return new AppError('VALIDATION_FAILED', `Invalid input: ${path.join('.')}: ${message}`, { issues: [{ path, message }] });
+  return new AppError('VALIDATION_FAILED', `Invalid input: ${path.join('.')}: ${message}`, {
+    issues: [{ path, message }],
+  });
 }
 
 function checkTimezone(timezone: string): void {

@@ -3,7 +3,11 @@
  * `maxBytes`; says whether any had to be left out. The first entry is always
  * kept so that a page is never empty while more remains.
  */
-export function capEntries<T>(entries: T[], sizeOf: (entry: T) => number, maxBytes: number): { kept: T[]; capped: boolean } {
+export function capEntries<T>(
+  entries: T[],
+  sizeOf: (entry: T) => number,
+  maxBytes: number,
+): { kept: T[]; capped: boolean } {
   let bytes = 0;
   for (let index = 0; index < entries.length; index++) {
     bytes += sizeOf(entries[index]!);

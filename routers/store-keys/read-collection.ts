@@ -14,14 +14,22 @@ export const rangeReaders = {
     return client.lrange(key, offset, offset + limit - 1);
   },
 
-  async zset(client: StoreClient, key: string, { offset, limit }: Page): Promise<Array<{ member: string; score: number }>> {
+  async zset(
+    client: StoreClient,
+    key: string,
+    { offset, limit }: Page,
+  ): Promise<Array<{ member: string; score: number }>> {
     const flat = await client.zrange(key, offset, String(offset + limit - 1), 'WITHSCORES');
     const entries: Array<{ member: string; score: number }> = [];
     for (let at = 0; at < flat.length; at += 2) entries.push({ member: flat[at]!, score: Number(flat[at + 1]) });
     return entries;
   },
 
-  async stream(client: StoreClient, key: string, { offset, limit }: Page): Promise<Array<{ id: string; fields: Record<string, string> }>> {
+  async stream(
+    client: StoreClient,
+    key: string,
+    { offset, limit }: Page,
+  ): Promise<Array<{ id: string; fields: Record<string, string> }>> {
     const entries = (await client.xrange(key, '-', '+', 'COUNT', offset + limit)) as Array<[string, string[]]>;
     return entries.slice(offset).map(([id, flat]) => {
       const fields: Record<string, string> = {};
@@ -34,7 +42,13 @@ export const rangeReaders = {
 export const scanKinds = new Set<string>(['hash', 'set']);
 
 /** One SSCAN/HSCAN call. Sets and hashes have no ranged read; scanning is incremental and never blocks the store. */
-async function scanOnce(client: StoreClient, kind: ScanKind, key: string, cursor: string, count: number): Promise<[string, Array<string | HashEntry>]> {
+async function scanOnce(
+  client: StoreClient,
+  kind: ScanKind,
+  key: string,
+  cursor: string,
+  count: number,
+): Promise<[string, Array<string | HashEntry>]> {
   if (kind === 'set') return client.sscan(key, cursor, 'COUNT', count);
   const [next, flat] = await client.hscan(key, cursor, 'COUNT', count);
   const entries: HashEntry[] = [];
@@ -61,7 +75,15 @@ export async function scanByOffset(client: StoreClient, kind: ScanKind, key: str
  * until about `limit` entries or `maxBytes` are gathered, so no entry is
  * skipped; the cheap way through a big value. SCAN may repeat an entry.
  */
-export async function scanFromCursor(client: StoreClient, kind: ScanKind, key: string, cursor: string, limit: number, maxBytes: number, sizeOf: (entry: unknown) => number) {
+export async function scanFromCursor(
+  client: StoreClient,
+  kind: ScanKind,
+  key: string,
+  cursor: string,
+  limit: number,
+  maxBytes: number,
+  sizeOf: (entry: unknown) => number,
+) {
   const entries: Array<string | HashEntry> = [];
   let bytes = 0;
   let next = cursor;
@@ -81,4 +103,11 @@ export async function readPage(client: StoreClient, type: string, key: string, p
   return null;
 }
 
-export const sizeCommands = { string: 'strlen', hash: 'hlen', list: 'llen', set: 'scard', zset: 'zcard', stream: 'xlen' } as const;
+export const sizeCommands = {
+  string: 'strlen',
+  hash: 'hlen',
+  list: 'llen',
+  set: 'scard',
+  zset: 'zcard',
+  stream: 'xlen',
+} as const;

@@ -29,8 +29,22 @@ export async function readKeyValue(request: ReadKeyRequest): Promise<KeyValue> {
   const base = { key, type, ttl: Number(ttl), size, offset, nextCursor: null };
   if (type === 'string') return { ...base, offset: 0, ...(await readString(client, key, size, maxBytes)) };
   if (scanKinds.has(type) && request.cursor !== undefined) {
-    const { entries, nextCursor } = await scanFromCursor(client, type as 'hash' | 'set', key, request.cursor, limit, maxBytes, entryBytes);
-    return { ...base, value: entries, nextOffset: null, nextCursor, truncated: nextCursor !== null || request.cursor !== '0' };
+    const { entries, nextCursor } = await scanFromCursor(
+      client,
+      type as 'hash' | 'set',
+      key,
+      request.cursor,
+      limit,
+      maxBytes,
+      entryBytes,
+    );
+    return {
+      ...base,
+      value: entries,
+      nextOffset: null,
+      nextCursor,
+      truncated: nextCursor !== null || request.cursor !== '0',
+    };
   }
   const entries = await readPage(client, type, key, { offset, limit });
   if (entries === null) return { ...base, value: null, nextOffset: null, truncated: false };

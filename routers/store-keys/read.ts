@@ -5,7 +5,10 @@ import { connectionProcedure } from '../../server/trpc/procedures.js';
 export const readProcedure = connectionProcedure
   .meta({
     permission: 'keys.read',
-    differs: { pagination: 'Pages through one value, as Redis reads it: lists, sorted sets and streams by `offset` (`nextOffset`), sets and hashes by a SCAN `cursor` (`nextCursor`), which is the cheap way through a big one.' },
+    differs: {
+      pagination:
+        'Pages through one value, as Redis reads it: lists, sorted sets and streams by `offset` (`nextOffset`), sets and hashes by a SCAN `cursor` (`nextCursor`), which is the cheap way through a big one.',
+    },
     openapi: {
       method: 'GET',
       path: '/c/{connectionId}/store-keys/value/{key}',

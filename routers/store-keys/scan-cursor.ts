@@ -12,7 +12,8 @@ export interface ScanPosition {
 export function parseScanCursor(cursor: string, nodeCount: number): ScanPosition {
   const [first, second] = cursor.split(':');
   const position = second === undefined ? { node: 0, cursor: first! } : { node: Number(first), cursor: second };
-  if (position.node >= nodeCount) throw new AppError('VALIDATION_FAILED', `cursor: "${cursor}" does not belong to this store`);
+  if (position.node >= nodeCount)
+    throw new AppError('VALIDATION_FAILED', `cursor: "${cursor}" does not belong to this store`);
   return position;
 }
 

@@ -34,14 +34,28 @@ export async function searchKeys(request: SearchKeysRequest): Promise<SearchKeys
     const node: Redis = nodes[position.node]!;
     const args: Array<string | number> = ['MATCH', request.pattern, 'COUNT', request.count];
     if (request.type) args.push('TYPE', request.type);
-    const [next, keys]: [string, string[]] = await node.scan(position.cursor, ...(args as ['MATCH', string, 'COUNT', number]));
+    const [next, keys]: [string, string[]] = await node.scan(
+      position.cursor,
+      ...(args as ['MATCH', string, 'COUNT', number]),
+    );
     for (const key of keys) if (!isReservedKey(key, reserved)) found.push({ node, key });
-    position = next !== '0' ? { node: position.node, cursor: next } : position.node + 1 < nodes.length ? { node: position.node + 1, cursor: '0' } : null;
+    position =
+      next !== '0'
+        ? { node: position.node, cursor: next }
+        : position.node + 1 < nodes.length
+          ? { node: position.node + 1, cursor: '0' }
+          : null;
   }
   const warnings: string[] = [];
   const keys = await describeKeys(found, warnings);
   const cursor = formatScanCursor(position, nodes.length);
-  return { keys, nextCursor: position === null ? null : cursor, cursor, done: position === null, warnings: [...new Set(warnings)] };
+  return {
+    keys,
+    nextCursor: position === null ? null : cursor,
+    cursor,
+    done: position === null,
+    warnings: [...new Set(warnings)],
+  };
 }
 
 async function describeKeys(found: Array<{ node: Redis; key: string }>, warnings: string[]): Promise<KeySummary[]> {
@@ -64,7 +78,12 @@ async function describeOnNode(node: Redis, keys: string[], warnings: string[]): 
     if (ttlError) throw ttlError;
     if (type === 'none') return; // expired or deleted since SCAN saw it
     const memoryBytes = memory?.[index];
-    summaries.push({ key, type: String(type), ttl: Number(ttl), ...(typeof memoryBytes === 'number' ? { memoryBytes } : {}) });
+    summaries.push({
+      key,
+      type: String(type),
+      ttl: Number(ttl),
+      ...(typeof memoryBytes === 'number' ? { memoryBytes } : {}),
+    });
   });
   return summaries;
 }

@@ -14,4 +14,6 @@ export const searchProcedure = connectionProcedure
   })
   .input(searchKeysInput)
   .output(searchKeysResultSchema)
-  .query(({ ctx, input: { limit, count, ...input } }) => searchKeys({ store: ctx.store, ...input, count: limit ?? count ?? defaultKeysPerPage }));
+  .query(({ ctx, input: { limit, count, ...input } }) =>
+    searchKeys({ store: ctx.store, ...input, count: limit ?? count ?? defaultKeysPerPage }),
+  );

@@ -13,10 +13,16 @@ export interface ReadinessSources {
   stores: StoreRegistry;
 }
 
-async function pingStore(stores: StoreRegistry, connection: Parameters<StoreRegistry['handle']>[0]): Promise<Readiness['checks']['stores'][number]> {
+async function pingStore(
+  stores: StoreRegistry,
+  connection: Parameters<StoreRegistry['handle']>[0],
+): Promise<Readiness['checks']['stores'][number]> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer to PING within ${storePingDeadlineMs} ms`)), storePingDeadlineMs);
+    timer = setTimeout(
+      () => reject(new Error(`no answer to PING within ${storePingDeadlineMs} ms`)),
+      storePingDeadlineMs,
+    );
   });
   try {
     await Promise.race([stores.handle(connection).client.ping(), deadline]);
@@ -42,8 +48,14 @@ export async function checkReadiness(sources: ReadinessSources): Promise<Readine
   const checks = { database, stores };
   const failing = [
     ...(database.ok ? [] : [`the ${database.mode} database (${database.error ?? 'unavailable'})`]),
-    ...stores.filter((store) => !store.ok).map((store) => `the store of connection "${store.connectionId}" (${store.error})`),
+    ...stores
+      .filter((store) => !store.ok)
+      .map((store) => `the store of connection "${store.connectionId}" (${store.error})`),
   ];
   if (failing.length === 0) return { status: 'ready', checks };
-  throw new AppError(database.ok ? 'STORE_UNAVAILABLE' : 'DATABASE_UNAVAILABLE', `Not ready: ${failing.join('; ')} does not answer`, { checks });
+  throw new AppError(
+    database.ok ? 'STORE_UNAVAILABLE' : 'DATABASE_UNAVAILABLE',
+    `Not ready: ${failing.join('; ')} does not answer`,
+    { checks },
+  );
 }

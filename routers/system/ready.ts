@@ -8,13 +8,14 @@ export const readyProcedure = publicProcedure
   .meta({
     errors: {
       DATABASE_UNAVAILABLE: 'The database does not answer (`checks` in the body)',
-      STORE_UNAVAILABLE: "An environment connection's store does not answer (named in the message; `checks` in the body)",
+      STORE_UNAVAILABLE:
+        "An environment connection's store does not answer (named in the message; `checks` in the body)",
     },
     openapi: {
       method: 'GET',
       path: '/ready',
       tags: ['system'],
-      summary: 'Readiness: the database and the environment connections\' stores answer',
+      summary: "Readiness: the database and the environment connections' stores answer",
     },
   })
   .input(z.void())

@@ -5,4 +5,10 @@ import { modeProcedure } from './mode.js';
 import { readyProcedure } from './ready.js';
 import { sessionProcedure } from './session.js';
 
-export const systemRouter = router({ health: healthProcedure, ready: readyProcedure, mode: modeProcedure, appConfig: appConfigProcedure, session: sessionProcedure });
+export const systemRouter = router({
+  health: healthProcedure,
+  ready: readyProcedure,
+  mode: modeProcedure,
+  appConfig: appConfigProcedure,
+  session: sessionProcedure,
+});

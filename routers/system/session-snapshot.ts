@@ -36,7 +36,9 @@ async function signedInSnapshot(em: EntityManager, actor: Actor): Promise<Sessio
       ? await em.find(Membership, { userId: actor.userId }, { orderBy: { createdAt: 'asc', id: 'asc' } })
       : [{ organizationId: actor.organizationId, role: actor.role }];
   const organizations = new Map(
-    (await em.find(Organization, { id: { $in: memberships.map((membership) => membership.organizationId) } })).map((organization) => [organization.id, organization]),
+    (await em.find(Organization, { id: { $in: memberships.map((membership) => membership.organizationId) } })).map(
+      (organization) => [organization.id, organization],
+    ),
   );
   const active = organizations.get(actor.organizationId);
   return {

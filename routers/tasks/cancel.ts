@@ -7,7 +7,10 @@ import { findTask, toTaskView } from './task-view.js';
 export const cancelProcedure = connectionProcedure
   .meta({
     permission: 'tasks.cancel',
-    differs: { delete: 'Cancels the task rather than deleting it: it answers the task, now `cancelled`, which stays readable with its progress.' },
+    differs: {
+      delete:
+        'Cancels the task rather than deleting it: it answers the task, now `cancelled`, which stays readable with its progress.',
+    },
     errors: { CONFLICT: 'The task already ended' },
     openapi: {
       method: 'DELETE',
@@ -22,7 +25,12 @@ export const cancelProcedure = connectionProcedure
     const em = ctx.services.persistence.fork();
     const scope = { organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id };
     const task = await findTask(em, scope, input.taskId);
-    const cancelled = await em.nativeUpdate(Task, { id: task.id, state: { $in: ['queued', 'running'] } }, { state: 'cancelled', finishedAt: new Date() });
-    if (cancelled === 0) throw new AppError('CONFLICT', `Task ${task.id} already ended (${task.state})`, { taskId: task.id });
+    const cancelled = await em.nativeUpdate(
+      Task,
+      { id: task.id, state: { $in: ['queued', 'running'] } },
+      { state: 'cancelled', finishedAt: new Date() },
+    );
+    if (cancelled === 0)
+      throw new AppError('CONFLICT', `Task ${task.id} already ended (${task.state})`, { taskId: task.id });
     return toTaskView(await findTask(em.fork(), scope, task.id));
   });

@@ -7,11 +7,22 @@ import { toTaskView } from './task-view.js';
 export const listProcedure = connectionProcedure
   .meta({
     permission: 'tasks.read',
-    openapi: { method: 'GET', path: '/c/{connectionId}/tasks', tags: ['tasks'], summary: "The connection's background tasks, newest first" },
+    openapi: {
+      method: 'GET',
+      path: '/c/{connectionId}/tasks',
+      tags: ['tasks'],
+      summary: "The connection's background tasks, newest first",
+    },
   })
   .input(connectionParams)
   .output(taskListSchema)
   .query(async ({ ctx }) => {
-    const rows = await ctx.services.persistence.fork().find(Task, { organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 100 });
+    const rows = await ctx.services.persistence
+      .fork()
+      .find(
+        Task,
+        { organizationId: ctx.actor.organizationId, connectionId: ctx.store.connection.id },
+        { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 100 },
+      );
     return { tasks: rows.map((row) => toTaskView(row)) };
   });

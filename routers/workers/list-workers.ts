@@ -6,7 +6,9 @@ import type { WorkerClient } from '../../server/bullmq/client-list.js';
 export async function listWorkers({ store }: { store: StoreHandle }): Promise<WorkerList> {
   const warnings: string[] = [];
   const clients = (await store.workerClients(warnings)) ?? [];
-  const workers = clients.map(toWorker).sort((a, b) => a.queueName.localeCompare(b.queueName) || a.id.localeCompare(b.id));
+  const workers = clients
+    .map(toWorker)
+    .sort((a, b) => a.queueName.localeCompare(b.queueName) || a.id.localeCompare(b.id));
   const byQueue: Record<string, number> = {};
   for (const worker of workers) byQueue[worker.queueName] = (byQueue[worker.queueName] ?? 0) + 1;
   return { workers, byQueue, warnings };

@@ -24,7 +24,10 @@ export class DeliveryDispatcher {
   private again = false;
   private stopping = new AbortController();
 
-  constructor(private readonly deps: DeliveryDispatcherDeps, private readonly pollMs = 1000) {}
+  constructor(
+    private readonly deps: DeliveryDispatcherDeps,
+    private readonly pollMs = 1000,
+  ) {}
 
   start(): void {
     this.stopping = new AbortController();

@@ -25,8 +25,11 @@ export async function evaluateRules(em: EntityManager, target: EvaluationTarget)
 
 async function evaluateRule(em: EntityManager, rule: AlertRuleRow, target: EvaluationTarget): Promise<void> {
   const reading = await readRule(em, target.connection.id, rule, target.now, target.sampleIntervalMs);
-  const open = new Map((await em.find(AlertEvent, { ruleId: rule.id, state: 'firing' })).map((event) => [event.queueName ?? '', event]));
-  const snoozed = rule.snoozedUntil !== null && rule.snoozedUntil !== undefined && rule.snoozedUntil.getTime() > target.now;
+  const open = new Map(
+    (await em.find(AlertEvent, { ruleId: rule.id, state: 'firing' })).map((event) => [event.queueName ?? '', event]),
+  );
+  const snoozed =
+    rule.snoozedUntil !== null && rule.snoozedUntil !== undefined && rule.snoozedUntil.getTime() > target.now;
   const now = new Date(target.now);
   for (const subject of reading.subjects) {
     const key = subject.queueName ?? '';
@@ -35,8 +38,16 @@ async function evaluateRule(em: EntityManager, rule: AlertRuleRow, target: Evalu
     if (event && !subject.firing) await resolve(em, rule, event, subject.value, now, snoozed, target);
     if (event || !subject.firing || snoozed || (await coolingDown(em, rule, subject.queueName, target.now))) continue;
     const fired = em.create(AlertEvent, {
-      id: randomUUID(), ruleId: rule.id, connectionId: target.connection.id, queueName: subject.queueName, state: 'firing',
-      value: subject.value, threshold: reading.threshold, firedAt: now, resolvedAt: null, acknowledgedAt: null,
+      id: randomUUID(),
+      ruleId: rule.id,
+      connectionId: target.connection.id,
+      queueName: subject.queueName,
+      state: 'firing',
+      value: subject.value,
+      threshold: reading.threshold,
+      firedAt: now,
+      resolvedAt: null,
+      acknowledgedAt: null,
     });
     await enqueueDeliveries(em, rule.destinationIds, payload(rule, fired, 'firing', target), now);
   }
@@ -44,19 +55,38 @@ async function evaluateRule(em: EntityManager, rule: AlertRuleRow, target: Evalu
   for (const event of open.values()) await resolve(em, rule, event, 0, now, snoozed, target);
 }
 
-async function resolve(em: EntityManager, rule: AlertRuleRow, event: AlertEventRow, value: number, now: Date, snoozed: boolean, target: EvaluationTarget): Promise<void> {
+async function resolve(
+  em: EntityManager,
+  rule: AlertRuleRow,
+  event: AlertEventRow,
+  value: number,
+  now: Date,
+  snoozed: boolean,
+  target: EvaluationTarget,
+): Promise<void> {
   event.state = 'resolved';
   event.resolvedAt = now;
-  if (!snoozed) await enqueueDeliveries(em, rule.destinationIds, { ...payload(rule, event, 'resolved', target), value }, now);
+  if (!snoozed)
+    await enqueueDeliveries(em, rule.destinationIds, { ...payload(rule, event, 'resolved', target), value }, now);
 }
 
-async function coolingDown(em: EntityManager, rule: AlertRuleRow, queueName: string | null, now: number): Promise<boolean> {
+async function coolingDown(
+  em: EntityManager,
+  rule: AlertRuleRow,
+  queueName: string | null,
+  now: number,
+): Promise<boolean> {
   if (rule.cooldownMinutes === 0) return false;
   const last = await em.findOne(AlertEvent, { ruleId: rule.id, queueName }, { orderBy: { firedAt: 'desc' } });
   return last !== null && last.firedAt.getTime() > now - rule.cooldownMinutes * 60_000;
 }
 
-function payload(rule: AlertRuleRow, event: AlertEventRow, state: 'firing' | 'resolved', target: EvaluationTarget): DeliveryPayload {
+function payload(
+  rule: AlertRuleRow,
+  event: AlertEventRow,
+  state: 'firing' | 'resolved',
+  target: EvaluationTarget,
+): DeliveryPayload {
   return {
     event: `${event.id}:${state}`,
     rule: { id: rule.id, name: rule.name, type: rule.type },

@@ -24,21 +24,36 @@ const n = (value: unknown) => Number(value ?? 0);
  * store_down, and stalled's no-completion form) need samples covering it: the first one no later
  * than one and a half sample intervals after the window starts.
  */
-export async function readRule(em: EntityManager, connectionId: string, rule: RuleSpec, now: number, sampleIntervalMs: number): Promise<RuleReading> {
+export async function readRule(
+  em: EntityManager,
+  connectionId: string,
+  rule: RuleSpec,
+  now: number,
+  sampleIntervalMs: number,
+): Promise<RuleReading> {
   const windowStart = now - rule.windowMinutes * 60_000;
   const covered = (rows: Row[]) => rows.length > 0 && n(rows[0]!.at) <= windowStart + 1.5 * sampleIntervalMs;
   if (storeRuleTypes.includes(rule.type)) {
-    const rows = await em.execute<Row[]>('select * from connection_sample where connection_id = ? and resolution = ? and at >= ? and at <= ? order by at', [connectionId, 'raw', windowStart, now]);
+    const rows = await em.execute<Row[]>(
+      'select * from connection_sample where connection_id = ? and resolution = ? and at >= ? and at <= ? order by at',
+      [connectionId, 'raw', windowStart, now],
+    );
     return { threshold: rule.threshold, subjects: [storeSubject(rule, rows, covered(rows), sampleIntervalMs)] };
   }
-  const rows = await em.execute<Row[]>('select * from queue_sample where connection_id = ? and resolution = ? and at >= ? and at <= ? order by at', [connectionId, 'raw', windowStart, now]);
+  const rows = await em.execute<Row[]>(
+    'select * from queue_sample where connection_id = ? and resolution = ? and at >= ? and at <= ? order by at',
+    [connectionId, 'raw', windowStart, now],
+  );
   const byQueue = new Map<string, Row[]>();
   for (const row of rows) {
     const name = String(row.queue_name);
     if (queueSelected(name, rule.queues)) byQueue.set(name, [...(byQueue.get(name) ?? []), row]);
   }
   const threshold = rule.type === 'stalled' ? rule.windowMinutes * 60 : rule.threshold;
-  const subjects = [...byQueue].map(([queueName, queueRows]) => ({ queueName, ...queueSubject(rule, queueRows, covered(queueRows)) }));
+  const subjects = [...byQueue].map(([queueName, queueRows]) => ({
+    queueName,
+    ...queueSubject(rule, queueRows, covered(queueRows)),
+  }));
   return { threshold, subjects };
 }
 
@@ -67,10 +82,19 @@ function queueSubject(rule: RuleSpec, rows: Row[], covered: boolean): { value: n
   }
 }
 
-function storeSubject(rule: RuleSpec, rows: Row[], covered: boolean, sampleIntervalMs: number): { queueName: null; value: number; firing: boolean } {
+function storeSubject(
+  rule: RuleSpec,
+  rows: Row[],
+  covered: boolean,
+  sampleIntervalMs: number,
+): { queueName: null; value: number; firing: boolean } {
   if (rule.type === 'store_down') {
     const down = rows.filter((row) => n(row.up) === 0).length;
-    return { queueName: null, value: Math.round((down * sampleIntervalMs) / 60_000), firing: covered && rows.length > 0 && down === rows.length };
+    return {
+      queueName: null,
+      value: Math.round((down * sampleIntervalMs) / 60_000),
+      firing: covered && rows.length > 0 && down === rows.length,
+    };
   }
   const latest = rows.at(-1);
   const max = n(latest?.max_memory);

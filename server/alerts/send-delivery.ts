@@ -54,8 +54,12 @@ export function signatureHeaders(body: string, secret: string, now = Date.now())
 
 /** What a Slack incoming webhook shows for an alert: one line of text. */
 function slackText(payload: DeliveryPayload): string {
-  const where = payload.queueName === null ? `connection ${payload.connection.name}` : `queue ${payload.queueName} on ${payload.connection.name}`;
-  const mark = payload.state === 'firing' ? ':rotating_light:' : payload.state === 'resolved' ? ':white_check_mark:' : ':bell:';
+  const where =
+    payload.queueName === null
+      ? `connection ${payload.connection.name}`
+      : `queue ${payload.queueName} on ${payload.connection.name}`;
+  const mark =
+    payload.state === 'firing' ? ':rotating_light:' : payload.state === 'resolved' ? ':white_check_mark:' : ':bell:';
   return `${mark} ${payload.rule.name} (${payload.rule.type}) ${payload.state} for ${where}: value ${payload.value}, threshold ${payload.threshold}`;
 }
 
@@ -71,7 +75,12 @@ export const wasUnreachable = (result: SendResult) => result.error === deliveryE
  * words of `deliveryErrors` (never the network error's own text, which tells port kinds apart
  * and can quote the URL). `stop` (shutdown) cuts the attempt short.
  */
-export async function sendDelivery(destination: { type: string; url: string; secret: string }, payload: DeliveryPayload, policy: TargetPolicy, stop?: AbortSignal): Promise<SendResult> {
+export async function sendDelivery(
+  destination: { type: string; url: string; secret: string },
+  payload: DeliveryPayload,
+  policy: TargetPolicy,
+  stop?: AbortSignal,
+): Promise<SendResult> {
   try {
     await assertWebhookAllowed(policy, destination.url);
   } catch (error) {
@@ -82,7 +91,9 @@ export async function sendDelivery(destination: { type: string; url: string; sec
     const response = await fetch(destination.url, {
       method: 'POST',
       redirect: 'manual',
-      signal: stop ? AbortSignal.any([AbortSignal.timeout(deliveryTimeoutMs), stop]) : AbortSignal.timeout(deliveryTimeoutMs),
+      signal: stop
+        ? AbortSignal.any([AbortSignal.timeout(deliveryTimeoutMs), stop])
+        : AbortSignal.timeout(deliveryTimeoutMs),
       headers: {
         'content-type': 'application/json',
         'user-agent': 'bullpen-alerts',
@@ -104,7 +115,11 @@ export async function sendDelivery(destination: { type: string; url: string; sec
  * answer is answered at the deadline, however fast it failed, since a closed
  * port fails at once and a silent one at the deadline.
  */
-export async function sendTestDelivery(destination: { type: string; url: string; secret: string }, payload: DeliveryPayload, policy: TargetPolicy): Promise<SendResult> {
+export async function sendTestDelivery(
+  destination: { type: string; url: string; secret: string },
+  payload: DeliveryPayload,
+  policy: TargetPolicy,
+): Promise<SendResult> {
   const started = performance.now();
   const result = await sendDelivery(destination, payload, policy);
   if (wasUnreachable(result)) await sleep(Math.max(0, deliveryTimeoutMs - (performance.now() - started)));

@@ -11,7 +11,13 @@ import { recordAuditEvent } from './record-audit-event.js';
  */
 export async function recordAccountEvent(
   deps: { persistence: Persistence; logger: Logger },
-  input: { userId: string; action: string; outcome: AuditOutcome; errorCode?: string | null; parameters?: Record<string, unknown> },
+  input: {
+    userId: string;
+    action: string;
+    outcome: AuditOutcome;
+    errorCode?: string | null;
+    parameters?: Record<string, unknown>;
+  },
 ): Promise<void> {
   const memberships = await deps.persistence.fork().find(Membership, { userId: input.userId });
   for (const membership of memberships) {

@@ -27,7 +27,14 @@ export const cutMarker = '…[cut]';
 export const maxLoggedLineBytes = 2048;
 
 /** Column widths of audit_event (see the entity); longer values are cut with the marker, never refused. */
-const columnWidths = { action: 100, procedure: 200, connectionId: 200, queueName: 1000, errorCode: 50, reason: 1000 } as const;
+const columnWidths = {
+  action: 100,
+  procedure: 200,
+  connectionId: 200,
+  queueName: 1000,
+  errorCode: 50,
+  reason: 1000,
+} as const;
 
 function fitToWidth(value: string, width: number): string;
 function fitToWidth(value: string | null, width: number): string | null;
@@ -58,7 +65,10 @@ function auditRow(input: AuditEventInput) {
 /** The row as logged when it cannot be written: each text cut so the whole line stays under 2 KB. */
 function compactRow(row: ReturnType<typeof auditRow>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [key, typeof value === 'string' ? fitToWidth(value, key === 'parameters' ? 600 : 150) : value]),
+    Object.entries(row).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? fitToWidth(value, key === 'parameters' ? 600 : 150) : value,
+    ]),
   );
 }
 
@@ -68,7 +78,10 @@ function compactRow(row: ReturnType<typeof auditRow>): Record<string, unknown> {
  * name cannot make the write fail; a write that fails anyway (database away)
  * is tried once more, then logged at error level, cut to 2 KB.
  */
-export async function recordAuditEvent(deps: { persistence: Persistence; logger: Logger }, input: AuditEventInput): Promise<void> {
+export async function recordAuditEvent(
+  deps: { persistence: Persistence; logger: Logger },
+  input: AuditEventInput,
+): Promise<void> {
   const row = auditRow(input);
   const write = async () => {
     const em = deps.persistence.fork();
@@ -80,6 +93,9 @@ export async function recordAuditEvent(deps: { persistence: Persistence; logger:
   } catch (error) {
     // The driver's message can quote the whole statement with its values: only its start is kept.
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
-    deps.logger.error({ reason, auditEvent: compactRow(row) }, 'AUDIT TRAIL WRITE FAILED: the action ran but is not in the audit trail');
+    deps.logger.error(
+      { reason, auditEvent: compactRow(row) },
+      'AUDIT TRAIL WRITE FAILED: the action ran but is not in the audit trail',
+    );
   }
 }

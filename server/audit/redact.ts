@@ -13,7 +13,9 @@ const maxDepth = 6;
 function redactValue(value: unknown, depth: number, cut: boolean): unknown {
   if (typeof value === 'string') {
     const masked = redactUrlCredentials(value);
-    return cut && masked.length > maxStringLength ? `${masked.slice(0, maxStringLength)}…(${masked.length} chars)` : masked;
+    return cut && masked.length > maxStringLength
+      ? `${masked.slice(0, maxStringLength)}…(${masked.length} chars)`
+      : masked;
   }
   if (value === null || typeof value !== 'object') return value;
   if (depth >= maxDepth) return '…(nested too deep)';
@@ -24,7 +26,9 @@ function redactValue(value: unknown, depth: number, cut: boolean): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
       key,
-      secretKey.test(key) && !identifierKey.test(key) && item !== undefined && item !== null ? redacted : redactValue(item, depth + 1, cut),
+      secretKey.test(key) && !identifierKey.test(key) && item !== undefined && item !== null
+        ? redacted
+        : redactValue(item, depth + 1, cut),
     ]),
   );
 }
@@ -56,7 +60,13 @@ export function resultCounts(result: unknown): Record<string, unknown> | null {
   if (result === null || typeof result !== 'object' || Array.isArray(result)) return null;
   const isNumber = (item: unknown) => typeof item === 'number' && Number.isFinite(item);
   const counts = Object.entries(result).filter(
-    ([, item]) => isNumber(item) || (item !== null && typeof item === 'object' && !Array.isArray(item) && Object.values(item).length > 0 && Object.values(item).every(isNumber)),
+    ([, item]) =>
+      isNumber(item) ||
+      (item !== null &&
+        typeof item === 'object' &&
+        !Array.isArray(item) &&
+        Object.values(item).length > 0 &&
+        Object.values(item).every(isNumber)),
   );
   return counts.length > 0 ? Object.fromEntries(counts) : null;
 }

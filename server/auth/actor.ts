@@ -20,7 +20,8 @@ export interface Actor {
 }
 
 /** Whether the actor presents an API token (over REST, tRPC or MCP) rather than a signed-in session. */
-export const actsWithToken = (actor: Pick<Actor, 'kind' | 'tokenId'>): boolean => actor.kind === 'token' || (actor.kind === 'agent' && actor.tokenId !== null);
+export const actsWithToken = (actor: Pick<Actor, 'kind' | 'tokenId'>): boolean =>
+  actor.kind === 'token' || (actor.kind === 'agent' && actor.tokenId !== null);
 
 /** Who authless requests act as: nobody signed in, shown as the local organization's owner. */
 export const authlessUser = { id: 'authless', name: 'Local owner', email: null } as const;

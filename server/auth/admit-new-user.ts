@@ -53,7 +53,10 @@ export async function admitNewUser(request: AdmissionRequest): Promise<Admission
     await acceptInvitation(em, invitation, request.user);
     return { organizationId: invitation.organizationId, role: invitation.role, via: 'invitation' };
   }
-  const organization = addOrganization(em, { name: `${request.user.name}'s organization`, ownerUserId: request.user.id });
+  const organization = addOrganization(em, {
+    name: `${request.user.name}'s organization`,
+    ownerUserId: request.user.id,
+  });
   return { organizationId: organization.id, role: 'owner', via: 'open' };
 }
 
@@ -75,7 +78,11 @@ export function signUpRefusal(policy: Config['auth']['signup'], invitationToken:
 }
 
 /** Throws the policy's refusal for a sign-up after the first (see signUpRefusal); the first sign-up is decided by admitNewUser. */
-export async function refuseClosedSignUp(em: EntityManager, config: Pick<Config, 'auth'>, invitationToken: string | undefined): Promise<void> {
+export async function refuseClosedSignUp(
+  em: EntityManager,
+  config: Pick<Config, 'auth'>,
+  invitationToken: string | undefined,
+): Promise<void> {
   const refusal = signUpRefusal(config.auth.signup, invitationToken);
   if (refusal && (await instanceClaimed(em))) throw refusal;
 }
@@ -93,6 +100,12 @@ async function admitFirstOwner(request: AdmissionRequest): Promise<Admission> {
     em.remove(stored);
   }
   em.create(InstanceSetting, { key: firstOwnerKey, value: request.user.id, createdAt: new Date() });
-  em.create(Membership, { id: randomUUID(), organizationId: request.instanceOrganizationId, userId: request.user.id, role: 'owner', createdAt: new Date() });
+  em.create(Membership, {
+    id: randomUUID(),
+    organizationId: request.instanceOrganizationId,
+    userId: request.user.id,
+    role: 'owner',
+    createdAt: new Date(),
+  });
   return { organizationId: request.instanceOrganizationId, role: 'owner', via: 'first-owner' };
 }

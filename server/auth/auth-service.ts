@@ -18,7 +18,11 @@ function createLucia(persistence: Persistence, hash: SecretHasher, appBaseUrl: s
     sessionCookie: {
       name: sessionCookieName,
       // The default base URL (unset APP_BASE_URL) is plain http on localhost.
-      attributes: { secure: appBaseUrl !== null && new URL(appBaseUrl).protocol === 'https:', sameSite: 'lax', path: '/' },
+      attributes: {
+        secure: appBaseUrl !== null && new URL(appBaseUrl).protocol === 'https:',
+        sameSite: 'lax',
+        path: '/',
+      },
     },
     getSessionAttributes: (attributes) => ({ activeOrganizationId: attributes.activeOrganizationId }),
     getUserAttributes: (attributes) => ({ email: attributes.email, name: attributes.name }),
@@ -48,7 +52,11 @@ export interface AuthService {
   decoyPasswordHash: string;
 }
 
-export async function createAuthService(config: Config, logger: Logger, persistence: Persistence): Promise<AuthService> {
+export async function createAuthService(
+  config: Config,
+  logger: Logger,
+  persistence: Persistence,
+): Promise<AuthService> {
   // Authless mode never issues sessions or tokens: no secret to keep.
   const secret = config.authless ? randomBytes(32).toString('hex') : await resolveAuthSecret(config, logger);
   const hash = createSecretHasher(secret);

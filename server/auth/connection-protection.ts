@@ -18,7 +18,8 @@ export interface ProtectedCall {
 
 /** Where the setting lives, for the message: the variable of an environment connection, else the record's field. */
 function settingOf(connection: ProtectedCall['connection']): string {
-  const where = connection.source === 'env' ? `, set by SERVICE_REDIS_URL_${connection.id.toUpperCase()}_PROTECTION` : '';
+  const where =
+    connection.source === 'env' ? `, set by SERVICE_REDIS_URL_${connection.id.toUpperCase()}_PROTECTION` : '';
   return `protection: ${connection.protection}${where}`;
 }
 
@@ -35,7 +36,14 @@ export const readOnlyMessage = (connection: ProtectedCall['connection'], what: s
  * procedure that declares and implements it) changes nothing and passes. Runs
  * after the permission check, so the role already allows the action.
  */
-export function assertProtectionAllows({ connection, actor, permission, input, confirms, change = storeChangeByPermission[permission] }: ProtectedCall): void {
+export function assertProtectionAllows({
+  connection,
+  actor,
+  permission,
+  input,
+  confirms,
+  change = storeChangeByPermission[permission],
+}: ProtectedCall): void {
   const { protection, name } = connection;
   if (change === 'none' || protection === 'none' || input?.dryRun === true) return;
   const refuse = (message: string, extra: Record<string, unknown> = {}) =>
@@ -43,7 +51,9 @@ export function assertProtectionAllows({ connection, actor, permission, input, c
   if (protection === 'read-only') throw refuse(readOnlyMessage(connection, `${permission} would change the store`));
   if (change !== 'destroy') return;
   if (protection === 'admin' && roleOrder.indexOf(actor.role) < roleOrder.indexOf('admin')) {
-    throw refuse(`Connection "${name}" leaves destructive actions to admins (${settingOf(connection)}): ${permission} needs the admin role, yours is ${actor.role}`);
+    throw refuse(
+      `Connection "${name}" leaves destructive actions to admins (${settingOf(connection)}): ${permission} needs the admin role, yours is ${actor.role}`,
+    );
   }
   if (protection === 'confirm') {
     const expected = confirms === 'queue' ? String(input?.queueName ?? '') : name;

@@ -47,7 +47,10 @@ export async function createInvitation(
   const { actor } = input;
   if (!actor.userId) throw new AppError('FORBIDDEN', 'Invitations are created by a user');
   if (roleOrder.indexOf(input.role) > roleOrder.indexOf(actor.role)) {
-    throw new AppError('FORBIDDEN', `An invitation cannot grant a higher role (${input.role}) than yours (${actor.role})`);
+    throw new AppError(
+      'FORBIDDEN',
+      `An invitation cannot grant a higher role (${input.role}) than yours (${actor.role})`,
+    );
   }
   await refuseCurrentMember(input.em, input.organizationId, normalizeEmail(input.email));
   const token = `${invitationTokenPrefix}${randomBytes(32).toString('base64url')}`;
@@ -65,5 +68,9 @@ export async function createInvitation(
     createdAt: now,
   });
   await input.em.flush();
-  return { ...invitationView(invitation), token, url: `${input.appBaseUrl.replace(/\/$/, '')}/api/invitations/${token}` };
+  return {
+    ...invitationView(invitation),
+    token,
+    url: `${input.appBaseUrl.replace(/\/$/, '')}/api/invitations/${token}`,
+  };
 }

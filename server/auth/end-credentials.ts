@@ -13,7 +13,11 @@ export interface EndedCredentials {
  * their id, see lucia-adapter.ts) and, when asked, every API token they
  * created, in every organization.
  */
-export async function endCredentials(tx: EntityManager, userId: string, options: { keepSessionIdHash?: string; revokeTokens: boolean }): Promise<EndedCredentials> {
+export async function endCredentials(
+  tx: EntityManager,
+  userId: string,
+  options: { keepSessionIdHash?: string; revokeTokens: boolean },
+): Promise<EndedCredentials> {
   const keep = options.keepSessionIdHash === undefined ? {} : { idHash: { $ne: options.keepSessionIdHash } };
   const endedSessions = await tx.nativeDelete(Session, { userId, ...keep });
   const revokedTokens = options.revokeTokens ? await tx.nativeDelete(ApiToken, { createdByUserId: userId }) : 0;

@@ -45,7 +45,11 @@ export async function identifyToken(deps: IdentifyDeps, token: string): Promise<
  * A bearer token wins over a cookie. A session lucia refreshed gets a new
  * cookie; an invalid or expired one gets a blank cookie so the browser drops it.
  */
-async function identifySession(deps: IdentifyDeps, sessionId: string, res: Response | undefined): Promise<Identity | null> {
+async function identifySession(
+  deps: IdentifyDeps,
+  sessionId: string,
+  res: Response | undefined,
+): Promise<Identity | null> {
   const { session, user } = await deps.auth.lucia.validateSession(sessionId);
   if (!session) {
     res?.append('Set-Cookie', deps.auth.lucia.createBlankSessionCookie().serialize());
@@ -55,7 +59,11 @@ async function identifySession(deps: IdentifyDeps, sessionId: string, res: Respo
   return { kind: 'user', user: { id: user.id, email: user.email, name: user.name }, session };
 }
 
-export async function identifyRequest(deps: IdentifyDeps, req: Request | undefined, res: Response | undefined): Promise<Identity | null> {
+export async function identifyRequest(
+  deps: IdentifyDeps,
+  req: Request | undefined,
+  res: Response | undefined,
+): Promise<Identity | null> {
   if (deps.config.authless) return { kind: 'authless' };
   const token = bearerToken(req);
   if (token) return identifyToken(deps, token);

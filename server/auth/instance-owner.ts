@@ -23,8 +23,16 @@ export async function isInstanceOwner(em: EntityManager, localOrganizationId: st
  * `npm run admin` on the server: never by the admin or owner of some
  * organization the user also belongs to, which anyone may create.
  */
-export async function requireActsOnAccount(em: EntityManager, localOrganizationId: string, actor: Actor, userId: string): Promise<void> {
+export async function requireActsOnAccount(
+  em: EntityManager,
+  localOrganizationId: string,
+  actor: Actor,
+  userId: string,
+): Promise<void> {
   if (actor.userId === userId && actor.kind === 'user') return;
   if (await isInstanceOwner(em, localOrganizationId, actor)) return;
-  throw new AppError('FORBIDDEN', "Only the user themselves or the instance owner (an owner of the instance's own organization) may change an account; organization owners and admins manage memberships only");
+  throw new AppError(
+    'FORBIDDEN',
+    "Only the user themselves or the instance owner (an owner of the instance's own organization) may change an account; organization owners and admins manage memberships only",
+  );
 }

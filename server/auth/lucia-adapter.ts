@@ -17,7 +17,10 @@ export function createLuciaAdapter(persistence: Persistence, hash: SecretHasher)
     expiresAt: row.expiresAt,
     attributes: { activeOrganizationId: row.activeOrganizationId ?? null },
   });
-  const toDatabaseUser = (row: UserRecord): DatabaseUser => ({ id: row.id, attributes: { email: row.email, name: row.name } });
+  const toDatabaseUser = (row: UserRecord): DatabaseUser => ({
+    id: row.id,
+    attributes: { email: row.email, name: row.name },
+  });
 
   return {
     async getSessionAndUser(sessionId) {

@@ -9,8 +9,12 @@ const current = { N: 2 ** 15, r: 8, p: 1, keyLength: 64 };
 function derive(password: string, salt: Buffer, options: ScryptOptions & { keyLength: number }): Promise<Buffer> {
   const { keyLength, ...params } = options;
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, keyLength, { ...params, maxmem: 256 * params.N! * params.r! }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scrypt(
+      password.normalize('NFKC'),
+      salt,
+      keyLength,
+      { ...params, maxmem: 256 * params.N! * params.r! },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }
@@ -26,6 +30,11 @@ export async function verifyPassword(stored: string, password: string): Promise<
   const [scheme, N, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(N), r: Number(r), p: Number(p), keyLength: expected.length });
+  const actual = await derive(password, Buffer.from(salt, 'base64'), {
+    N: Number(N),
+    r: Number(r),
+    p: Number(p),
+    keyLength: expected.length,
+  });
   return timingSafeEqual(actual, expected);
 }

@@ -24,13 +24,18 @@ function requestedOrganization(ctx: Context, routeOrganizationId: string | undef
  * else the one they joined first. Asking for an organization they are not a
  * member of is 403, as is having no membership at all.
  */
-function chooseMembership(memberships: MembershipRecord[], requested: string | undefined, sessionOrganizationId: string | null) {
+function chooseMembership(
+  memberships: MembershipRecord[],
+  requested: string | undefined,
+  sessionOrganizationId: string | null,
+) {
   if (requested) {
     const match = memberships.find((membership) => membership.organizationId === requested);
     if (!match) throw notMember(requested);
     return match;
   }
-  const chosen = memberships.find((membership) => membership.organizationId === sessionOrganizationId) ?? memberships[0];
+  const chosen =
+    memberships.find((membership) => membership.organizationId === sessionOrganizationId) ?? memberships[0];
   if (!chosen) throw new AppError('FORBIDDEN', 'You are not a member of any organization');
   return chosen;
 }
@@ -58,16 +63,32 @@ export async function resolveActor(ctx: Context, routeOrganizationId?: string): 
   if (identity.kind === 'token') {
     const { token } = identity;
     if (requested && requested !== token.organizationId) throw notMember(requested);
-    const creator = await em.findOne(Membership, { organizationId: token.organizationId, userId: token.createdByUserId });
+    const creator = await em.findOne(Membership, {
+      organizationId: token.organizationId,
+      userId: token.createdByUserId,
+    });
     // The creator left the organization: the token acts for nobody.
     if (!creator) return null;
     const role = lowerRole(token.role, creator.role);
-    return { kind: viaMcp ? 'agent' : 'token', userId: token.createdByUserId, tokenId: token.id, organizationId: token.organizationId, role, tokenScope: token.scope };
+    return {
+      kind: viaMcp ? 'agent' : 'token',
+      userId: token.createdByUserId,
+      tokenId: token.id,
+      organizationId: token.organizationId,
+      role,
+      tokenScope: token.scope,
+    };
   }
   const [userId, preferred] =
-    identity.kind === 'user' ? [identity.user.id, identity.session.activeOrganizationId] : [identity.userId, identity.organizationId];
+    identity.kind === 'user'
+      ? [identity.user.id, identity.session.activeOrganizationId]
+      : [identity.userId, identity.organizationId];
   const memberships = await em.find(Membership, { userId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   // An in-process caller that names an organization must be a member of it, like a route's own.
-  const membership = chooseMembership(memberships, requested ?? (identity.kind === 'user' ? undefined : (preferred ?? undefined)), preferred);
+  const membership = chooseMembership(
+    memberships,
+    requested ?? (identity.kind === 'user' ? undefined : (preferred ?? undefined)),
+    preferred,
+  );
   return { kind: 'user', userId, tokenId: null, organizationId: membership.organizationId, role: membership.role };
 }

@@ -25,7 +25,12 @@ export function setupTokenRequired(config: Pick<Config, 'authless' | 'http'>): b
  * data directory (same token across restarts); server mode stores only its
  * hash, so each start before the first sign-up prints a fresh one.
  */
-export async function prepareSetupToken(deps: { config: Config; logger: Logger; persistence: Persistence; hash: SecretHasher }): Promise<string | null> {
+export async function prepareSetupToken(deps: {
+  config: Config;
+  logger: Logger;
+  persistence: Persistence;
+  hash: SecretHasher;
+}): Promise<string | null> {
   const { config, logger } = deps;
   if (!setupTokenRequired(config)) return null;
   const file = config.persistence.mode === 'embedded' ? path.join(config.persistence.directory, setupTokenFile) : null;
@@ -35,7 +40,12 @@ export async function prepareSetupToken(deps: { config: Config; logger: Logger; 
     return null;
   }
   const token = file
-    ? await keptSecret(file, { generate: () => randomBytes(24).toString('base64url'), parse: (text) => text.trim() || null, serialize: (value) => value, expected: 'a setup token' })
+    ? await keptSecret(file, {
+        generate: () => randomBytes(24).toString('base64url'),
+        parse: (text) => text.trim() || null,
+        serialize: (value) => value,
+        expected: 'a setup token',
+      })
     : randomBytes(24).toString('base64url');
   await em.nativeDelete(InstanceSetting, { key: setupTokenHashKey });
   await em.insert(InstanceSetting, { key: setupTokenHashKey, value: deps.hash(token), createdAt: new Date() });

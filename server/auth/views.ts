@@ -6,7 +6,13 @@ import type { UserRecord } from '../persistence/entities/user.js';
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 export function userView(user: UserRecord): UserView {
-  return { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt.toISOString(), lastSignInAt: iso(user.lastSignInAt) };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    createdAt: user.createdAt.toISOString(),
+    lastSignInAt: iso(user.lastSignInAt),
+  };
 }
 
 export function tokenView(token: ApiTokenRecord): TokenView {

@@ -39,7 +39,12 @@ const externalsExceptInlined = {
       const bare = !args.path.startsWith('.') && !path.isAbsolute(args.path);
       if (bare && !inlinedPackages.includes(packageOf(args.path))) return { external: true };
       if (!bare && !insideInlined(args.importer)) return undefined;
-      const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } });
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: { resolving: true },
+      });
       return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, sideEffects: false };
     });
   },
@@ -97,13 +102,39 @@ export async function buildLibrary(esbuild) {
  * (false) without the compiler, as in a production install.
  */
 export async function buildLibraryTypes() {
-  const ts = await import('typescript').then((module) => module.default, () => null);
+  const ts = await import('typescript').then(
+    (module) => module.default,
+    () => null,
+  );
   if (!ts) return false;
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => { throw new Error(String(diagnostic.messageText)); } });
-  const options = { ...parsed.options, noEmit: false, declaration: true, emitDeclarationOnly: true, outDir: path.join(root, 'dist/types'), rootDir: root };
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    path.join(root, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(String(diagnostic.messageText));
+      },
+    },
+  );
+  const options = {
+    ...parsed.options,
+    noEmit: false,
+    declaration: true,
+    emitDeclarationOnly: true,
+    outDir: path.join(root, 'dist/types'),
+    rootDir: root,
+  };
   const program = ts.createProgram({ rootNames: [path.join(root, 'routers/_bullpen.ts')], options });
   const { diagnostics } = program.emit();
-  if (diagnostics.length > 0) throw new Error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+  if (diagnostics.length > 0)
+    throw new Error(
+      ts.formatDiagnostics(diagnostics, {
+        getCanonicalFileName: (name) => name,
+        getCurrentDirectory: () => root,
+        getNewLine: () => '\n',
+      }),
+    );
   return true;
 }
 
@@ -118,5 +149,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await buildClientJs(esbuild);
   await buildLibrary(esbuild);
   const typed = await buildLibraryTypes();
-  console.error(`build: dist/server/main.js in ${ms} ms, client/dist, dist/bullpen.js${typed ? ' and dist/types/' : ' (no TypeScript: no declarations)'}`);
+  console.error(
+    `build: dist/server/main.js in ${ms} ms, client/dist, dist/bullpen.js${typed ? ' and dist/types/' : ' (no TypeScript: no declarations)'}`,
+  );
 }

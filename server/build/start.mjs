@@ -38,7 +38,9 @@ async function ensureBuilt() {
   const esbuild = await loadCompiler();
   if (!esbuild) {
     const why = built === null ? 'dist/ is missing' : 'dist/ is older than the sources';
-    console.error(`bullpen: ${why} and no compiler is installed: run \`npm install\` (it builds), or \`npm run build\``);
+    console.error(
+      `bullpen: ${why} and no compiler is installed: run \`npm install\` (it builds), or \`npm run build\``,
+    );
     process.exit(1);
   }
   const ms = await buildService(esbuild);

@@ -27,6 +27,7 @@ export const finishedSetCallSize = 250;
  * whole list, which every extra call would repeat.
  */
 export function cleanCallPlan(status: PurgeableStatus, batchSize: number): CleanCallPlan {
-  if (status === 'completed' || status === 'failed') return { size: Math.min(finishedSetCallSize, batchSize), inFlight: 2 };
+  if (status === 'completed' || status === 'failed')
+    return { size: Math.min(finishedSetCallSize, batchSize), inFlight: 2 };
   return { size: batchSize, inFlight: 1 };
 }

@@ -50,9 +50,18 @@ return { removed, stopped }`);
  * a parent or a deduplication id, BullMQ's clean removes the rest of the
  * `limit`, that job first.
  */
-export async function cleanFinishedSet(client: StoreClient, queue: Queue, ref: QueueRef, status: 'completed' | 'failed', limit: number): Promise<string[]> {
+export async function cleanFinishedSet(
+  client: StoreClient,
+  queue: Queue,
+  ref: QueueRef,
+  status: 'completed' | 'failed',
+  limit: number,
+): Promise<string[]> {
   const keys = [queueKey(ref, status), queueKey(ref, 'events')];
-  const [removed, stopped] = (await script.run(client, keys, [queueKey(ref, ''), Date.now(), limit])) as [string[], number];
+  const [removed, stopped] = (await script.run(client, keys, [queueKey(ref, ''), Date.now(), limit])) as [
+    string[],
+    number,
+  ];
   if (stopped === 0 || removed.length >= limit) return removed;
   return [...removed, ...(await queue.clean(0, limit - removed.length, status))];
 }

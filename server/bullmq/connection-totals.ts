@@ -62,14 +62,20 @@ export class ConnectionTotals {
     if (this.options.ttlMs <= 0) return;
     const key = keyOf(store);
     const known = this.entries.get(key);
-    if (!known || known.countedAt < counted.countedAt) this.entries.set(key, { totals: counted.totals, countedAt: counted.countedAt });
+    if (!known || known.countedAt < counted.countedAt)
+      this.entries.set(key, { totals: counted.totals, countedAt: counted.countedAt });
   }
 
   private refresh(store: StoreHandle, key: string, recount: () => Promise<JobCounts>): void {
     const countedAt = this.now();
     const running = recount()
       .then((totals) => this.counted(store, { totals, countedAt }))
-      .catch((error: Error) => this.options.logger?.warn({ connectionId: store.connection.id, reason: error.message }, 'background recount of queue totals failed'))
+      .catch((error: Error) =>
+        this.options.logger?.warn(
+          { connectionId: store.connection.id, reason: error.message },
+          'background recount of queue totals failed',
+        ),
+      )
       .finally(() => this.refreshing.delete(key));
     this.refreshing.set(key, running);
   }

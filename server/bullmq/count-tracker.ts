@@ -81,7 +81,10 @@ export class CountTracker {
       const bases = refs.map((ref) => this.table.baseOf(ref));
       const stale = this.table.stale(bases);
       if (stale.length > Math.max(readInRequest, refs.length / 4)) {
-        this.catchUp(link, stale.map((i) => refs[i]!));
+        this.catchUp(
+          link,
+          stale.map((i) => refs[i]!),
+        );
         return undefined;
       }
       if (stale.length > 0) await this.read(stale.map((i) => refs[i]!));
@@ -100,7 +103,8 @@ export class CountTracker {
   private activeLink(refs: readonly QueueRef[]): TrackingLink | undefined {
     if (!this.options.enabled || this.closed || this.client instanceof Cluster) return undefined;
     if (this.link) return this.link;
-    if (!this.starting && this.now() >= this.retryAt) this.starting = this.start(refs).finally(() => (this.starting = undefined));
+    if (!this.starting && this.now() >= this.retryAt)
+      this.starting = this.start(refs).finally(() => (this.starting = undefined));
     return undefined;
   }
 
@@ -121,7 +125,10 @@ export class CountTracker {
       this.catchUp(link, refs);
     } catch (error) {
       this.retryAt = this.now() + retryAfterMs;
-      this.options.logger?.info({ reason: (error as Error).message }, 'queue totals: no client-side tracking on this store, totals are counted by the list');
+      this.options.logger?.info(
+        { reason: (error as Error).message },
+        'queue totals: no client-side tracking on this store, totals are counted by the list',
+      );
     }
   }
 
@@ -139,9 +146,12 @@ export class CountTracker {
   private catchUp(link: TrackingLink, refs: readonly QueueRef[]): void {
     if (this.catchingUp) return;
     this.catchingUp = (async () => {
-      for (let at = 0; at < refs.length && this.link === link; at += catchUpChunk) await this.read(refs.slice(at, at + catchUpChunk));
+      for (let at = 0; at < refs.length && this.link === link; at += catchUpChunk)
+        await this.read(refs.slice(at, at + catchUpChunk));
     })()
-      .catch((error: Error) => this.options.logger?.warn({ reason: error.message }, 'queue totals: catching up on tracked counts failed'))
+      .catch((error: Error) =>
+        this.options.logger?.warn({ reason: error.message }, 'queue totals: catching up on tracked counts failed'),
+      )
       .finally(() => (this.catchingUp = undefined));
   }
 

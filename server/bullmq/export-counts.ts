@@ -4,7 +4,15 @@ import { figures, readQueueFigures } from './queue-figures.js';
 import type { QueueRef } from './queue-key.js';
 
 /** The states BullMQ's exportPrometheusMetrics counts, in its order (getJobCounts() with no types). */
-export const exportedStates = ['active', 'completed', 'delayed', 'failed', 'prioritized', 'waiting', 'waiting-children'] as const;
+export const exportedStates = [
+  'active',
+  'completed',
+  'delayed',
+  'failed',
+  'prioritized',
+  'waiting',
+  'waiting-children',
+] as const;
 
 /** The count each of those states is (`waiting-children` is the `waitingChildren` count). */
 export const countKindOfState: Record<(typeof exportedStates)[number], JobCountKind> = {
@@ -44,6 +52,12 @@ export async function readExportCounts(client: StoreClient, refs: QueueRef[]): P
   const states = exportedStates.length;
   return refs.map((ref, index) => {
     const own = values[index]!;
-    return { ref, counts: own.slice(0, states), completedTotal: own[states]!, failedTotal: own[states + 1]!, oldestWaitingAt: own[states + 2]! };
+    return {
+      ref,
+      counts: own.slice(0, states),
+      completedTotal: own[states]!,
+      failedTotal: own[states + 1]!,
+      oldestWaitingAt: own[states + 2]!,
+    };
   });
 }

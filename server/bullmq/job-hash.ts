@@ -21,7 +21,16 @@ export type JobHash = Partial<Record<string, string>>;
  * never the options or stack traces.
  */
 export const summaryHashFields = [
-  'name', 'progress', 'failedReason', 'atm', 'attemptsMade', 'delay', 'priority', 'timestamp', 'processedOn', 'finishedOn',
+  'name',
+  'progress',
+  'failedReason',
+  'atm',
+  'attemptsMade',
+  'delay',
+  'priority',
+  'timestamp',
+  'processedOn',
+  'finishedOn',
 ] as const;
 
 /** The small fields of a job hash, decoded as BullMQ's Job.fromJSON decodes them. */

@@ -23,7 +23,12 @@ export interface QueueScan {
   incomplete: Array<{ prefix: string; reason: string }>;
 }
 
-async function scanNode(node: Redis, prefix: string, found: Map<string, QueueRef>, limits: ScanLimits): Promise<string | null> {
+async function scanNode(
+  node: Redis,
+  prefix: string,
+  found: Map<string, QueueRef>,
+  limits: ScanLimits,
+): Promise<string | null> {
   const pattern = metaKeyPattern(prefix);
   let cursor = '0';
   for (let calls = 0; calls < limits.maxCalls; calls++) {
@@ -45,7 +50,10 @@ async function scanNode(node: Redis, prefix: string, found: Map<string, QueueRef
  * grows with the store's key count (about a second per million keys), which
  * is why lists read the queue index (server/discovery/queue-index.ts).
  */
-export async function scanQueueNames(store: { client: StoreClient; prefixes: string[] }, limits: ScanLimits = defaultScanLimits): Promise<QueueScan> {
+export async function scanQueueNames(
+  store: { client: StoreClient; prefixes: string[] },
+  limits: ScanLimits = defaultScanLimits,
+): Promise<QueueScan> {
   const found = new Map<string, QueueRef>();
   const nodes = await masterNodes(store.client);
   const incomplete: QueueScan['incomplete'] = [];

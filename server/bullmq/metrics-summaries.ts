@@ -23,7 +23,11 @@ const summaryFigures = (windowMinutes: number) => [
  * Lua call per 500 queues, all sent at once, so a thousand queues cost one
  * round trip and a few milliseconds of store time instead of 10,000 commands.
  */
-export async function summarizeQueues(client: StoreClient, queues: QueueRef[], windowMinutes: number): Promise<QueueSummary[]> {
+export async function summarizeQueues(
+  client: StoreClient,
+  queues: QueueRef[],
+  windowMinutes: number,
+): Promise<QueueSummary[]> {
   const { values } = await readQueueFigures(client, queues, summaryFigures(windowMinutes), queuesPerCall);
   // Plain loops and object literals: at 10,000 queues this mapping was a tenth of the route's time (Object.fromEntries per queue).
   const summaries = new Array<QueueSummary>(queues.length);
@@ -35,7 +39,15 @@ export async function summarizeQueues(client: StoreClient, queues: QueueRef[], w
       prefix: ref.prefix,
       isPaused: own[7] === 1,
       // jobStates' order: active, completed, delayed, failed, prioritized, waiting, waiting-children.
-      counts: { active: own[0]!, completed: own[1]!, delayed: own[2]!, failed: own[3]!, prioritized: own[4]!, waiting: own[5]!, 'waiting-children': own[6]! },
+      counts: {
+        active: own[0]!,
+        completed: own[1]!,
+        delayed: own[2]!,
+        failed: own[3]!,
+        prioritized: own[4]!,
+        waiting: own[5]!,
+        'waiting-children': own[6]!,
+      },
       rates: { completed: rate(own[8]!, windowMinutes), failed: rate(own[9]!, windowMinutes) },
     };
   }

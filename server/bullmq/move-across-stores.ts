@@ -53,11 +53,15 @@ export interface AcrossEnds {
  */
 export async function moveAcrossStores(ends: AcrossEnds, orders: MoveOrder[]): Promise<MoveVerdict[]> {
   const verdicts: MoveVerdict[] = [];
-  for (let start = 0; start < orders.length; start += movesPerScript) verdicts.push(...(await moveBatch(ends, orders.slice(start, start + movesPerScript))));
+  for (let start = 0; start < orders.length; start += movesPerScript)
+    verdicts.push(...(await moveBatch(ends, orders.slice(start, start + movesPerScript))));
   return verdicts;
 }
 
-async function moveBatch({ source, target, mover, tallied = false }: AcrossEnds, orders: MoveOrder[]): Promise<MoveVerdict[]> {
+async function moveBatch(
+  { source, target, mover, tallied = false }: AcrossEnds,
+  orders: MoveOrder[],
+): Promise<MoveVerdict[]> {
   const inspected = await source.inspect(orders);
   const verdicts: MoveVerdict[] = inspected.map((found) => (typeof found === 'string' ? found : 'moved'));
   const parcels = orders.flatMap((order, index) => {
@@ -72,7 +76,10 @@ async function moveBatch({ source, target, mover, tallied = false }: AcrossEnds,
   const released = await source.release(leaving.map(({ order }) => order));
   // A worker took the source copy between delivery and release: the target's copy is taken back while
   // no worker holds it yet, and the job stays in the source (only if both ran at once does it run twice).
-  const stayed = leaving.filter((parcel, index) => delivered[parcels.indexOf(parcel)] === 'delivered' && !['moved', 'missing'].includes(released[index]!));
+  const stayed = leaving.filter(
+    (parcel, index) =>
+      delivered[parcels.indexOf(parcel)] === 'delivered' && !['moved', 'missing'].includes(released[index]!),
+  );
   const recalled = await target.recall(stayed, mover, tallied);
   parcels.forEach(({ order }, index) => {
     const verdict = delivered[index]!;

@@ -63,11 +63,25 @@ return verdicts`);
 export const movesPerScript = 100;
 
 /** Moves jobs between two queues of one (non-cluster) store, each atomically; one verdict per order. */
-export async function moveWithinStore(client: StoreClient, from: QueueRef, to: QueueRef, orders: MoveOrder[], tally = ''): Promise<MoveVerdict[]> {
+export async function moveWithinStore(
+  client: StoreClient,
+  from: QueueRef,
+  to: QueueRef,
+  orders: MoveOrder[],
+  tally = '',
+): Promise<MoveVerdict[]> {
   const verdicts: MoveVerdict[] = [];
   for (let start = 0; start < orders.length; start += movesPerScript) {
-    const args = orders.slice(start, start + movesPerScript).flatMap((order) => [order.jobId, order.targetId, order.readOpts, order.movedOpts]);
-    verdicts.push(...((await script.run(client, [queueKey(from, 'meta')], [queueKey(from, ''), queueKey(to, ''), tally, ...args])) as MoveVerdict[]));
+    const args = orders
+      .slice(start, start + movesPerScript)
+      .flatMap((order) => [order.jobId, order.targetId, order.readOpts, order.movedOpts]);
+    verdicts.push(
+      ...((await script.run(
+        client,
+        [queueKey(from, 'meta')],
+        [queueKey(from, ''), queueKey(to, ''), tally, ...args],
+      )) as MoveVerdict[]),
+    );
   }
   return verdicts;
 }
@@ -75,6 +89,9 @@ export async function moveWithinStore(client: StoreClient, from: QueueRef, to: Q
 /** The raw options of each job (null when it is gone), read in one round trip. */
 export async function readJobOpts(client: StoreClient, ref: QueueRef, jobIds: string[]): Promise<Array<string | null>> {
   if (jobIds.length === 0) return [];
-  const replies = await runPipelined(client, jobIds.map((id) => keyed('hget', queueKey(ref, id), 'opts')));
+  const replies = await runPipelined(
+    client,
+    jobIds.map((id) => keyed('hget', queueKey(ref, id), 'opts')),
+  );
   return replies.map((reply) => (typeof reply === 'string' ? reply : null));
 }

@@ -5,7 +5,10 @@ import { globMatches } from './queue-globs.js';
  * characters, `?` one character), e.g. `orders-*,mail`. Empty: everything.
  */
 export function nameGlobMatcher(globs: string | null): (name: string) => boolean {
-  const patterns = (globs ?? '').split(',').map((glob) => glob.trim()).filter(Boolean);
+  const patterns = (globs ?? '')
+    .split(',')
+    .map((glob) => glob.trim())
+    .filter(Boolean);
   if (patterns.length === 0) return () => true;
   return (name) => patterns.some((glob) => globMatches(glob, name));
 }

@@ -7,7 +7,10 @@ export interface KeyedCommand {
   args: [name: string, ...args: Array<string | number>];
 }
 
-export const keyed = (name: string, key: string, ...rest: Array<string | number>): KeyedCommand => ({ key, args: [name, key, ...rest] });
+export const keyed = (name: string, key: string, ...rest: Array<string | number>): KeyedCommand => ({
+  key,
+  args: [name, key, ...rest],
+});
 
 /** Redis routes a key by the text between its first `{` and the next `}` when that is not empty. */
 export function hashTag(key: string): string {
@@ -48,7 +51,10 @@ export async function runPipelined(client: StoreClient, commands: KeyedCommand[]
   const replies = new Array<unknown>(commands.length);
   await Promise.all(
     groupByHashTag(commands).map(async (indexes) => {
-      const groupReplies = await execPipeline(client, indexes.map((index) => commands[index]!));
+      const groupReplies = await execPipeline(
+        client,
+        indexes.map((index) => commands[index]!),
+      );
       indexes.forEach((index, position) => {
         replies[index] = groupReplies[position];
       });

@@ -33,22 +33,34 @@ export const countSourceByKind: Record<JobCountKind, { command: 'llen' | 'zcard'
   waitingChildren: { command: 'zcard', type: 'waiting-children', rare: true },
 };
 
-const figure = (operation: QueueFigure['operation'], types: string[], argument: string | number = '', rare = false): QueueFigure => ({ operation, types, argument, keep: 'each', rare });
+const figure = (
+  operation: QueueFigure['operation'],
+  types: string[],
+  argument: string | number = '',
+  rare = false,
+): QueueFigure => ({ operation, types, argument, keep: 'each', rare });
 
 /** The figures every reader of queues composes from. */
 export const figures = {
   /** Jobs of one status. */
-  count: (kind: JobCountKind) => figure(countSourceByKind[kind].command, [countSourceByKind[kind].type], '', countSourceByKind[kind].rare),
+  count: (kind: JobCountKind) =>
+    figure(countSourceByKind[kind].command, [countSourceByKind[kind].type], '', countSourceByKind[kind].rare),
   /** 1 when the queue is paused (BullMQ's isPaused: the `paused` field of its meta hash), else 0. */
   paused: () => figure('hexists', ['meta'], 'paused'),
   /** 1 when one of these statuses holds a job, else 0: EXISTS of each in turn, stopping at the first (put the likeliest first). */
-  anyJob: (kinds: readonly JobCountKind[]) => figure('any', kinds.map((kind) => countSourceByKind[kind].type)),
+  anyJob: (kinds: readonly JobCountKind[]) =>
+    figure(
+      'any',
+      kinds.map((kind) => countSourceByKind[kind].type),
+    ),
   /** The finished total BullMQ keeps in its metrics hash (what its Prometheus export says). */
   finishedTotal: (status: 'completed' | 'failed') => figure('hnumber', [`metrics:${status}`], 'count'),
   /** Jobs finished in the newest `minutes` one-minute points of BullMQ's metrics. */
-  finishedInPoints: (status: 'completed' | 'failed', minutes: number) => figure('lsum', [`metrics:${status}:data`], minutes, true),
+  finishedInPoints: (status: 'completed' | 'failed', minutes: number) =>
+    figure('lsum', [`metrics:${status}:data`], minutes, true),
   /** Jobs finished after `since` (ms), up to `until` included when given: the status sets are scored by finish time. */
-  finishedSince: (status: 'completed' | 'failed', since: number, until?: number) => figure('zcount-after', [status], until === undefined ? since : `${since}:${until}`),
+  finishedSince: (status: 'completed' | 'failed', since: number, until?: number) =>
+    figure('zcount-after', [status], until === undefined ? since : `${since}:${until}`),
   /** Enqueue time (ms) of the oldest job in `wait`; 0 when none waits. */
   oldestWaitingAt: () => figure('oldest', ['wait'], 'timestamp'),
 };
@@ -71,10 +83,19 @@ function callGroups(client: StoreClient, refs: readonly QueueRef[], perCall: num
     if (group) group.push(index);
     else byTag.set(tag, [index]);
   });
-  return [...byTag.values()].flatMap((group) => Array.from({ length: Math.ceil(group.length / perCall) }, (_, i) => group.slice(i * perCall, (i + 1) * perCall)));
+  return [...byTag.values()].flatMap((group) =>
+    Array.from({ length: Math.ceil(group.length / perCall) }, (_, i) => group.slice(i * perCall, (i + 1) * perCall)),
+  );
 }
 
-const scriptArguments = (read: readonly QueueFigure[]) => read.flatMap((one) => [one.operation, one.rare ? `${one.keep}?` : one.keep, one.argument, one.types.length, ...one.types]);
+const scriptArguments = (read: readonly QueueFigure[]) =>
+  read.flatMap((one) => [
+    one.operation,
+    one.rare ? `${one.keep}?` : one.keep,
+    one.argument,
+    one.types.length,
+    ...one.types,
+  ]);
 
 /**
  * Reads `figures` of every queue of `refs` with one script call per
@@ -82,7 +103,12 @@ const scriptArguments = (read: readonly QueueFigure[]) => read.flatMap((one) => 
  * round trips and no per-queue command whatever the number of queues, and
  * each call short enough not to hold the store for long.
  */
-export async function readQueueFigures(client: StoreClient, refs: readonly QueueRef[], read: readonly QueueFigure[], perCall: number): Promise<FigureReadings> {
+export async function readQueueFigures(
+  client: StoreClient,
+  refs: readonly QueueRef[],
+  read: readonly QueueFigure[],
+  perCall: number,
+): Promise<FigureReadings> {
   const kept = read.flatMap((one, index) => (one.keep === 'sum' ? [] : [index]));
   const values = new Array<number[]>(refs.length);
   const sums = read.map(() => 0);
@@ -92,8 +118,13 @@ export async function readQueueFigures(client: StoreClient, refs: readonly Queue
   const args = scriptArguments(read);
   await Promise.all(
     callGroups(client, refs, perCall).map(async (indexes) => {
-      const reply = await queueFiguresScript.runForBuffer(client, indexes.map((index) => queueKey(refs[index]!, 'meta')), args);
-      if (reply.length !== (indexes.length * kept.length + read.length) * 8) throw new Error(`figures script: ${reply.length} bytes for ${indexes.length} queues`);
+      const reply = await queueFiguresScript.runForBuffer(
+        client,
+        indexes.map((index) => queueKey(refs[index]!, 'meta')),
+        args,
+      );
+      if (reply.length !== (indexes.length * kept.length + read.length) * 8)
+        throw new Error(`figures script: ${reply.length} bytes for ${indexes.length} queues`);
       // Plain loops: at 10,000 queues × 10 figures, closures per value showed in profiles.
       let at = 0;
       for (let i = 0; i < indexes.length; i++) {
@@ -107,7 +138,8 @@ export async function readQueueFigures(client: StoreClient, refs: readonly Queue
         for (let k = 0; k < kept.length; k++) own[kept[k]!] = reply.readDoubleLE(8 * at++);
         values[refIndex] = own;
       }
-      for (let figureIndex = 0; figureIndex < read.length; figureIndex++) sums[figureIndex]! += reply.readDoubleLE(8 * (at + figureIndex));
+      for (let figureIndex = 0; figureIndex < read.length; figureIndex++)
+        sums[figureIndex]! += reply.readDoubleLE(8 * (at + figureIndex));
     }),
   );
   return { values, sums };

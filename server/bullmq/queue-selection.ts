@@ -22,7 +22,10 @@ const stateTests: Record<QueueState, StateTest> = {
 };
 
 /** With totals every count is read anyway: idle is decided from them, without looking at the same keys twice. */
-const idleFromCounts: StateTest = { read: toRun.map(figures.count), holds: (counts) => counts.every((count) => count === 0) };
+const idleFromCounts: StateTest = {
+  read: toRun.map(figures.count),
+  holds: (counts) => counts.every((count) => count === 0),
+};
 
 export interface SelectionQuery {
   state?: QueueState | undefined;
@@ -44,7 +47,8 @@ export interface Selection {
   totals?: JobCounts;
 }
 
-const sameFigure = (a: QueueFigure, b: QueueFigure) => a.operation === b.operation && a.argument === b.argument && a.types.join() === b.types.join();
+const sameFigure = (a: QueueFigure, b: QueueFigure) =>
+  a.operation === b.operation && a.argument === b.argument && a.types.join() === b.types.join();
 
 /** Asks for a figure once: a count both summed and needed per queue (sorting by it) is read once, kept as `both`. */
 function addFigure(read: QueueFigure[], wanted: QueueFigure): number {
@@ -64,17 +68,22 @@ export async function selectQueues(client: StoreClient, refs: QueueRef[], query:
   if (!query.state && !query.sortBy && !query.totals) return { selected: refs.map((ref) => ({ ref, count: 0 })) };
   const read: QueueFigure[] = [];
   const totalAt = query.totals ? jobCountKinds.map((kind) => addFigure(read, keeping('sum', figures.count(kind)))) : [];
-  const test = query.state === 'idle' && query.totals ? idleFromCounts : query.state ? stateTests[query.state] : undefined;
+  const test =
+    query.state === 'idle' && query.totals ? idleFromCounts : query.state ? stateTests[query.state] : undefined;
   const stateAt = test ? test.read.map((figure) => addFigure(read, figure)) : [];
   const sortAt = query.sortBy ? addFigure(read, figures.count(query.sortBy)) : -1;
   const { values, sums } = await readQueueFigures(client, refs, read, listQueuesPerCall);
   const selected: SelectedQueue[] = [];
   refs.forEach((ref, index) => {
     const own = values[index]!;
-    if (!test || test.holds(stateAt.map((at) => own[at]!))) selected.push({ ref, count: sortAt < 0 ? 0 : own[sortAt]! });
+    if (!test || test.holds(stateAt.map((at) => own[at]!)))
+      selected.push({ ref, count: sortAt < 0 ? 0 : own[sortAt]! });
   });
   if (!query.totals) return { selected };
-  return { selected, totals: Object.fromEntries(jobCountKinds.map((kind, k) => [kind, sums[totalAt[k]!]!])) as JobCounts };
+  return {
+    selected,
+    totals: Object.fromEntries(jobCountKinds.map((kind, k) => [kind, sums[totalAt[k]!]!])) as JobCounts,
+  };
 }
 
 /** The eight counts summed over every queue of `refs` (a background recount of the list's totals). */
@@ -100,7 +109,11 @@ export const countedStates: ReadonlySet<QueueState> = new Set(Object.keys(testsO
  * jobCountKinds order, one per ref): a state of countedStates and a count
  * sort without a lookup.
  */
-export function selectFromCounts(refs: readonly QueueRef[], rows: readonly (readonly number[])[], query: Omit<SelectionQuery, 'totals'>): SelectedQueue[] {
+export function selectFromCounts(
+  refs: readonly QueueRef[],
+  rows: readonly (readonly number[])[],
+  query: Omit<SelectionQuery, 'totals'>,
+): SelectedQueue[] {
   const sortAt = query.sortBy ? countAt(query.sortBy) : -1;
   const holds = query.state ? testsOnCounts[query.state] : undefined;
   if (query.state && !holds) throw new Error(`state ${query.state} is not decided by counts`);

@@ -113,7 +113,14 @@ export async function readJobDetail(client: StoreClient, options: ReadJobDetailO
   const prefixes = await scriptPrefixes(client, options.queueName, options.prefixes);
   if (prefixes.length === 0) return { found: 'queue-missing' };
   const metaKey = queueKey({ prefix: prefixes[0]!, name: options.queueName }, 'meta');
-  const args = [options.queueName, options.jobId, options.childLimit, cluster ? '0' : '1', options.maxBytes, ...prefixes];
+  const args = [
+    options.queueName,
+    options.jobId,
+    options.childLimit,
+    cluster ? '0' : '1',
+    options.maxBytes,
+    ...prefixes,
+  ];
   const reply = (await script.run(client, [metaKey], args)) as unknown[];
   if (reply[0] === queueMissing) return { found: 'queue-missing' };
   const prefix = prefixes[(reply[1] as number) - 1]!;
@@ -125,7 +132,15 @@ export async function readJobDetail(client: StoreClient, options: ReadJobDetailO
     return { found: 'too-big', prefix, bytes: reply[2] as number, fieldBytes };
   }
   const [, , hash, state, logsCount, counts, childKeys, parent, childRefs] = reply as [
-    string, number, string[], string, number, number[], string[], [string, string | null, string] | null, Array<[string, string | null, string]>,
+    string,
+    number,
+    string[],
+    string,
+    number,
+    number[],
+    string[],
+    [string, string | null, string] | null,
+    Array<[string, string | null, string]>,
   ];
   return {
     found: 'job',

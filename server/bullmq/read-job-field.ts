@@ -40,7 +40,14 @@ export type JobFieldRead =
 
 export async function readJobField(
   client: StoreClient,
-  options: { queueName: string; jobId: string; field: string; offset: number; length: number; prefixes: readonly string[] },
+  options: {
+    queueName: string;
+    jobId: string;
+    field: string;
+    offset: number;
+    length: number;
+    prefixes: readonly string[];
+  },
 ): Promise<JobFieldRead> {
   const prefixes = await scriptPrefixes(client, options.queueName, options.prefixes);
   if (prefixes.length === 0) return { found: 'queue-missing' };

@@ -37,7 +37,11 @@ export async function readJobLogs(client: StoreClient, options: ReadJobLogsOptio
   const prefixes = await scriptPrefixes(client, options.queueName, options.prefixes);
   if (prefixes.length === 0) return { found: 'queue-missing' };
   const metaKey = queueKey({ prefix: prefixes[0]!, name: options.queueName }, 'meta');
-  const reply = (await script.run(client, [metaKey], [options.queueName, options.jobId, options.start, options.end, ...prefixes])) as unknown[];
+  const reply = (await script.run(
+    client,
+    [metaKey],
+    [options.queueName, options.jobId, options.start, options.end, ...prefixes],
+  )) as unknown[];
   if (reply[0] === queueMissing) return { found: 'queue-missing' };
   const prefix = prefixes[(reply[1] as number) - 1]!;
   if (reply[0] === jobMissing) return { found: 'job-missing', prefix };

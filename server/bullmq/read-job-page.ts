@@ -63,8 +63,15 @@ export async function readJobPage(client: StoreClient, request: JobPageRequest):
   if (prefixes.length === 0) return { found: 'queue-missing' };
   const metaKey = queueKey({ prefix: prefixes[0]!, name: request.queueName }, 'meta');
   const args = [
-    request.queueName, request.statusKey, request.statusIsList ? 'list' : 'zset', request.start, request.end, request.oldestFirst ? '1' : '0',
-    prefixes.length, ...prefixes, ...request.fields,
+    request.queueName,
+    request.statusKey,
+    request.statusIsList ? 'list' : 'zset',
+    request.start,
+    request.end,
+    request.oldestFirst ? '1' : '0',
+    prefixes.length,
+    ...prefixes,
+    ...request.fields,
   ];
   const reply = (await script.run(client, [metaKey], args)) as unknown[];
   if (reply[0] === queueMissing) return { found: 'queue-missing' };

@@ -101,21 +101,38 @@ export interface StoreEnd {
 export const moveJournalKey = (target: QueueRef, sourceConnectionId: string, source: QueueRef) =>
   queueKey(target, `bullpen-move-journal:${sourceConnectionId}:${queueKey(source, '')}`);
 
-type Inspected = [verdict: string, name?: string, data?: string, timestamp?: string, priority?: string, atm?: string, ats?: string, logs?: string[]];
+type Inspected = [
+  verdict: string,
+  name?: string,
+  data?: string,
+  timestamp?: string,
+  priority?: string,
+  atm?: string,
+  ats?: string,
+  logs?: string[],
+];
 
 /** A Redis queue as a move's source: inspect and release run one script each (KEYS[1] routes it on a cluster). */
 export function redisMoveSource({ client, ref }: StoreEnd): MoveSource {
   const routed = [queueKey(ref, 'meta')];
   return {
     async inspect(orders) {
-      const replies = (await inspect.run(client, routed, [queueKey(ref, ''), ...orders.flatMap((order) => [order.jobId, order.readOpts])])) as Inspected[];
+      const replies = (await inspect.run(client, routed, [
+        queueKey(ref, ''),
+        ...orders.flatMap((order) => [order.jobId, order.readOpts]),
+      ])) as Inspected[];
       return replies.map(([verdict, name, data, timestamp, priority, atm, ats, logs = []]) =>
-        verdict ? (verdict as MoveVerdict) : { name: name!, data: data!, timestamp: timestamp!, priority: priority!, atm: atm!, ats: ats!, logs },
+        verdict
+          ? (verdict as MoveVerdict)
+          : { name: name!, data: data!, timestamp: timestamp!, priority: priority!, atm: atm!, ats: ats!, logs },
       );
     },
     async release(orders) {
       if (orders.length === 0) return [];
-      return (await release.run(client, routed, [queueKey(ref, ''), ...orders.flatMap((order) => [order.jobId, order.readOpts])])) as MoveVerdict[];
+      return (await release.run(client, routed, [
+        queueKey(ref, ''),
+        ...orders.flatMap((order) => [order.jobId, order.readOpts]),
+      ])) as MoveVerdict[];
     },
   };
 }
@@ -125,15 +142,33 @@ export function redisMoveTarget({ client, ref }: StoreEnd, journal: string): Mov
   return {
     async deliver(parcels: Parcel[], mover, tallied) {
       const args = parcels.flatMap(({ order, job }) => [
-        `${order.jobId}:${job.timestamp}`, order.targetId, job.name, job.data, order.movedOpts, job.timestamp, job.priority, job.atm, job.ats, job.logs.length, ...job.logs,
+        `${order.jobId}:${job.timestamp}`,
+        order.targetId,
+        job.name,
+        job.data,
+        order.movedOpts,
+        job.timestamp,
+        job.priority,
+        job.atm,
+        job.ats,
+        job.logs.length,
+        ...job.logs,
       ]);
       const tally = tallied ? moveTallyKey(ref, mover) : '';
-      return (await deliver.run(client, [queueKey(ref, 'meta')], [queueKey(ref, ''), journal, mover, journalTtlSeconds, tally, ...args])) as Array<'delivered' | 'missing' | 'taken'>;
+      return (await deliver.run(
+        client,
+        [queueKey(ref, 'meta')],
+        [queueKey(ref, ''), journal, mover, journalTtlSeconds, tally, ...args],
+      )) as Array<'delivered' | 'missing' | 'taken'>;
     },
     async recall(parcels: Parcel[], mover, tallied) {
       if (parcels.length === 0) return [];
       const args = parcels.flatMap(({ order, job }) => [`${order.jobId}:${job.timestamp}`, order.targetId]);
-      const replies = (await recall.run(client, [queueKey(ref, 'meta')], [queueKey(ref, ''), journal, mover, tallied ? moveTallyKey(ref, mover) : '', ...args])) as number[];
+      const replies = (await recall.run(
+        client,
+        [queueKey(ref, 'meta')],
+        [queueKey(ref, ''), journal, mover, tallied ? moveTallyKey(ref, mover) : '', ...args],
+      )) as number[];
       return replies.map((reply) => reply === 1);
     },
   };

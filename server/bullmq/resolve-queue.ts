@@ -42,15 +42,23 @@ export interface QueueOnStore {
 function candidatePrefixes(store: StoreHandle, prefix: string | undefined): string[] {
   if (prefix === undefined) return store.prefixes.length > 0 ? store.prefixes : [store.defaultPrefix];
   if (!store.prefixes.includes(prefix)) {
-    throw new AppError('VALIDATION_FAILED', `prefix: "${prefix}" is not a prefix of this connection (${store.prefixes.join(', ')})`, { field: 'prefix' });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `prefix: "${prefix}" is not a prefix of this connection (${store.prefixes.join(', ')})`,
+      { field: 'prefix' },
+    );
   }
   return [prefix];
 }
 
 const notFound = (store: StoreHandle, { queueName, prefix }: QueueTarget) =>
-  new AppError('NOT_FOUND', `Queue "${queueName}" was not found ${prefix === undefined ? `on connection "${store.connection.name}"` : `under prefix "${prefix}"`}`, {
-    queueName,
-  });
+  new AppError(
+    'NOT_FOUND',
+    `Queue "${queueName}" was not found ${prefix === undefined ? `on connection "${store.connection.name}"` : `under prefix "${prefix}"`}`,
+    {
+      queueName,
+    },
+  );
 
 /**
  * Where a route's queue may be, found without a round trip: the candidate
@@ -66,7 +74,11 @@ export interface QueueLookup {
 
 /** The lookup of a route's queue: 400 for a prefix the connection does not have, as resolveQueue. */
 export function queueLookup(store: StoreHandle, target: QueueTarget): QueueLookup {
-  return { name: target.queueName, prefixes: candidatePrefixes(store, target.prefix), notFound: () => notFound(store, target) };
+  return {
+    name: target.queueName,
+    prefixes: candidatePrefixes(store, target.prefix),
+    notFound: () => notFound(store, target),
+  };
 }
 
 /** BullMQ refuses ':' in a new queue's name; existing ones stay readable (see bullmqAddress). */
@@ -84,7 +96,11 @@ const unsupportedName = (queueName: string) =>
  * instead takes the requested prefix, or the connection's first, and refuses
  * a name BullMQ would refuse.
  */
-export async function resolveQueue(store: StoreHandle, target: QueueTarget, use: QueueUse = 'read'): Promise<ResolvedQueue> {
+export async function resolveQueue(
+  store: StoreHandle,
+  target: QueueTarget,
+  use: QueueUse = 'read',
+): Promise<ResolvedQueue> {
   const lookup = queueLookup(store, target);
   const candidates = lookup.prefixes.map((prefix): QueueRef => ({ prefix, name: target.queueName }));
   const exists = await store.queuesExist(candidates);

@@ -10,9 +10,16 @@ import { queueKey } from './queue-key.js';
  * prefix is found first (EXISTS of each meta key, one pipelined round trip);
  * an empty list means the queue exists under none.
  */
-export async function scriptPrefixes(client: StoreClient, queueName: string, prefixes: readonly string[]): Promise<string[]> {
+export async function scriptPrefixes(
+  client: StoreClient,
+  queueName: string,
+  prefixes: readonly string[],
+): Promise<string[]> {
   if (!(client instanceof Cluster) || prefixes.length <= 1) return [...prefixes];
-  const exists = await runPipelined(client, prefixes.map((prefix) => keyed('exists', queueKey({ prefix, name: queueName }, 'meta'))));
+  const exists = await runPipelined(
+    client,
+    prefixes.map((prefix) => keyed('exists', queueKey({ prefix, name: queueName }, 'meta'))),
+  );
   const found = prefixes.find((_, index) => exists[index] === 1);
   return found === undefined ? [] : [found];
 }

@@ -12,7 +12,13 @@ export interface StatusCleaning {
    * Removes up to `limit` jobs of `status`; their ids. Without `gracePeriod` none is kept by age (purge's
    * batches); with it, jobs younger than that many ms stay (the clean route, BullMQ's own clean).
    */
-  cleanStatus(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number, gracePeriod?: number): Promise<string[]>;
+  cleanStatus(
+    queue: Queue,
+    ref: QueueRef,
+    status: PurgeableStatus,
+    limit: number,
+    gracePeriod?: number,
+  ): Promise<string[]>;
   countStatus(ref: QueueRef, status: JobCountKind): Promise<number>;
 }
 

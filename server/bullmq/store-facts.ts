@@ -8,7 +8,8 @@ import { masterNodes } from './master-nodes.js';
 export async function readStoreFacts(client: StoreClient, warnings: string[]): Promise<StoreFacts> {
   const nodes = await masterNodes(client);
   const infos = await introspect(warnings, 'INFO', () => Promise.all(nodes.map((node) => node.info().then(parseInfo))));
-  const numbers = (field: string) => (infos ?? []).map((info) => Number(info[field])).filter((value) => Number.isFinite(value));
+  const numbers = (field: string) =>
+    (infos ?? []).map((info) => Number(info[field])).filter((value) => Number.isFinite(value));
   const sum = (field: string) => (numbers(field).length > 0 ? numbers(field).reduce((a, b) => a + b, 0) : null);
   const uptimes = numbers('uptime_in_seconds');
   return {

@@ -5,7 +5,9 @@ import { queueKey, type QueueRef } from './queue-key.js';
 import { listQueuesPerCall } from './queue-states.js';
 
 /** The key types a queue's eight counts are read from: a write to one of these changes a count. */
-export const countedKeyTypes: readonly string[] = [...new Set(jobCountKinds.map((kind) => countSourceByKind[kind].type))];
+export const countedKeyTypes: readonly string[] = [
+  ...new Set(jobCountKinds.map((kind) => countSourceByKind[kind].type)),
+];
 
 /** `<prefix>:<name>:`: what every key of a queue starts with, and how the tracker names a queue. */
 export const queueBase = (ref: QueueRef): string => queueKey(ref, '');
@@ -23,7 +25,12 @@ export async function readCounts(client: StoreClient, refs: readonly QueueRef[])
  */
 export function baseOfCountedKey(key: string): string | undefined {
   for (const type of countedKeyTypes) {
-    if (key.length > type.length + 1 && key.endsWith(type) && key.charCodeAt(key.length - type.length - 1) === 58 /* ':' */) return key.slice(0, key.length - type.length);
+    if (
+      key.length > type.length + 1 &&
+      key.endsWith(type) &&
+      key.charCodeAt(key.length - type.length - 1) === 58 /* ':' */
+    )
+      return key.slice(0, key.length - type.length);
   }
   return undefined;
 }

@@ -43,7 +43,13 @@ export class TrackingLink {
   ) {}
 
   static async open(client: Redis, keyPrefixes: readonly string[], handlers: TrackingHandlers): Promise<TrackingLink> {
-    const once = { retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, connectionName: 'bullpen-tracking' };
+    const once = {
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      connectionName: 'bullpen-tracking',
+    };
     const control = client.duplicate(once);
     const listener = client.duplicate({ ...once, protocol: 2 });
     for (const connection of [control, listener]) connection.on('error', () => undefined);
@@ -73,7 +79,10 @@ export class TrackingLink {
   async sync(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the notice connection did not answer within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`the notice connection did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
     try {
       await Promise.race([this.listener.ping(), late]);

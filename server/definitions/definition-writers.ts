@@ -62,13 +62,22 @@ export interface SchedulerWrite {
  */
 export interface DefinitionWriters {
   createConnection(deps: ConnectionWrite & { input: CreateConnectionInput }): Promise<ConnectionRecord>;
-  updateConnection(deps: ConnectionWrite & { stores: StoreRegistry; input: UpdateConnectionInput }): Promise<ConnectionRecord>;
+  updateConnection(
+    deps: ConnectionWrite & { stores: StoreRegistry; input: UpdateConnectionInput },
+  ): Promise<ConnectionRecord>;
   toScheduler(queue: QueueRef, json: JobSchedulerJson): Scheduler;
   /** Checks a schedule as the scheduler routes do (400 naming the field), before anything is written. */
   checkSchedule(schedule: Schedule): Promise<unknown>;
   saveScheduler(request: SchedulerWrite): Promise<Scheduler>;
   createRule(scope: RuleScope, fields: RuleWrite): Promise<AlertRuleView>;
   updateRule(scope: RuleScope, ruleId: string, changes: Partial<RuleWrite>): Promise<AlertRuleView>;
-  createDestination(deps: DestinationWrite, input: { type: 'webhook' | 'slack'; name: string; url: string; secret?: string }): Promise<{ id: string }>;
-  updateDestination(deps: DestinationWrite, id: string, changes: { type?: 'webhook' | 'slack'; url?: string; secret?: string }): Promise<{ id: string }>;
+  createDestination(
+    deps: DestinationWrite,
+    input: { type: 'webhook' | 'slack'; name: string; url: string; secret?: string },
+  ): Promise<{ id: string }>;
+  updateDestination(
+    deps: DestinationWrite,
+    id: string,
+    changes: { type?: 'webhook' | 'slack'; url?: string; secret?: string },
+  ): Promise<{ id: string }>;
 }

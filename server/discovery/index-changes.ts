@@ -27,7 +27,12 @@ export interface ScanChange {
  * dropped silently) and queues the service created while it ran — minus
  * queues the service removed while it ran.
  */
-export function applyScan(known: QueueRef[], scan: QueueScan, createdDuringScan: QueueRef[], removedDuringScan: QueueRef[]): ScanChange {
+export function applyScan(
+  known: QueueRef[],
+  scan: QueueScan,
+  createdDuringScan: QueueRef[],
+  removedDuringScan: QueueRef[],
+): ScanChange {
   const cutShort = new Set(scan.incomplete.map((incomplete) => incomplete.prefix));
   const next = new Map(scan.refs.map((ref) => [keyOf(ref), ref]));
   for (const ref of known) if (cutShort.has(ref.prefix)) next.set(keyOf(ref), ref);

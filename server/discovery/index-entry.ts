@@ -57,10 +57,21 @@ export function rescanDue(entry: Entry, now: number, ttlMs: number): boolean {
 }
 
 /** One record per prefix of a finished scan; a prefix the scan was cut short under says why. */
-export function scanRecordsOf(prefixes: readonly string[], result: QueueScan, startedAt: number, durationMs: number): ScanRecord[] {
+export function scanRecordsOf(
+  prefixes: readonly string[],
+  result: QueueScan,
+  startedAt: number,
+  durationMs: number,
+): ScanRecord[] {
   return prefixes.map((prefix): ScanRecord => {
     const cut = result.incomplete.find((incomplete) => incomplete.prefix === prefix);
-    return { prefix, scannedAt: new Date(startedAt), durationMs, complete: !cut, incompleteReason: cut?.reason ?? null };
+    return {
+      prefix,
+      scannedAt: new Date(startedAt),
+      durationMs,
+      complete: !cut,
+      incompleteReason: cut?.reason ?? null,
+    };
   });
 }
 
@@ -70,11 +81,17 @@ export function discoveryStatusOf(entry: Entry): DiscoveryStatus {
   const scanned = records.every((record) => record !== undefined);
   const reasons = [
     ...(entry.lastError ? [`The last scan failed: ${entry.lastError}`] : []),
-    ...(!scanned ? [`No scan has finished yet under ${entry.prefixes.filter((prefix) => !entry.scans.has(prefix)).join(', ')}`] : []),
-    ...records.flatMap((record) => (record && !record.complete ? [`${record.prefix}: ${record.incompleteReason}`] : [])),
+    ...(!scanned
+      ? [`No scan has finished yet under ${entry.prefixes.filter((prefix) => !entry.scans.has(prefix)).join(', ')}`]
+      : []),
+    ...records.flatMap((record) =>
+      record && !record.complete ? [`${record.prefix}: ${record.incompleteReason}`] : [],
+    ),
   ];
   return {
-    lastScanAt: scanned ? new Date(Math.min(...records.map((record) => record!.scannedAt.getTime()))).toISOString() : null,
+    lastScanAt: scanned
+      ? new Date(Math.min(...records.map((record) => record!.scannedAt.getTime()))).toISOString()
+      : null,
     durationMs: scanned ? Math.max(...records.map((record) => record!.durationMs)) : null,
     queues: entry.refs.length,
     scanning: entry.scanning !== null,

@@ -6,7 +6,12 @@ import { scanRecordsOf, type Entry } from './index-entry.js';
 import { applyScan } from './index-changes.js';
 
 /** Reads what the database kept of a connection into its entry; an unreadable index is left to the scans. */
-export async function loadEntry(indexStore: QueueIndexStore, connectionId: string, entry: Entry, logger?: Logger): Promise<void> {
+export async function loadEntry(
+  indexStore: QueueIndexStore,
+  connectionId: string,
+  entry: Entry,
+  logger?: Logger,
+): Promise<void> {
   const persisted = await indexStore.load(connectionId, entry.prefixes).catch((error: Error) => {
     logger?.warn({ connectionId, reason: error.message }, 'queue index unreadable; discovering by scan');
     return null;
@@ -27,7 +32,13 @@ export function foldScan(entry: Entry, result: QueueScan, startedAt: number, dur
 }
 
 /** Writes a change after the entry's earlier ones; a failed write is logged, the index in memory stays. */
-export function saveEntry(indexStore: QueueIndexStore, connectionId: string, entry: Entry, change: IndexChange, logger?: Logger): void {
+export function saveEntry(
+  indexStore: QueueIndexStore,
+  connectionId: string,
+  entry: Entry,
+  change: IndexChange,
+  logger?: Logger,
+): void {
   entry.saving = entry.saving
     .then(() => indexStore.save(connectionId, change))
     .catch((error: Error) => logger?.warn({ connectionId, reason: error.message }, 'queue index not saved'));

@@ -11,12 +11,26 @@ import type { StoreRegistry } from '../stores/store-registry.js';
  * connections, possibly many and of many organizations, load on their first
  * request. Failures are only logged: the first list does the same work itself.
  */
-export async function preloadQueueIndex({ connections, stores, queueDirectory, logger }: { connections: ConnectionCatalog; stores: StoreRegistry; queueDirectory: QueueDirectory; logger: Logger }): Promise<void> {
+export async function preloadQueueIndex({
+  connections,
+  stores,
+  queueDirectory,
+  logger,
+}: {
+  connections: ConnectionCatalog;
+  stores: StoreRegistry;
+  queueDirectory: QueueDirectory;
+  logger: Logger;
+}): Promise<void> {
   await Promise.all(
     (connections.environmentConnections?.() ?? []).map((connection) => {
       const store = stores.handle(connection);
-      const failed = (what: string) => (error: Error) => logger.debug({ connectionId: connection.id, reason: error.message }, `${what} at startup failed`);
-      return Promise.all([store.warmUp().catch(failed('store connection')), queueDirectory.preload(store).catch(failed('queue index preload'))]);
+      const failed = (what: string) => (error: Error) =>
+        logger.debug({ connectionId: connection.id, reason: error.message }, `${what} at startup failed`);
+      return Promise.all([
+        store.warmUp().catch(failed('store connection')),
+        queueDirectory.preload(store).catch(failed('queue index preload')),
+      ]);
     }),
   );
 }

@@ -35,7 +35,9 @@ export const volatileIndexStore: QueueIndexStore = { load: async () => null, sav
 const chunkSize = 500;
 
 function chunks<T>(items: T[]): T[][] {
-  return Array.from({ length: Math.ceil(items.length / chunkSize) }, (_, i) => items.slice(i * chunkSize, (i + 1) * chunkSize));
+  return Array.from({ length: Math.ceil(items.length / chunkSize) }, (_, i) =>
+    items.slice(i * chunkSize, (i + 1) * chunkSize),
+  );
 }
 
 /** The index in the service's database (MikroORM, SQLite or PostgreSQL). */
@@ -43,25 +45,46 @@ export function databaseIndexStore(persistence: Persistence): QueueIndexStore {
   return {
     async load(connectionId, prefixes) {
       const em = persistence.fork();
-      const scans = await em.find(QueueDiscoveryScan, { connectionId, prefix: { $in: [...prefixes] } }, { disableIdentityMap: true });
+      const scans = await em.find(
+        QueueDiscoveryScan,
+        { connectionId, prefix: { $in: [...prefixes] } },
+        { disableIdentityMap: true },
+      );
       if (scans.length === 0) return null;
       // Plain rows, not entities: 10,000 names hydrate in a few ms instead of a few hundred.
       const wanted = new Set(prefixes);
-      const rows = await em.execute<Array<{ prefix: string; name: string }>>('select "prefix", "name" from "queue_index_entry" where "connection_id" = ?', [connectionId]);
+      const rows = await em.execute<Array<{ prefix: string; name: string }>>(
+        'select "prefix", "name" from "queue_index_entry" where "connection_id" = ?',
+        [connectionId],
+      );
       return {
         refs: rows.filter((row) => wanted.has(row.prefix)).map((row) => ({ prefix: row.prefix, name: row.name })),
-        scans: scans.map(({ prefix, scannedAt, durationMs, complete, incompleteReason }) => ({ prefix, scannedAt, durationMs, complete, incompleteReason: incompleteReason ?? null })),
+        scans: scans.map(({ prefix, scannedAt, durationMs, complete, incompleteReason }) => ({
+          prefix,
+          scannedAt,
+          durationMs,
+          complete,
+          incompleteReason: incompleteReason ?? null,
+        })),
       };
     },
     async save(connectionId, { added, removed, scans }) {
       await persistence.fork().transactional(async (em) => {
-        for (const chunk of chunks(added)) await em.insertMany(QueueIndexEntry, chunk.map((ref) => ({ connectionId, ...ref })));
+        for (const chunk of chunks(added))
+          await em.insertMany(
+            QueueIndexEntry,
+            chunk.map((ref) => ({ connectionId, ...ref })),
+          );
         for (const [prefix, names] of groupNames(removed)) {
-          for (const chunk of chunks(names)) await em.nativeDelete(QueueIndexEntry, { connectionId, prefix, name: { $in: chunk } });
+          for (const chunk of chunks(names))
+            await em.nativeDelete(QueueIndexEntry, { connectionId, prefix, name: { $in: chunk } });
         }
         if (scans.length === 0) return;
         await em.nativeDelete(QueueDiscoveryScan, { connectionId, prefix: { $in: scans.map((scan) => scan.prefix) } });
-        await em.insertMany(QueueDiscoveryScan, scans.map((scan) => ({ connectionId, ...scan })));
+        await em.insertMany(
+          QueueDiscoveryScan,
+          scans.map((scan) => ({ connectionId, ...scan })),
+        );
       });
     },
   };

@@ -54,7 +54,8 @@ export class QueueIndex implements QueueDirectory {
       // No queue found yet: the connection is still being discovered, and "no queues" is the answer most
       // likely wrong (jobs may have just appeared). Wait for a rescan (one that started for this list counts),
       // due by its spacing alone, not the TTL.
-      if (entry.scanning || (entry.scansStarted === scansBefore && rescanDue(entry, this.now(), 0))) await this.scan(store, entry);
+      if (entry.scanning || (entry.scansStarted === scansBefore && rescanDue(entry, this.now(), 0)))
+        await this.scan(store, entry);
     } else if (!entry.scanning && rescanDue(entry, this.now(), this.options.ttlMs)) this.scanInBackground(store, entry);
     return entry.refs;
   }
@@ -114,15 +115,22 @@ export class QueueIndex implements QueueDirectory {
    */
   private ready(store: StoreHandle, entry: Entry): Promise<void> {
     if (entry.ready) return entry.ready;
-    entry.ready = entry.loaded.then(() => (entry.scans.size > 0 ? this.scanInBackground(store, entry) : this.scan(store, entry)));
+    entry.ready = entry.loaded.then(() =>
+      entry.scans.size > 0 ? this.scanInBackground(store, entry) : this.scan(store, entry),
+    );
     // A first scan that failed is not kept: the next request tries again.
-    entry.ready.catch(() => this.entries.get(store.connection.id) === entry && this.entries.delete(store.connection.id));
+    entry.ready.catch(
+      () => this.entries.get(store.connection.id) === entry && this.entries.delete(store.connection.id),
+    );
     return entry.ready;
   }
 
   private scanInBackground(store: StoreHandle, entry: Entry): void {
     this.scan(store, entry).catch((error: Error) =>
-      this.options.logger?.warn({ connectionId: store.connection.id, reason: error.message }, 'background queue scan failed'),
+      this.options.logger?.warn(
+        { connectionId: store.connection.id, reason: error.message },
+        'background queue scan failed',
+      ),
     );
   }
 

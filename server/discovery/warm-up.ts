@@ -29,7 +29,9 @@ export async function warmUpQueueLists({
   const warm = preload().then(() =>
     Promise.all(
       (connections.environmentConnections?.() ?? []).map((connection) =>
-        listFirstPage(connection.id).catch((error: Error) => logger.debug({ connectionId: connection.id, reason: error.message }, 'queue list warm-up failed')),
+        listFirstPage(connection.id).catch((error: Error) =>
+          logger.debug({ connectionId: connection.id, reason: error.message }, 'queue list warm-up failed'),
+        ),
       ),
     ),
   );

@@ -105,15 +105,22 @@ export class QueueEventHub {
     const client = duplicateForBlocking(store.client);
     client.on('error', () => undefined);
     const address = bullmqAddress({ prefix, name: queueName });
-    const queueEvents = new QueueEvents(address.name, { connection: client, prefix: address.prefix, lastEventId: newest[0]?.[0] ?? '0-0' });
+    const queueEvents = new QueueEvents(address.name, {
+      connection: client,
+      prefix: address.prefix,
+      lastEventId: newest[0]?.[0] ?? '0-0',
+    });
     const feed: Feed = { queueEvents, client, listeners: new Set() };
     queueEvents.on('error', (error) => this.logger.debug({ queueName, reason: error.name }, 'queue events error'));
     for (const type of queueEventTypes) {
-      queueEvents.on(type as never, ((args: Record<string, unknown> | string, id: string) => {
-        const fields = typeof args === 'object' && args !== null ? args : {};
-        const event = toQueueEvent(type, queueName, id, fields);
-        for (const listener of feed.listeners) listener(event);
-      }) as never);
+      queueEvents.on(
+        type as never,
+        ((args: Record<string, unknown> | string, id: string) => {
+          const fields = typeof args === 'object' && args !== null ? args : {};
+          const event = toQueueEvent(type, queueName, id, fields);
+          for (const listener of feed.listeners) listener(event);
+        }) as never,
+      );
     }
     await queueEvents.waitUntilReady();
     return feed;

@@ -47,26 +47,38 @@ const downStore: StoreFacts = { up: false, usedMemory: null, maxMemory: null, cl
  * one script call per 200 queues, workers from one CLIENT LIST per master, store facts from INFO.
  * A store that does not answer gives a sample with `up: false` and no queue points.
  */
-export async function collectSample(store: StoreHandle, directory: QueueDirectory, since: number, at: number): Promise<ConnectionSample> {
+export async function collectSample(
+  store: StoreHandle,
+  directory: QueueDirectory,
+  since: number,
+  at: number,
+): Promise<ConnectionSample> {
   try {
     const refs = await directory.list(store);
-    const [readings, workers, facts] = await Promise.all([store.historyReadings(refs, since, at), workerCounts(store), store.historyFacts()]);
+    const [readings, workers, facts] = await Promise.all([
+      store.historyReadings(refs, since, at),
+      workerCounts(store),
+      store.historyFacts(),
+    ]);
     const latencies = await latencyOfBusyQueues(store, readings, since);
-    const queues = readings.map((reading, index): QueuePoint => ({
-      prefix: reading.ref.prefix,
-      queueName: reading.ref.name,
-      waiting: reading.waiting,
-      active: reading.active,
-      delayed: reading.delayed,
-      failed: reading.failed,
-      completed: reading.completed,
-      completedDelta: reading.completedSince,
-      failedDelta: reading.failedSince,
-      oldestWaitingSeconds: reading.oldestWaitingAt > 0 ? Math.max(0, Math.round((at - reading.oldestWaitingAt) / 1000)) : 0,
-      paused: reading.paused,
-      workers: workers.get(`${reading.ref.prefix}\u0000${reading.ref.name}`) ?? 0,
-      latency: latencies.get(index) ?? null,
-    }));
+    const queues = readings.map(
+      (reading, index): QueuePoint => ({
+        prefix: reading.ref.prefix,
+        queueName: reading.ref.name,
+        waiting: reading.waiting,
+        active: reading.active,
+        delayed: reading.delayed,
+        failed: reading.failed,
+        completed: reading.completed,
+        completedDelta: reading.completedSince,
+        failedDelta: reading.failedSince,
+        oldestWaitingSeconds:
+          reading.oldestWaitingAt > 0 ? Math.max(0, Math.round((at - reading.oldestWaitingAt) / 1000)) : 0,
+        paused: reading.paused,
+        workers: workers.get(`${reading.ref.prefix}\u0000${reading.ref.name}`) ?? 0,
+        latency: latencies.get(index) ?? null,
+      }),
+    );
     return { at, queues, totals: totalsOf(queues), store: facts };
   } catch {
     return { at, queues: [], totals: totalsOf([]), store: downStore };
@@ -91,10 +103,20 @@ export function totalsOf(queues: QueuePoint[]): ConnectionSample['totals'] {
 }
 
 /** Latency of the queues that finished jobs since the previous sample (by reading index); idle queues cost nothing. */
-async function latencyOfBusyQueues(store: StoreHandle, readings: QueueReading[], since: number): Promise<Map<number, QueueLatency>> {
+async function latencyOfBusyQueues(
+  store: StoreHandle,
+  readings: QueueReading[],
+  since: number,
+): Promise<Map<number, QueueLatency>> {
   const busy = readings.flatMap((reading, index) => (reading.completedSince + reading.failedSince > 0 ? [index] : []));
   if (busy.length === 0) return new Map();
-  const latencies = await store.historyLatencies(busy.map((index) => ({ ref: readings[index]!.ref, finished: readings[index]!.completedSince + readings[index]!.failedSince })), since);
+  const latencies = await store.historyLatencies(
+    busy.map((index) => ({
+      ref: readings[index]!.ref,
+      finished: readings[index]!.completedSince + readings[index]!.failedSince,
+    })),
+    since,
+  );
   return new Map(busy.flatMap((index, at) => (latencies[at] ? [[index, latencies[at]]] : [])));
 }
 
@@ -116,8 +138,17 @@ export async function readStoreFacts(client: StoreClient): Promise<StoreFacts> {
   const nodes = await masterNodes(client);
   const infos = (await introspect([], 'INFO', () => Promise.all(nodes.map((node) => node.info())))) ?? [];
   const sum = (name: string): number | null => {
-    const values = infos.map((info) => new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1]).filter((value) => value !== undefined).map(Number);
+    const values = infos
+      .map((info) => new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1])
+      .filter((value) => value !== undefined)
+      .map(Number);
     return values.length > 0 ? values.reduce((a, b) => a + b, 0) : null;
   };
-  return { up: true, usedMemory: sum('used_memory'), maxMemory: sum('maxmemory'), clients: sum('connected_clients'), opsPerSecond: sum('instantaneous_ops_per_sec') };
+  return {
+    up: true,
+    usedMemory: sum('used_memory'),
+    maxMemory: sum('maxmemory'),
+    clients: sum('connected_clients'),
+    opsPerSecond: sum('instantaneous_ops_per_sec'),
+  };
 }

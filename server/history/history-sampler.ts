@@ -64,15 +64,27 @@ export class HistorySampler {
   private running: Promise<void> | undefined;
   private lastRetentionAt = 0;
 
-  constructor(private readonly deps: HistorySamplerDeps, private readonly options: HistorySamplerOptions) {
-    this.lease = new LeaseKeeper(deps.persistence, 'history-sampler', this.holder, options.leaseTtlMs ?? historyLeaseTtlMs, deps.logger);
+  constructor(
+    private readonly deps: HistorySamplerDeps,
+    private readonly options: HistorySamplerOptions,
+  ) {
+    this.lease = new LeaseKeeper(
+      deps.persistence,
+      'history-sampler',
+      this.holder,
+      options.leaseTtlMs ?? historyLeaseTtlMs,
+      deps.logger,
+    );
     this.deliveries = new DeliveryDispatcher({ ...deps, holds: () => this.lease.holds() });
   }
 
   start(): void {
     this.lease.start();
     this.deliveries.start();
-    this.timer = setInterval(() => void this.sampleRound().then((sampled) => sampled && void this.deliveries.nudge()), this.options.intervalMs);
+    this.timer = setInterval(
+      () => void this.sampleRound().then((sampled) => sampled && void this.deliveries.nudge()),
+      this.options.intervalMs,
+    );
     this.timer.unref();
   }
 
@@ -99,7 +111,12 @@ export class HistorySampler {
   private async sampleConnections(): Promise<void> {
     const { stores, connections, queueDirectory, persistence, logger } = this.deps;
     // Environment connections belong to the instance organization (unknown while the database is down).
-    const envConnections = connections.source === 'env' ? await Promise.resolve().then(() => connections.list(persistence.localOrganizationId())).catch(() => []) : [];
+    const envConnections =
+      connections.source === 'env'
+        ? await Promise.resolve()
+            .then(() => connections.list(persistence.localOrganizationId()))
+            .catch(() => [])
+        : [];
     for (const connection of envConnections) stores.handle(connection);
     const at = Date.now();
     await new Promise((resolve) => setTimeout(resolve, landingMs));
@@ -112,7 +129,10 @@ export class HistorySampler {
         const connection = { id: store.connection.id, name: store.connection.name };
         await evaluateRules(persistence.fork(), { connection, now: at, sampleIntervalMs: this.options.intervalMs });
       } catch (error) {
-        logger.warn({ err: error, connectionId: store.connection.id }, 'history sample not written or alert rules not evaluated');
+        logger.warn(
+          { err: error, connectionId: store.connection.id },
+          'history sample not written or alert rules not evaluated',
+        );
       }
     }
     await this.removeExpired();

@@ -35,7 +35,8 @@ export class LeaseKeeper {
     const now = Date.now();
     try {
       const held = await acquireLease(this.persistence.fork(), this.name, this.holder, this.ttlMs, now);
-      if (held !== this.held) this.logger.info({ lease: this.name, held }, held ? 'lease taken' : 'lease held elsewhere');
+      if (held !== this.held)
+        this.logger.info({ lease: this.name, held }, held ? 'lease taken' : 'lease held elsewhere');
       this.held = held;
       this.heldUntil = held ? now + this.ttlMs : 0;
     } catch (error) {

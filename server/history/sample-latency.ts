@@ -53,17 +53,26 @@ function callGroups(client: StoreClient, queues: readonly BusyQueue[]): number[]
   return groups;
 }
 
-const percentiles = (count: number, values: number[]): Percentiles | null => (count > 0 ? [values[0]!, values[1]!, values[2]!] : null);
+const percentiles = (count: number, values: number[]): Percentiles | null =>
+  count > 0 ? [values[0]!, values[1]!, values[2]!] : null;
 
 /** Latency of each busy queue (in order) over the jobs it finished after `since`. */
-export async function readLatencies(client: StoreClient, queues: readonly BusyQueue[], since: number): Promise<QueueLatency[]> {
+export async function readLatencies(
+  client: StoreClient,
+  queues: readonly BusyQueue[],
+  since: number,
+): Promise<QueueLatency[]> {
   const latencies = new Array<QueueLatency>(queues.length);
   for (const indexes of callGroups(client, queues)) {
     const keys = indexes.map((index) => queueKey(queues[index]!.ref, 'meta'));
     const reply = await latencyScript.runForBuffer(client, keys, [Math.floor(since), latencyJobsPerQueue]);
     indexes.forEach((queueIndex, i) => {
       const row = Array.from({ length: 8 }, (_, k) => reply.readDoubleLE(8 * (8 * i + k)));
-      latencies[queueIndex] = { jobs: row[0]!, processingMs: percentiles(row[0]!, row.slice(1, 4)), waitMs: percentiles(row[4]!, row.slice(5, 8)) };
+      latencies[queueIndex] = {
+        jobs: row[0]!,
+        processingMs: percentiles(row[0]!, row.slice(1, 4)),
+        waitMs: percentiles(row[4]!, row.slice(5, 8)),
+      };
     });
   }
   return latencies;

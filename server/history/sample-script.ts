@@ -40,12 +40,38 @@ const readingFigures = (since: number, until: number) => [
 ];
 
 /** Readings of many queues (finished in (since, until]): one script call per 200 queues, all sent together. */
-export async function readQueues(store: StoreHandle, queues: QueueRef[], since: number, until: number): Promise<QueueReading[]> {
+export async function readQueues(
+  store: StoreHandle,
+  queues: QueueRef[],
+  since: number,
+  until: number,
+): Promise<QueueReading[]> {
   const { values } = await readQueueFigures(store.client, queues, readingFigures(since, until), queuesPerScriptCall);
   return queues.map((ref, index) => {
-    const [wait, prioritized, legacyPaused, active, delayed, failed, completed, completedSince, failedSince, oldestWaitingAt, paused] = values[index]! as [
-      number, number, number, number, number, number, number, number, number, number, number,
-    ];
-    return { ref, waiting: wait + prioritized + legacyPaused, active, delayed, failed, completed, completedSince, failedSince, oldestWaitingAt, paused: paused === 1 };
+    const [
+      wait,
+      prioritized,
+      legacyPaused,
+      active,
+      delayed,
+      failed,
+      completed,
+      completedSince,
+      failedSince,
+      oldestWaitingAt,
+      paused,
+    ] = values[index]! as [number, number, number, number, number, number, number, number, number, number, number];
+    return {
+      ref,
+      waiting: wait + prioritized + legacyPaused,
+      active,
+      delayed,
+      failed,
+      completed,
+      completedSince,
+      failedSince,
+      oldestWaitingAt,
+      paused: paused === 1,
+    };
   });
 }

@@ -4,10 +4,29 @@ import type { ConnectionSample, QueuePoint } from './collect-sample.js';
 export const rollupMs = 15 * 60_000;
 const rowsPerStatement = 400;
 
-const countColumns = ['waiting', 'active', 'delayed', 'failed', 'completed', 'completed_delta', 'failed_delta', 'oldest_waiting_seconds', 'paused', 'workers'] as const;
+const countColumns = [
+  'waiting',
+  'active',
+  'delayed',
+  'failed',
+  'completed',
+  'completed_delta',
+  'failed_delta',
+  'oldest_waiting_seconds',
+  'paused',
+  'workers',
+] as const;
 const storeColumns = ['queues', 'up', 'used_memory', 'max_memory', 'clients', 'ops_per_second'] as const;
 /** Queue rows only: jobs measured, processing and wait percentiles in ms (null when nothing finished; see sample-latency.ts). */
-const latencyColumns = ['latency_jobs', 'processing_p50_ms', 'processing_p95_ms', 'processing_p99_ms', 'wait_p50_ms', 'wait_p95_ms', 'wait_p99_ms'] as const;
+const latencyColumns = [
+  'latency_jobs',
+  'processing_p50_ms',
+  'processing_p95_ms',
+  'processing_p99_ms',
+  'wait_p50_ms',
+  'wait_p95_ms',
+  'wait_p99_ms',
+] as const;
 const queueColumns = [...countColumns, ...latencyColumns];
 
 /**
@@ -19,20 +38,37 @@ function rollupMerge(table: string, columns: readonly string[], isPostgres: bool
   const greatest = isPostgres ? 'greatest' : 'max';
   return columns
     .map((column) => {
-      if (column === 'completed_delta' || column === 'failed_delta' || column === 'latency_jobs') return `${column} = ${table}.${column} + excluded.${column}`;
+      if (column === 'completed_delta' || column === 'failed_delta' || column === 'latency_jobs')
+        return `${column} = ${table}.${column} + excluded.${column}`;
       // A roll-up keeps each percentile's worst sample; a null (nothing finished) never wins over a value.
-      if (column.endsWith('_ms')) return `${column} = ${greatest}(coalesce(${table}.${column}, excluded.${column}), coalesce(excluded.${column}, ${table}.${column}))`;
+      if (column.endsWith('_ms'))
+        return `${column} = ${greatest}(coalesce(${table}.${column}, excluded.${column}), coalesce(excluded.${column}, ${table}.${column}))`;
       if (column === 'oldest_waiting_seconds') return `${column} = ${greatest}(${table}.${column}, excluded.${column})`;
       return `${column} = excluded.${column}`;
     })
     .join(', ');
 }
 
-const countValues = (point: Omit<QueuePoint, 'prefix' | 'queueName' | 'paused' | 'latency'> & { paused: number | boolean }) => [
-  point.waiting, point.active, point.delayed, point.failed, point.completed, point.completedDelta, point.failedDelta, point.oldestWaitingSeconds, Number(point.paused), point.workers,
+const countValues = (
+  point: Omit<QueuePoint, 'prefix' | 'queueName' | 'paused' | 'latency'> & { paused: number | boolean },
+) => [
+  point.waiting,
+  point.active,
+  point.delayed,
+  point.failed,
+  point.completed,
+  point.completedDelta,
+  point.failedDelta,
+  point.oldestWaitingSeconds,
+  Number(point.paused),
+  point.workers,
 ];
 
-const latencyValues = ({ latency }: QueuePoint) => [latency?.jobs ?? 0, ...(latency?.processingMs ?? [null, null, null]), ...(latency?.waitMs ?? [null, null, null])];
+const latencyValues = ({ latency }: QueuePoint) => [
+  latency?.jobs ?? 0,
+  ...(latency?.processingMs ?? [null, null, null]),
+  ...(latency?.waitMs ?? [null, null, null]),
+];
 
 /**
  * Queues written per transaction. Embedded mode's SQLite driver is synchronous: a transaction holds the
@@ -57,7 +93,15 @@ export async function writeSample(em: EntityManager, connectionId: string, sampl
   const isPostgres = em.getPlatform().constructor.name === 'PostgreSqlPlatform';
   const bucket = Math.floor(sample.at / rollupMs) * rollupMs;
   const queueRows = (points: readonly QueuePoint[], resolution: string, at: number) =>
-    points.map((point) => [connectionId, point.prefix, point.queueName, resolution, at, ...countValues(point), ...latencyValues(point)]);
+    points.map((point) => [
+      connectionId,
+      point.prefix,
+      point.queueName,
+      resolution,
+      at,
+      ...countValues(point),
+      ...latencyValues(point),
+    ]);
   for (let start = 0; start < sample.queues.length; start += queuesPerTransaction) {
     const slice = sample.queues.slice(start, start + queuesPerTransaction);
     await em.transactional(async (tx) => {
@@ -68,15 +112,47 @@ export async function writeSample(em: EntityManager, connectionId: string, sampl
   }
   const { totals, store } = sample;
   const connectionRow = (resolution: string, at: number) => [
-    [connectionId, resolution, at, ...countValues(totals), totals.queues, Number(store.up), store.usedMemory, store.maxMemory, store.clients, store.opsPerSecond],
+    [
+      connectionId,
+      resolution,
+      at,
+      ...countValues(totals),
+      totals.queues,
+      Number(store.up),
+      store.usedMemory,
+      store.maxMemory,
+      store.clients,
+      store.opsPerSecond,
+    ],
   ];
   await em.transactional(async (tx) => {
-    await upsert(tx, 'connection_sample', connectionKeys, [...countColumns, ...storeColumns], connectionRow('raw', sample.at), isPostgres);
-    await upsert(tx, 'connection_sample', connectionKeys, [...countColumns, ...storeColumns], connectionRow('15m', bucket), isPostgres);
+    await upsert(
+      tx,
+      'connection_sample',
+      connectionKeys,
+      [...countColumns, ...storeColumns],
+      connectionRow('raw', sample.at),
+      isPostgres,
+    );
+    await upsert(
+      tx,
+      'connection_sample',
+      connectionKeys,
+      [...countColumns, ...storeColumns],
+      connectionRow('15m', bucket),
+      isPostgres,
+    );
   });
 }
 
-async function upsert(em: EntityManager, table: string, keys: string[], columns: readonly string[], rows: unknown[][], isPostgres: boolean): Promise<void> {
+async function upsert(
+  em: EntityManager,
+  table: string,
+  keys: string[],
+  columns: readonly string[],
+  rows: unknown[][],
+  isPostgres: boolean,
+): Promise<void> {
   const names = [...keys, ...columns];
   const placeholders = `(${names.map(() => '?').join(', ')})`;
   for (let start = 0; start < rows.length; start += rowsPerStatement) {
@@ -91,7 +167,10 @@ async function upsert(em: EntityManager, table: string, keys: string[], columns:
  * counts start after a restart or a lease handover, so the jobs finished in between are counted once.
  */
 export async function storedSampleAt(em: EntityManager, connectionId: string): Promise<number | null> {
-  const rows = await em.execute<Array<{ at: number | string | null }>>("select max(at) as at from connection_sample where connection_id = ? and resolution = 'raw'", [connectionId]);
+  const rows = await em.execute<Array<{ at: number | string | null }>>(
+    "select max(at) as at from connection_sample where connection_id = ? and resolution = 'raw'",
+    [connectionId],
+  );
   const at = rows[0]?.at;
   return at === null || at === undefined ? null : Number(at);
 }

@@ -12,7 +12,10 @@ export function apiDocs(document: () => OpenAPIObject): Router {
   let handlers: Promise<express.RequestHandler[]> | undefined;
   const load = async () => {
     const { default: swaggerUi } = await import('swagger-ui-express');
-    return [...swaggerUi.serveFiles(document()), swaggerUi.setup(document(), { customSiteTitle: 'Bullpen API reference' })];
+    return [
+      ...swaggerUi.serveFiles(document()),
+      swaggerUi.setup(document(), { customSiteTitle: 'Bullpen API reference' }),
+    ];
   };
   router.use(async (req, res, next) => {
     try {

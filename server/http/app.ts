@@ -48,8 +48,10 @@ function logProcedureError(services: Services) {
     const description = describeError(error);
     const log = req.log ?? services.logger;
     // A 503 is an expected state (database or store away), logged without a stack: under a stall there are thousands.
-    if (description.httpStatus === 503) log.warn({ procedure: path, code: description.code, reason: causeMessage(error) }, description.message);
-    else if (description.httpStatus >= 500) log.error({ err: error, procedure: path, code: description.code }, description.message);
+    if (description.httpStatus === 503)
+      log.warn({ procedure: path, code: description.code, reason: causeMessage(error) }, description.message);
+    else if (description.httpStatus >= 500)
+      log.error({ err: error, procedure: path, code: description.code }, description.message);
     else log.debug({ procedure: path, code: description.code }, description.message);
   };
 }
@@ -72,7 +74,11 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
   // Built on its first request: most processes never serve it, and it costs memory and startup time.
   let openApiDocument: ReturnType<typeof buildOpenApiDocument> | undefined;
   // Built at the first request, once the port is bound: the document names the address clients use.
-  const documentMode = () => ({ authless: services.config.authless, appBaseUrl: services.config.auth.appBaseUrl, localUrl: services.auth.appBaseUrl });
+  const documentMode = () => ({
+    authless: services.config.authless,
+    appBaseUrl: services.config.auth.appBaseUrl,
+    localUrl: services.auth.appBaseUrl,
+  });
   const document = () => (openApiDocument ??= buildOpenApiDocument(packageJson.version, documentMode()));
   // The REST paths from the procedures' meta: the same ones the document lists, without building it.
   const restRoutes = restOperations(appRouter);
@@ -85,14 +91,28 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
   });
   app.disable('x-powered-by');
   app.set('trust proxy', services.config.http.trustProxyHops);
-  const observe = observeRequests(app, { logger: services.logger, metrics: services.httpMetrics, routeLabel, basePath: apiBasePath });
+  const observe = observeRequests(app, {
+    logger: services.logger,
+    metrics: services.httpMetrics,
+    routeLabel,
+    basePath: apiBasePath,
+  });
   app.use(observe);
 
   const onError = logProcedureError(services);
   // REST first: its routes answer without passing the layers below (see rest-api.ts).
   const rest = (options.restApi ?? restApi)(appRouter, {
     basePath: apiBasePath,
-    plainGetRoutes: ['/openapi.json', '/docs', '/prometheus', queueEventsPath, oauthSignInPath, oauthCallbackPath, oauthLinkPath, auditExportPath],
+    plainGetRoutes: [
+      '/openapi.json',
+      '/docs',
+      '/prometheus',
+      queueEventsPath,
+      oauthSignInPath,
+      oauthCallbackPath,
+      oauthLinkPath,
+      auditExportPath,
+    ],
     createContext: createHttpContextFactory(services, 'rest'),
     onError,
     successStatus: (route, data) => successStatusOf(route.meta as ProcedureMeta, data),
@@ -105,22 +125,44 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
     readTrpcBody,
     jsonBodyErrors,
     rejectDeepTrpcInput,
-    lazyTrpcEndpoint({ router: appRouter, createContext: createHttpContextFactory(services, 'trpc'), onError, maxBodySize: maxBodyBytes }),
+    lazyTrpcEndpoint({
+      router: appRouter,
+      createContext: createHttpContextFactory(services, 'trpc'),
+      onError,
+      maxBodySize: maxBodyBytes,
+    }),
   );
 
   // The Model Context Protocol for agents: the procedures as tools, under the same middleware (server/mcp/).
-  app.post(`${apiBasePath}${mcpPath}`, parseJsonBody, jsonBodyErrors, rejectDeepBody, mcpEndpoint({ router: appRouter, services, version: packageJson.version, onError }));
+  app.post(
+    `${apiBasePath}${mcpPath}`,
+    parseJsonBody,
+    jsonBodyErrors,
+    rejectDeepBody,
+    mcpEndpoint({ router: appRouter, services, version: packageJson.version, onError }),
+  );
   app.all(`${apiBasePath}${mcpPath}`, mcpMethodNotAllowed);
 
   app.get(['/', apiBasePath, `${apiBasePath}/`], apiIndex(apiBasePath, packageJson.version));
   app.get(`${apiBasePath}/openapi.json`, (_req, res) => void res.json(document()));
-  app.use(`${apiBasePath}/docs`, docsSecurityHeaders, apiDocs(() => forDocsPage(document(), apiBasePath)));
+  app.use(
+    `${apiBasePath}/docs`,
+    docsSecurityHeaders,
+    apiDocs(() => forDocsPage(document(), apiBasePath)),
+  );
 
-  app.get(`${apiBasePath}${queueEventsPath}`, queueEventsRoute(services, { heartbeatMs: options.sseHeartbeatMs ?? 15_000 }));
+  app.get(
+    `${apiBasePath}${queueEventsPath}`,
+    queueEventsRoute(services, { heartbeatMs: options.sseHeartbeatMs ?? 15_000 }),
+  );
   // Text, not JSON: a plain route.
   app.get(`${apiBasePath}/prometheus`, prometheusRoute(services));
   // Redirects, not JSON: the browser navigates to these.
-  const oauthProviders = createOAuthProviders(services.config.auth.oauthProviders, options.oauth, services.config.environment);
+  const oauthProviders = createOAuthProviders(
+    services.config.auth.oauthProviders,
+    options.oauth,
+    services.config.environment,
+  );
   app.get(`${apiBasePath}${oauthSignInPath}`, oauthSignInRoute(services, oauthProviders));
   app.get(`${apiBasePath}${oauthCallbackPath}`, oauthCallbackRoute(services, oauthProviders));
   app.get(`${apiBasePath}${oauthLinkPath}`, oauthLinkRoute(services, oauthProviders));
@@ -129,7 +171,10 @@ export function createApp(services: Services, options: AppOptions = {}): HttpApp
 
   const { analytics } = services.config;
   if (analytics.key) {
-    app.use(ingestPath, ingestProxy(services, { upstreamUrl: analytics.upstreamUrl, timeoutMs: options.ingestTimeoutMs }));
+    app.use(
+      ingestPath,
+      ingestProxy(services, { upstreamUrl: analytics.upstreamUrl, timeoutMs: options.ingestTimeoutMs }),
+    );
   }
 
   app.use((req, res) => sendError(res, 'NOT_FOUND', `No route matches ${req.method} ${req.path}`));

@@ -7,7 +7,10 @@ export function sendError(res: Response, code: ErrorCode, message: string): void
   res.status(errorStatusByCode[code]).type('application/json').send(JSON.stringify(body));
 }
 
-const codeByClientStatus: Partial<Record<number, ErrorCode>> = { 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+const codeByClientStatus: Partial<Record<number, ErrorCode>> = {
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
 
 /**
  * Sends an error express or body-parser raised about the request itself
@@ -24,7 +27,10 @@ export function sendClientError(res: Response, error: unknown): boolean {
 }
 
 /** Sends a classified error (see describeError) as the one error body shape. */
-export function sendErrorDescription(res: Response, description: { httpStatus: number; code: string; message: string; details: Record<string, unknown> }): void {
+export function sendErrorDescription(
+  res: Response,
+  description: { httpStatus: number; code: string; message: string; details: Record<string, unknown> },
+): void {
   const body: ErrorBody = { message: description.message, code: description.code, ...description.details };
   if (description.httpStatus === 503) res.setHeader('Retry-After', '2');
   res.status(description.httpStatus).type('application/json').send(JSON.stringify(body));

@@ -20,9 +20,26 @@ export interface IngestProxyOptions {
  * headers, and headers the proxy itself decides (host, length, forwarding).
  */
 const droppedRequestHeaders = new Set([
-  'cookie', 'authorization', 'host', 'connection', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'te', 'trailer',
-  'transfer-encoding', 'upgrade', 'content-length', 'expect', 'forwarded', 'x-forwarded-for', 'x-forwarded-host',
-  'x-forwarded-proto', 'x-real-ip', 'origin', 'referer',
+  'cookie',
+  'authorization',
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'expect',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+  'origin',
+  'referer',
 ]);
 
 /**
@@ -30,8 +47,16 @@ const droppedRequestHeaders = new Set([
  * the headers every response of ours carries (server/http/security-headers.ts) stay ours.
  */
 const droppedResponseHeaders = new Set([
-  'set-cookie', 'connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length', 'trailer', 'upgrade',
-  'x-content-type-options', 'referrer-policy',
+  'set-cookie',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-encoding',
+  'content-length',
+  'trailer',
+  'upgrade',
+  'x-content-type-options',
+  'referrer-policy',
 ]);
 
 class BodyTooLarge extends Error {}
@@ -86,7 +111,11 @@ async function relayResponse(upstream: globalThis.Response, res: Response): Prom
   });
   if (!upstream.body) return void res.end();
   await new Promise<void>((resolve, reject) => {
-    Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(res).on('finish', resolve).on('error', reject);
+    Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream)
+      .on('error', reject)
+      .pipe(res)
+      .on('finish', resolve)
+      .on('error', reject);
   });
 }
 
@@ -122,7 +151,8 @@ export function ingestProxy(services: Services, options: IngestProxyOptions) {
       if (error instanceof BodyTooLarge || (error as { cause?: unknown }).cause instanceof BodyTooLarge) {
         return sendError(res, 'PAYLOAD_TOO_LARGE', `The body exceeds ${maxBodyBytes} bytes`);
       }
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : 'unreachable';
+      const reason =
+        (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : 'unreachable';
       req.log.warn({ err: (error as Error).message, upstream: upstreamBase }, 'analytics upstream failed');
       sendError(res, 'UPSTREAM_UNAVAILABLE', `The analytics upstream is ${reason}`);
     }

@@ -29,7 +29,8 @@ const bodyMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A body is on its way when the request says so: a non-zero Content-Length, or a chunked transfer. */
 const hasBody = (req: IncomingMessage) =>
-  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
  * REST inputs are JSON objects: the adapter would spread an array or a string
@@ -46,7 +47,11 @@ export function normalizeRestBody(req: Request, res: Response, next: NextFunctio
     req.body = {};
   } else if (!isJson(req)) {
     const given = req.headers['content-type'];
-    return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', given ? `Request body must be JSON, not ${given}` : 'Request body must be JSON (Content-Type: application/json)');
+    return sendError(
+      res,
+      'UNSUPPORTED_MEDIA_TYPE',
+      given ? `Request body must be JSON, not ${given}` : 'Request body must be JSON (Content-Type: application/json)',
+    );
   }
   if (req.body !== undefined && !isPlainObject(req.body)) {
     return sendError(res, 'VALIDATION_FAILED', 'Request body must be a JSON object');

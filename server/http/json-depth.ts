@@ -35,12 +35,14 @@ export function valueDepthExceeds(value: unknown, max = maxJsonDepth): boolean {
     const [current, depth] = pending.pop()!;
     if (current === null || typeof current !== 'object') continue;
     if (depth + 1 > max) return true;
-    for (const child of Object.values(current)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    for (const child of Object.values(current))
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
   }
   return false;
 }
 
-const tooDeep = (res: Response) => sendError(res, 'BODY_TOO_DEEP', `Request JSON is nested deeper than ${maxJsonDepth} levels`);
+const tooDeep = (res: Response) =>
+  sendError(res, 'BODY_TOO_DEEP', `Request JSON is nested deeper than ${maxJsonDepth} levels`);
 
 /** REST: after the JSON body parser, before the adapter validates or copies anything. */
 export function rejectDeepBody(req: Request, res: Response, next: NextFunction): void {

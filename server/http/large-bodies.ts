@@ -48,7 +48,13 @@ export function limitSendTime(res: Response, bytes: number): void {
 }
 
 /** The 4xx for an answer over SERVICE_MAX_RESPONSE_BYTES, naming the route that reads it in parts. */
-export function responseTooLarge(what: string, bytes: number, maxBytes: number, readInParts: string, details: Record<string, unknown> = {}): AppError {
+export function responseTooLarge(
+  what: string,
+  bytes: number,
+  maxBytes: number,
+  readInParts: string,
+  details: Record<string, unknown> = {},
+): AppError {
   return new AppError(
     'RESPONSE_TOO_LARGE',
     `${what} is ${bytes} bytes, over SERVICE_MAX_RESPONSE_BYTES (${maxBytes}); read it in parts: ${readInParts}`,

@@ -43,7 +43,9 @@ export function listen(app: HttpApp, port: number, host: string): Promise<Runnin
     for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
     // net.Server's close only stops the listener: http.Server's also drops idle keep-alive sockets at once,
     // where a request a client has just sent would be reset. Those go last, once in-flight requests are answered.
-    closed = new Promise((done, fail) => NetServer.prototype.close.call(server, (error?: Error) => (error ? fail(error) : done())));
+    closed = new Promise((done, fail) =>
+      NetServer.prototype.close.call(server, (error?: Error) => (error ? fail(error) : done())),
+    );
   };
   const drained = async () => {
     stopAccepting();

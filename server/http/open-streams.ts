@@ -1,7 +1,8 @@
 import type { Response } from 'express';
 
 /** What an event-stream client reads before its stream closes at shutdown: reconnect (elsewhere) in half a second. */
-export const reconnectEvent = 'retry: 500\nevent: reconnect\ndata: {"reason":"the service is shutting down; reconnect"}\n\n';
+export const reconnectEvent =
+  'retry: 500\nevent: reconnect\ndata: {"reason":"the service is shutting down; reconnect"}\n\n';
 
 /**
  * The event streams (SSE responses) open now. A stream never ends on its own, so shutdown tells each

@@ -20,7 +20,8 @@ const tags = {
   system: 'Health, mode and the configuration the web app needs.',
   auth: 'Sign-up, sign-in, sessions and API tokens.',
   organizations: 'Organizations and their members.',
-  invitations: 'Invitations into an organization: created by owners and admins, previewed by link, used at sign-up or accepted signed in.',
+  invitations:
+    'Invitations into an organization: created by owners and admins, previewed by link, used at sign-up or accepted signed in.',
   connections: 'Redis connections (saved or from the environment).',
   queues: 'Queues of a connection: counts, pause, clean, purge, delete.',
   jobs: 'Jobs of a queue: list, search, detail, add and bulk actions.',
@@ -34,12 +35,14 @@ const tags = {
   alerts: 'Alert rules per connection, their events, and the destinations they notify.',
   tasks: 'Background tasks (async bulk actions and purges): progress and cancelling.',
   mcp: 'The Model Context Protocol endpoint for agents: the procedures as tools, under the same rules.',
-  definitions: "Export and import of an organization's definitions (connections, protection, queue settings, schedulers, alerting) as one document, secrets named, not held.",
+  definitions:
+    "Export and import of an organization's definitions (connections, protection, queue settings, schedulers, alerting) as one document, secrets named, not held.",
 };
 
 const authentication = {
   required: `Authentication: a bearer API token or the \`bullpen_session\` cookie (see the security schemes). CSRF: ${csrfRule}`,
-  authless: 'Authentication: none. This instance runs in authless mode (SERVICE_AUTHLESS, trusted networks only): every route answers without credentials, and the account routes answer 400 `AUTHLESS_MODE`.',
+  authless:
+    'Authentication: none. This instance runs in authless mode (SERVICE_AUTHLESS, trusted networks only): every route answers without credentials, and the account routes answer 400 `AUTHLESS_MODE`.',
 };
 
 const apiDescription = (mode: DocumentMode) =>
@@ -52,7 +55,8 @@ const apiDescription = (mode: DocumentMode) =>
 /** `async: true` on a route that may run as a background task answers 202, the same body with its `taskId` (server/http/success-status.ts). */
 function addTaskAccepted(responses: Record<string, { description?: string; content?: unknown }>): void {
   responses['202'] = {
-    description: 'Accepted: the action runs as a background task (`async: true`); `taskId` names it (follow it at `GET /c/{connectionId}/tasks/{taskId}`), the counts are zero.',
+    description:
+      'Accepted: the action runs as a background task (`async: true`); `taskId` names it (follow it at `GET /c/{connectionId}/tasks/{taskId}`), the counts are zero.',
     content: responses['200']?.content,
   };
 }
@@ -62,7 +66,8 @@ function completeOperation(facts: OperationFacts): void {
   const { operation, meta } = facts;
   operation.description ??= meta.openapi?.summary;
   operation.security = securityOf(facts);
-  for (const status of Object.keys(operation.responses)) if (Number(status) >= 400 || status === 'default') delete operation.responses[status];
+  for (const status of Object.keys(operation.responses))
+    if (Number(status) >= 400 || status === 'default') delete operation.responses[status];
   Object.assign(operation.responses, errorResponsesOf(facts));
   describeParameters(facts);
   addReasonHeader(facts);

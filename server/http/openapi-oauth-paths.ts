@@ -15,14 +15,26 @@ const redirectHeader = { Location: { schema: { type: 'string' }, description: 'W
 /** Public GETs: 400 in authless mode, 404 for a provider not configured, rate limited like sign-in. */
 const commonErrors = (path: string) =>
   errorResponsesOf({
-    method: 'get', path, public: true, mutation: false, hasInput: true, meta: {}, operation: {},
+    method: 'get',
+    path,
+    public: true,
+    mutation: false,
+    hasInput: true,
+    meta: {},
+    operation: {},
     errors: { AUTHLESS_MODE: '', NOT_FOUND: 'Unknown or unconfigured provider' },
   });
 
 /** The link start: the signed-in user's session only (401 otherwise), from this app (403 for another site's navigation). */
 const linkErrors = (path: string) =>
   errorResponsesOf({
-    method: 'get', path, public: true, mutation: false, hasInput: true, meta: {}, operation: {},
+    method: 'get',
+    path,
+    public: true,
+    mutation: false,
+    hasInput: true,
+    meta: {},
+    operation: {},
     errors: {
       AUTHLESS_MODE: '',
       NOT_FOUND: 'Unknown or unconfigured provider',
@@ -45,9 +57,18 @@ export function oauthPaths(): Paths {
           '`redirect_uri` is `{APP_BASE_URL}/api/auth/callback/{provider}`. Sets a short-lived HttpOnly state cookie.',
         parameters: [
           providerParam,
-          { name: 'redirectTo', in: 'query', required: false, schema: { type: 'string' }, description: 'A path on this origin to land on afterwards; anything else becomes `/`.' },
+          {
+            name: 'redirectTo',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'A path on this origin to land on afterwards; anything else becomes `/`.',
+          },
         ],
-        responses: { '302': { description: 'To the provider', headers: redirectHeader }, ...commonErrors('/auth/sign-in/{provider}') },
+        responses: {
+          '302': { description: 'To the provider', headers: redirectHeader },
+          ...commonErrors('/auth/sign-in/{provider}'),
+        },
       },
     },
     '/auth/callback/{provider}': {
@@ -65,7 +86,10 @@ export function oauthPaths(): Paths {
           '(invalid_state, issuer_mismatch, provider_denied, provider_unavailable, token_rejected, id_token_invalid, email_missing, ' +
           'email_not_verified, signup_refused, account_exists, identity_in_use, already_linked, link_session_mismatch, sign_in_failed) and is audited.',
         parameters: [providerParam],
-        responses: { '302': { description: 'Signed in, or /?authError=<code>', headers: redirectHeader }, ...commonErrors('/auth/callback/{provider}') },
+        responses: {
+          '302': { description: 'Signed in, or /?authError=<code>', headers: redirectHeader },
+          ...commonErrors('/auth/callback/{provider}'),
+        },
       },
     },
     '/auth/link/{provider}': {
@@ -81,9 +105,18 @@ export function oauthPaths(): Paths {
           'account of this provider; link_session_mismatch). Audited as `auth.oauth.link`. See `GET /auth/identities` to list and unlink.',
         parameters: [
           providerParam,
-          { name: 'redirectTo', in: 'query', required: false, schema: { type: 'string' }, description: 'A path on this origin to land on afterwards; anything else becomes `/`.' },
+          {
+            name: 'redirectTo',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'A path on this origin to land on afterwards; anything else becomes `/`.',
+          },
         ],
-        responses: { '302': { description: 'To the provider', headers: redirectHeader }, ...linkErrors('/auth/link/{provider}') },
+        responses: {
+          '302': { description: 'To the provider', headers: redirectHeader },
+          ...linkErrors('/auth/link/{provider}'),
+        },
       },
     },
   };

@@ -55,7 +55,13 @@ export function plainRoute<Params>(services: Services, name: string, handle: (ca
         if (!permission) throw new Error(`plain route ${name} opens a connection before requireActor`);
         const opened = await openConnection(services, actor, connectionId);
         const input = { ...(req.query as Record<string, unknown>), ...(req.params as Record<string, unknown>) };
-        assertProtectionAllows({ connection: opened.connection, actor, permission, input, confirms: 'queueName' in input ? 'queue' : 'connection' });
+        assertProtectionAllows({
+          connection: opened.connection,
+          actor,
+          permission,
+          input,
+          confirms: 'queueName' in input ? 'queue' : 'connection',
+        });
         store = opened;
         return opened;
       },
@@ -65,7 +71,8 @@ export function plainRoute<Params>(services: Services, name: string, handle: (ca
       await handle(call);
     } catch (error) {
       const description = describeError(store ? asStoreError(store.connection, error) : error);
-      if (description.httpStatus >= 500) ctx.logger.error({ err: error, route: name, code: description.code }, description.message);
+      if (description.httpStatus >= 500)
+        ctx.logger.error({ err: error, route: name, code: description.code }, description.message);
       if (!res.headersSent) sendErrorDescription(res, description);
       else res.end();
     }

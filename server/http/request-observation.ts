@@ -63,7 +63,9 @@ export function observeRequests(app: ExpressApp, { logger, metrics, routeLabel, 
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: ObservedRequest): Logger {
-      this[requestLogger] ??= logger.child({ req: { id: this.id, method: this.method, route: routeOf(this, this.res!) } });
+      this[requestLogger] ??= logger.child({
+        req: { id: this.id, method: this.method, route: routeOf(this, this.res!) },
+      });
       return this[requestLogger];
     },
     set(this: ObservedRequest, value: Logger) {

@@ -12,7 +12,9 @@ type EndpointOptions<TRouter extends AnyTRPCRouter> = Parameters<typeof createEx
  */
 export function lazyTrpcEndpoint<TRouter extends AnyTRPCRouter>(options: EndpointOptions<TRouter>): RequestHandler {
   // A failed import is not kept (loadOnce): the next call tries again.
-  const handler = loadOnce(async () => (await import('@trpc/server/adapters/express')).createExpressMiddleware(options) as RequestHandler);
+  const handler = loadOnce(
+    async () => (await import('@trpc/server/adapters/express')).createExpressMiddleware(options) as RequestHandler,
+  );
   return (req: Request, res: Response, next: NextFunction) => {
     // A failed import and an error thrown while serving both reach express's error handler.
     handler()

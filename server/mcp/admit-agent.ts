@@ -7,10 +7,14 @@ import { requestOrigin } from '../trpc/middleware/require-same-origin.js';
 import type { Context } from '../trpc/context.js';
 
 /** One JSON-RPC `tools/call` request: its procedure counts it against the rate limit, as the REST call would be. */
-const isSingleToolCall = (body: unknown) => typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
+const isSingleToolCall = (body: unknown) =>
+  typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
 
 const unauthorized = () =>
-  new AppError('UNAUTHORIZED', 'The MCP endpoint takes an API token: send Authorization: Bearer <token> (create one with POST /api/auth/tokens; scope "read" for a read-only agent)');
+  new AppError(
+    'UNAUTHORIZED',
+    'The MCP endpoint takes an API token: send Authorization: Bearer <token> (create one with POST /api/auth/tokens; scope "read" for a read-only agent)',
+  );
 
 /**
  * Who an MCP request acts as: the API token it presents (a session cookie
@@ -27,7 +31,10 @@ export async function admitAgent(ctx: Context, body: unknown): Promise<Actor> {
   if (!countedByProcedure) await enforceRateLimit(ctx);
   const origin = req?.headers.origin;
   if (origin !== undefined && requestOrigin(req!) !== services.auth.appOrigin) {
-    throw new AppError('FORBIDDEN', `Cross-site request refused: the MCP endpoint answers agents, not pages from ${origin}`);
+    throw new AppError(
+      'FORBIDDEN',
+      `Cross-site request refused: the MCP endpoint answers agents, not pages from ${origin}`,
+    );
   }
   const actor = services.config.authless || bearerToken(req) ? await resolveActor(ctx) : null;
   if (actor) return actor;

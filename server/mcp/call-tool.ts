@@ -20,7 +20,8 @@ function splitArguments(tool: ProcedureTool, args: Record<string, unknown>): { i
   const { [reasonArgument]: reason, ...rest } = args;
   const given = tool.type === 'mutation' ? reason : undefined;
   const input = tool.type === 'mutation' ? rest : args;
-  if (given !== undefined && typeof given !== 'string') throw new AppError('VALIDATION_FAILED', `${reasonArgument} must be text`, { field: reasonArgument });
+  if (given !== undefined && typeof given !== 'string')
+    throw new AppError('VALIDATION_FAILED', `${reasonArgument} must be text`, { field: reasonArgument });
   if (!tool.takesNoInput) return { input, ...(given ? { reason: given } : {}) };
   // As over REST: a tool without input takes no argument at all; one sent is refused, never ignored.
   const unknown = Object.keys(input as object);
@@ -64,7 +65,10 @@ export async function callTool({ tool, args, ctx, onError }: ToolCall): Promise<
       signal: undefined,
       batchIndex: 0,
     });
-    const structured = tool.definition.outputSchema && data !== null && typeof data === 'object' ? { structuredContent: data as Record<string, unknown> } : {};
+    const structured =
+      tool.definition.outputSchema && data !== null && typeof data === 'object'
+        ? { structuredContent: data as Record<string, unknown> }
+        : {};
     return { content: [{ type: 'text', text: JSON.stringify(data ?? null) }], ...structured };
   } catch (cause) {
     const error = getTRPCErrorFromUnknown(cause);

@@ -42,14 +42,22 @@ export function mcpEndpoint({ router, services, version, onError }: McpEndpointO
       const sdk = await loadMcpSdk();
       // Tool calls get no `res`: the SDK's transport writes the response, from the moment it starts.
       const toolContext = { ...ctx, res: undefined };
-      const server = agentServer({ sdk, version, tools: toolsOnce(), ctx: toolContext, actor, onError: (error, path) => onError({ error, path, req }) });
+      const server = agentServer({
+        sdk,
+        version,
+        tools: toolsOnce(),
+        ctx: toolContext,
+        actor,
+        onError: (error, path) => onError({ error, path, req }),
+      });
       const transport = new sdk.StreamableHTTPServerTransport({ enableJsonResponse: true });
       res.on('close', () => void server.close());
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (error) {
       const description = describeError(error);
-      if (description.httpStatus >= 500) ctx.logger.error({ err: error, route: 'mcp', code: description.code }, description.message);
+      if (description.httpStatus >= 500)
+        ctx.logger.error({ err: error, route: 'mcp', code: description.code }, description.message);
       if (res.headersSent) return void res.end();
       if (description.httpStatus === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="bullpen"');
       sendErrorDescription(res, description);
@@ -60,5 +68,9 @@ export function mcpEndpoint({ router, services, version, onError }: McpEndpointO
 /** GET and DELETE open and end MCP sessions, which a stateless endpoint has none of: 405. */
 export function mcpMethodNotAllowed(req: Request, res: Response): void {
   res.setHeader('Allow', 'POST');
-  sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on /api${mcpPath}: the MCP endpoint is stateless, POST only`);
+  sendError(
+    res,
+    'METHOD_NOT_ALLOWED',
+    `${req.method} is not allowed on /api${mcpPath}: the MCP endpoint is stateless, POST only`,
+  );
 }

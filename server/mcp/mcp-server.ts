@@ -33,11 +33,20 @@ export interface AgentServerOptions {
  * through its procedure, which decides.
  */
 export function agentServer({ sdk, version, tools, ctx, actor, onError }: AgentServerOptions) {
-  const server = new sdk.Server({ name: 'bullpen', version }, { capabilities: { tools: { listChanged: false } }, instructions, jsonSchemaValidator: sdk.validator });
-  server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({ tools: toolsFor(tools.all, actor).map((tool) => tool.definition) }));
+  const server = new sdk.Server(
+    { name: 'bullpen', version },
+    { capabilities: { tools: { listChanged: false } }, instructions, jsonSchemaValidator: sdk.validator },
+  );
+  server.setRequestHandler(sdk.ListToolsRequestSchema, () => ({
+    tools: toolsFor(tools.all, actor).map((tool) => tool.definition),
+  }));
   server.setRequestHandler(sdk.CallToolRequestSchema, async (request) => {
     const tool = tools.byName.get(request.params.name);
-    if (!tool) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `Unknown tool "${request.params.name}"; tools/list names them`);
+    if (!tool)
+      throw new sdk.McpError(
+        sdk.ErrorCode.InvalidParams,
+        `Unknown tool "${request.params.name}"; tools/list names them`,
+      );
     return callTool({ tool, args: request.params.arguments ?? {}, ctx, onError });
   });
   return server;

@@ -1,6 +1,16 @@
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
-import { getInputOutputParsers, instanceofZodTypeLikeVoid, unwrapZodType, type OpenApiProcedure } from 'trpc-to-openapi';
-import { minimumRoleByPermission, roleAllows, storeChangeByPermission, type Permission } from '../../contracts/permissions.js';
+import {
+  getInputOutputParsers,
+  instanceofZodTypeLikeVoid,
+  unwrapZodType,
+  type OpenApiProcedure,
+} from 'trpc-to-openapi';
+import {
+  minimumRoleByPermission,
+  roleAllows,
+  storeChangeByPermission,
+  type Permission,
+} from '../../contracts/permissions.js';
 import type { Actor } from '../auth/actor.js';
 import type { ProcedureMeta } from '../trpc/init.js';
 import { partsOf, proceduresOf, type ProcedureParts } from '../trpc/trpc-internals.js';
@@ -13,7 +23,13 @@ export interface ToolDefinition {
   description: string;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: {
+    title: string;
+    readOnlyHint: boolean;
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: boolean;
+  };
 }
 
 /** One procedure as an MCP tool: what is listed, and what calling it runs. */
@@ -37,9 +53,14 @@ function describeTool(path: string, type: string, meta: ProcedureMeta, permissio
   const { summary = path, description, method, path: restPath } = meta.openapi!;
   const change = storeChangeByPermission[permission];
   const lines = [summary, ...(description && description !== summary ? [description] : [])];
-  lines.push(`Same as REST ${method} /api${restPath} (procedure ${path}). Permission ${permission}: role ${minimumRoleByPermission[permission]} or above.`);
+  lines.push(
+    `Same as REST ${method} /api${restPath} (procedure ${path}). Permission ${permission}: role ${minimumRoleByPermission[permission]} or above.`,
+  );
   if (meta.confirm === 'queue') lines.push('Destructive: send `confirmName` equal to the queue name exactly.');
-  else if (change === 'destroy') lines.push("Destructive: removes what cannot be brought back; a connection with protection `confirm` asks for `confirmName` (the queue's name, or the connection's on connection-wide tools).");
+  else if (change === 'destroy')
+    lines.push(
+      "Destructive: removes what cannot be brought back; a connection with protection `confirm` asks for `confirmName` (the queue's name, or the connection's on connection-wide tools).",
+    );
   if (type === 'mutation') lines.push('Give your `reason`: it is kept in the audit trail.');
   return lines.join('\n\n');
 }
@@ -64,7 +85,13 @@ function toolOf(path: string, procedure: OpenApiProcedure, meta: ProcedureMeta, 
       description: describeTool(path, type, meta, permission),
       inputSchema: toolInputSchema(path, inputParser, type === 'mutation'),
       ...(outputSchema ? { outputSchema } : {}),
-      annotations: { title, readOnlyHint: type === 'query', destructiveHint: type === 'mutation' && change === 'destroy', idempotentHint: type === 'query', openWorldHint: false },
+      annotations: {
+        title,
+        readOnlyHint: type === 'query',
+        destructiveHint: type === 'mutation' && change === 'destroy',
+        idempotentHint: type === 'query',
+        openWorldHint: false,
+      },
     },
   };
 }
@@ -91,5 +118,7 @@ export function procedureTools(router: AnyRouter): ProcedureTool[] {
  * tool not listed still runs through the procedure, which refuses it (403) and audits it.
  */
 export function toolsFor(tools: readonly ProcedureTool[], actor: Actor): ProcedureTool[] {
-  return tools.filter((tool) => roleAllows(actor.role, tool.permission) && (tool.type === 'query' || actor.tokenScope !== 'read'));
+  return tools.filter(
+    (tool) => roleAllows(actor.role, tool.permission) && (tool.type === 'query' || actor.tokenScope !== 'read'),
+  );
 }

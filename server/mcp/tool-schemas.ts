@@ -34,10 +34,17 @@ function objectSchemaOf(schema: unknown, io: 'input' | 'output'): JsonSchema | n
  * with it: refused at generation, so a test catches it rather than an agent.
  */
 export function toolInputSchema(procedurePath: string, inputParser: unknown, mutation: boolean): JsonSchema {
-  const schema = objectSchemaOf(inputParser, 'input') ?? { type: 'object', properties: {}, additionalProperties: false };
+  const schema = objectSchemaOf(inputParser, 'input') ?? {
+    type: 'object',
+    properties: {},
+    additionalProperties: false,
+  };
   if (!mutation) return schema;
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  if (reasonArgument in properties) throw new Error(`procedure ${procedurePath} takes a "${reasonArgument}" field, which MCP tools use for the audit reason`);
+  if (reasonArgument in properties)
+    throw new Error(
+      `procedure ${procedurePath} takes a "${reasonArgument}" field, which MCP tools use for the audit reason`,
+    );
   return { ...schema, properties: { ...properties, [reasonArgument]: reasonSchema } };
 }
 

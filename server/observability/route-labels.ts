@@ -26,10 +26,17 @@ export interface RouteLabelSources {
  * (`/api/c/{connectionId}/workers`), the tRPC procedure, a fixed route, or
  * `unmatched`. Raw paths would carry queue names and keys into the metrics.
  */
-export function createRouteLabeler({ basePath, restRoutes, procedures, fixedRoutes, expressRoutes = [] }: RouteLabelSources) {
-  const templates = [...restRoutes.map((route) => template(route.method.toUpperCase(), route.path)), ...expressRoutes.map((route) => template('GET', route.replace(/:(\w+)/g, '{$1}')))].sort(
-    (a, b) => b.literals - a.literals,
-  );
+export function createRouteLabeler({
+  basePath,
+  restRoutes,
+  procedures,
+  fixedRoutes,
+  expressRoutes = [],
+}: RouteLabelSources) {
+  const templates = [
+    ...restRoutes.map((route) => template(route.method.toUpperCase(), route.path)),
+    ...expressRoutes.map((route) => template('GET', route.replace(/:(\w+)/g, '{$1}'))),
+  ].sort((a, b) => b.literals - a.literals);
   const knownProcedures = new Set(procedures);
   const trpcPath = `${basePath}/trpc/`;
   return (method: string, path: string): string => {
@@ -60,15 +67,15 @@ function template(method: string, path: string): RouteTemplate {
  * segments win (/store-keys/search before /store-keys/{key}).
  */
 export function restOperations(router: AnyRouter): Array<{ method: string; path: string }> {
-  return Object.values(proceduresOf(router)).flatMap(
-    (procedure) => {
-      const openapi = partsOf(procedure).meta?.openapi;
-      return openapi ? [{ method: openapi.method, path: openapi.path }] : [];
-    },
-  );
+  return Object.values(proceduresOf(router)).flatMap((procedure) => {
+    const openapi = partsOf(procedure).meta?.openapi;
+    return openapi ? [{ method: openapi.method, path: openapi.path }] : [];
+  });
 }
 
 function matches(template: string[], actual: string[]): boolean {
   if (template.length !== actual.length) return false;
-  return template.every((segment, index) => (segment.startsWith('{') ? actual[index]!.length > 0 : segment === actual[index]));
+  return template.every((segment, index) =>
+    segment.startsWith('{') ? actual[index]!.length > 0 : segment === actual[index],
+  );
 }

@@ -37,7 +37,9 @@ export function shedLoad(pool: WaitablePool, maxWaiting: number): void {
   const connect = pool.connect.bind(pool);
   pool.connect = (...args: unknown[]) => {
     if (pool.waitingCount >= maxWaiting) {
-      const error = new DatabaseSaturatedError(`more than ${maxWaiting} requests are waiting for a database connection`);
+      const error = new DatabaseSaturatedError(
+        `more than ${maxWaiting} requests are waiting for a database connection`,
+      );
       const callback = args[0];
       if (typeof callback === 'function') return void process.nextTick(() => callback(error));
       return Promise.reject(error);
@@ -49,7 +51,10 @@ export function shedLoad(pool: WaitablePool, maxWaiting: number): void {
 const retryPauseMs = 25;
 /** Busy errors this close together mean the same lock is still held. */
 const stillLockedWithinMs = 250;
-const isBusy = (error: unknown) => /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`);
+const isBusy = (error: unknown) =>
+  /SQLITE_BUSY|database is locked/i.test(
+    `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`,
+  );
 
 interface QueryConnection {
   executeQuery(query: unknown): Promise<unknown>;

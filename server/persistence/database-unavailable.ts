@@ -13,14 +13,25 @@ const unavailableSqlState = /^(57P0[123]|08\w{3}|53300|57014|55P03)$/;
 const unavailableMessage =
   /Connection terminated|connection error and is not queryable|Client has encountered a connection error|ECONNRESET|ECONNREFUSED|timeout exceeded when trying to connect|Query read timeout|terminating connection|database is locked|SQLITE_BUSY/i;
 
-const networkErrorCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'SQLITE_BUSY', saturatedCode]);
+const networkErrorCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'SQLITE_BUSY',
+  saturatedCode,
+]);
 
 /** SQLSTATEs of a connection that was terminated under a query: a read may be retried once. */
 const terminatedSqlState = /^(57P01|57P02|08006|08003)$/;
-const terminatedMessage = /Connection terminated unexpectedly|terminating connection|connection error and is not queryable|Client has encountered a connection error|ECONNRESET/i;
+const terminatedMessage =
+  /Connection terminated unexpectedly|terminating connection|connection error and is not queryable|Client has encountered a connection error|ECONNRESET/i;
 
 function* causes(error: unknown): Generator<unknown> {
-  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) yield current;
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++)
+    yield current;
 }
 
 function codeOf(error: unknown): string {
@@ -29,7 +40,12 @@ function codeOf(error: unknown): string {
 }
 
 function isUnavailable(error: unknown): boolean {
-  if (error instanceof ConnectionException || error instanceof LockWaitTimeoutException || error instanceof DatabaseSaturatedError) return true;
+  if (
+    error instanceof ConnectionException ||
+    error instanceof LockWaitTimeoutException ||
+    error instanceof DatabaseSaturatedError
+  )
+    return true;
   const code = codeOf(error);
   if (unavailableSqlState.test(code) || networkErrorCodes.has(code)) return true;
   return error instanceof Error && unavailableMessage.test(error.message);

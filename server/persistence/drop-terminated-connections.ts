@@ -64,7 +64,9 @@ export function dropTerminatedConnections(pool: Pool, poolSize: number): void {
       client.release(suspectError());
     }
   };
-  pool.connect = ((callback?: (error: Error | undefined, client?: PoolClient, release?: (error?: Error | boolean) => void) => void) => {
+  pool.connect = ((
+    callback?: (error: Error | undefined, client?: PoolClient, release?: (error?: Error | boolean) => void) => void,
+  ) => {
     if (typeof callback !== 'function') return acquire();
     // pg-pool's own pool.query() uses the callback form.
     acquire().then(
@@ -80,7 +82,11 @@ export function dropTerminatedConnections(pool: Pool, poolSize: number): void {
  * own (kysely's, after the failed statement) may both come, in either order,
  * and pg-pool throws on a second release.
  */
-function holdUntilReleased(client: PoolClient, isSuspect: (client: PoolClient) => boolean, held: WeakMap<PoolClient, (error?: Error | boolean) => void>): PoolClient {
+function holdUntilReleased(
+  client: PoolClient,
+  isSuspect: (client: PoolClient) => boolean,
+  held: WeakMap<PoolClient, (error?: Error | boolean) => void>,
+): PoolClient {
   const release = client.release.bind(client);
   let released = false;
   client.release = (error?: Error | boolean) => {
@@ -94,4 +100,5 @@ function holdUntilReleased(client: PoolClient, isSuspect: (client: PoolClient) =
 }
 
 const suspectError = () => new Error('connection opened before a termination by the server: closed, not reused');
-const endedError = () => new Error('connection ended while checked out: released closed, its holder may never release it');
+const endedError = () =>
+  new Error('connection ended while checked out: released closed, its holder may never release it');

@@ -16,7 +16,8 @@ export function endOnReadTimeout(client: PoolClient): void {
   client.query = ((...args: unknown[]) => {
     const pending = query(...args);
     // The promise form (kysely's); the caller still gets the rejection from `pending` itself.
-    if (pending instanceof Promise) pending.catch((error: unknown) => void (isReadTimeout(error) && client.connection?.stream?.destroy()));
+    if (pending instanceof Promise)
+      pending.catch((error: unknown) => void (isReadTimeout(error) && client.connection?.stream?.destroy()));
     return pending;
   }) as PoolClient['query'];
 }

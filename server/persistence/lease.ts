@@ -5,7 +5,13 @@ import type { EntityManager } from './orm.js';
  * when nobody holds it, when the holder's time ran out, or when `holder` already has it. Atomic on
  * both databases, so two replicas racing never both hold it.
  */
-export async function acquireLease(em: EntityManager, name: string, holder: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+export async function acquireLease(
+  em: EntityManager,
+  name: string,
+  holder: string,
+  ttlMs: number,
+  now = Date.now(),
+): Promise<boolean> {
   await em.execute(
     'insert into lease (name, holder, expires_at) values (?, ?, ?) on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at where lease.expires_at < ? or lease.holder = excluded.holder',
     [name, holder, now + ttlMs, now],

@@ -42,7 +42,9 @@ export interface FirstStartLock {
  * again until it finds nothing to do.
  */
 export async function oneAtATime<T>(lock: FirstStartLock, work: () => Promise<T>): Promise<T> {
-  return lock.mode === 'server' ? withAdvisoryLock(await lock.pool!(), lock.onWait, work) : retryLostRaces(lock.onWait, work);
+  return lock.mode === 'server'
+    ? withAdvisoryLock(await lock.pool!(), lock.onWait, work)
+    : retryLostRaces(lock.onWait, work);
 }
 
 async function withAdvisoryLock<T>(pool: LockPool, onWait: () => void, work: () => Promise<T>): Promise<T> {
@@ -60,7 +62,9 @@ async function withAdvisoryLock<T>(pool: LockPool, onWait: () => void, work: () 
 }
 
 const lostRace = (error: unknown) =>
-  /SQLITE_BUSY|database is locked|already exists|SQLITE_CONSTRAINT_UNIQUE/i.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`);
+  /SQLITE_BUSY|database is locked|already exists|SQLITE_CONSTRAINT_UNIQUE/i.test(
+    `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`,
+  );
 
 async function retryLostRaces<T>(onWait: () => void, work: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + sqliteRetryBudgetMs;

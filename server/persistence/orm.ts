@@ -21,7 +21,10 @@ export const embeddedDatabaseFile = 'bullpen.sqlite';
 type Limits = DatabaseLimits | 'unbounded';
 
 /** Loads only the driver the mode uses: the other one would cost memory for nothing. */
-async function driverOptions(persistence: Config['persistence'], limits: Limits): Promise<Partial<Options<AbstractSqlDriver>>> {
+async function driverOptions(
+  persistence: Config['persistence'],
+  limits: Limits,
+): Promise<Partial<Options<AbstractSqlDriver>>> {
   if (persistence.mode === 'embedded') {
     const { SqliteDriver } = await import('@mikro-orm/sqlite');
     const dbName = path.join(persistence.directory, embeddedDatabaseFile);
@@ -30,13 +33,19 @@ async function driverOptions(persistence: Config['persistence'], limits: Limits)
       driver: SqliteDriver,
       dbName,
       driverOptions: { timeout: sqliteBusyTimeoutMs },
-      onCreateConnection: async (connection: { executeQuery(query: unknown): Promise<unknown> }) => retryWhileBusy(connection, limits.timeoutMs),
+      onCreateConnection: async (connection: { executeQuery(query: unknown): Promise<unknown> }) =>
+        retryWhileBusy(connection, limits.timeoutMs),
     } as Partial<Options<AbstractSqlDriver>>;
   }
   const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
   if (limits === 'unbounded') {
     // Two connections: the migrator's, and the one holding the migration lock (migration-lock.ts).
-    return { driver: PostgreSqlDriver, clientUrl: persistence.databaseUrl, pool: { min: 0, max: 2 }, driverOptions: { connectionTimeoutMillis: 5000 } };
+    return {
+      driver: PostgreSqlDriver,
+      clientUrl: persistence.databaseUrl,
+      pool: { min: 0, max: 2 },
+      driverOptions: { connectionTimeoutMillis: 5000 },
+    };
   }
   const budget = splitBudget(limits);
   return {
@@ -58,7 +67,11 @@ async function driverOptions(persistence: Config['persistence'], limits: Limits)
   } as Partial<Options<AbstractSqlDriver>>;
 }
 
-async function initOrm(persistence: Config['persistence'], limits: Limits, log: (message: string) => void): Promise<Orm> {
+async function initOrm(
+  persistence: Config['persistence'],
+  limits: Limits,
+  log: (message: string) => void,
+): Promise<Orm> {
   return MikroORM.init<AbstractSqlDriver>({
     ...(await driverOptions(persistence, limits)),
     entities: [...entities],
@@ -86,11 +99,16 @@ export interface OpenOrmOptions<T> {
  * long), one instance at a time (migration-lock.ts); then opens the database
  * the requests use, with every wait bounded.
  */
-export async function openOrm<T>(persistence: Config['persistence'], limits: DatabaseLimits, options: OpenOrmOptions<T>): Promise<{ orm: Orm; prepared: T }> {
+export async function openOrm<T>(
+  persistence: Config['persistence'],
+  limits: DatabaseLimits,
+  options: OpenOrmOptions<T>,
+): Promise<{ orm: Orm; prepared: T }> {
   const migrating = await initOrm(persistence, 'unbounded', options.log);
   let prepared: T;
   try {
-    const pool = () => (migrating.em.getConnection() as unknown as { getNativeClient(): Promise<LockPool> }).getNativeClient();
+    const pool = () =>
+      (migrating.em.getConnection() as unknown as { getNativeClient(): Promise<LockPool> }).getNativeClient();
     prepared = await oneAtATime({ mode: persistence.mode, pool, onWait: options.onWait }, async () => {
       await migrating.migrator.up();
       return options.prepare(migrating.em.fork());

@@ -89,7 +89,8 @@ export async function openPersistence(config: Config, logger: Logger): Promise<P
     async health() {
       if (!orm) return { ok: false, mode, error: unavailable?.message ?? 'not ready' };
       // A lock or a saturated pool leaves `select 1` working: recent request failures count too.
-      if (Date.now() - lastUnavailableAt < degradedAfterFailureMs) return { ok: false, mode, error: 'database not answering requests in time' };
+      if (Date.now() - lastUnavailableAt < degradedAfterFailureMs)
+        return { ok: false, mode, error: 'database not answering requests in time' };
       const check = await orm.checkConnection();
       return check.ok ? { ok: true, mode } : { ok: false, mode, error: 'database unreachable' };
     },
@@ -106,4 +107,3 @@ export async function openPersistence(config: Config, logger: Logger): Promise<P
     },
   };
 }
-

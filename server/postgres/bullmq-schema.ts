@@ -14,9 +14,31 @@ export const readColumns = {
   migration: ['version', 'min_client_version'],
   meta: ['queue', 'field', 'value'],
   job: [
-    'queue', 'id', 'seq', 'name', 'state', 'data', 'opts', 'priority', 'delay_ms', 'attempts_made', 'attempts_started', 'progress', 'return_value',
-    'failed_reason', 'stacktrace', 'processed_by', 'added_at_ms', 'process_at_ms', 'processed_at_ms', 'finished_at_ms', 'dedup_id', 'scheduler_id',
-    'parent_queue', 'parent_id', 'parent_key',
+    'queue',
+    'id',
+    'seq',
+    'name',
+    'state',
+    'data',
+    'opts',
+    'priority',
+    'delay_ms',
+    'attempts_made',
+    'attempts_started',
+    'progress',
+    'return_value',
+    'failed_reason',
+    'stacktrace',
+    'processed_by',
+    'added_at_ms',
+    'process_at_ms',
+    'processed_at_ms',
+    'finished_at_ms',
+    'dedup_id',
+    'scheduler_id',
+    'parent_queue',
+    'parent_id',
+    'parent_key',
   ],
   job_log: ['queue', 'job_id', 'idx', 'row'],
   job_dependency: ['parent_queue', 'parent_id', 'child_key', 'status'],
@@ -38,7 +60,9 @@ export interface QueueFigureRow {
 }
 
 /** The server's version and the schema's migration ledger (search_path is the schema): `version` null when there is no ledger. */
-export async function schemaState(db: Db): Promise<{ serverVersion: string; version: number | null; minClientVersion: number | null }> {
+export async function schemaState(
+  db: Db,
+): Promise<{ serverVersion: string; version: number | null; minClientVersion: number | null }> {
   const { rows } = await db.query<{ server_version: string; present: boolean }>(
     `SELECT current_setting('server_version') AS server_version, to_regclass('migration') IS NOT NULL AS present`,
   );
@@ -96,8 +120,15 @@ export async function queueFigures(db: Db, names: readonly string[]): Promise<Ma
   for (const row of rows) {
     const count = (column: string) => Number(row[column]);
     figures.set(String(row.queue), {
-      queue: String(row.queue), paused: row.paused === true, waiting: count('waiting'), active: count('active'), delayed: count('delayed'),
-      completed: count('completed'), failed: count('failed'), prioritized: count('prioritized'), waitingChildren: count('waiting_children'),
+      queue: String(row.queue),
+      paused: row.paused === true,
+      waiting: count('waiting'),
+      active: count('active'),
+      delayed: count('delayed'),
+      completed: count('completed'),
+      failed: count('failed'),
+      prioritized: count('prioritized'),
+      waitingChildren: count('waiting_children'),
     });
   }
   return figures;
@@ -122,10 +153,16 @@ export async function jobPage(db: Db, queue: string, status: string, start: numb
   const query = statusQueries[status];
   if (!query) throw new Error(`unknown status ${status}`);
   const direction = oldestFirst ? 'ASC' : 'DESC';
-  const order = query.order.split(', ').map((column) => `${column} ${direction}`).join(', ');
+  const order = query.order
+    .split(', ')
+    .map((column) => `${column} ${direction}`)
+    .join(', ');
   const [count, page] = await Promise.all([
     db.query<{ total: string }>(`SELECT COUNT(*) AS total FROM job WHERE queue = $1 AND ${query.where}`, [queue]),
-    db.query(`SELECT ${jobColumns} FROM job j WHERE queue = $1 AND ${query.where} ORDER BY ${order} OFFSET $2 LIMIT $3`, [queue, start, end - start + 1]),
+    db.query(
+      `SELECT ${jobColumns} FROM job j WHERE queue = $1 AND ${query.where} ORDER BY ${order} OFFSET $2 LIMIT $3`,
+      [queue, start, end - start + 1],
+    ),
   ]);
   return { total: Number(count.rows[0]!.total), rows: page.rows as JobRow[] };
 }
@@ -144,13 +181,23 @@ export async function jobWithRelations(db: Db, queue: string, id: string, childL
        FROM job j WHERE j.queue = $1 AND j.id = $2`,
     [queue, id, childLimit],
   );
-  const row = rows[0] as (JobRow & { logs_count: string; dependency_counts: Record<string, number> | null; child_keys: string[] | null }) | undefined;
+  const row = rows[0] as
+    | (JobRow & { logs_count: string; dependency_counts: Record<string, number> | null; child_keys: string[] | null })
+    | undefined;
   if (!row) return undefined;
-  return { row, logsCount: Number(row.logs_count), dependencyCounts: row.dependency_counts ?? {}, childKeys: row.child_keys ?? [] };
+  return {
+    row,
+    logsCount: Number(row.logs_count),
+    dependencyCounts: row.dependency_counts ?? {},
+    childKeys: row.child_keys ?? [],
+  };
 }
 
 /** Name and state of jobs named by `<queue>:<id>` keys, for a detail's parent and children. */
-export async function jobsByKey(db: Db, keys: readonly { queue: string; id: string }[]): Promise<Array<{ name: string; state: string; priority: number } | undefined>> {
+export async function jobsByKey(
+  db: Db,
+  keys: readonly { queue: string; id: string }[],
+): Promise<Array<{ name: string; state: string; priority: number } | undefined>> {
   if (keys.length === 0) return [];
   const { rows } = await db.query<{ queue: string; id: string; name: string; state: string; priority: number }>(
     `SELECT j.queue, j.id, j.name, j.state, j.priority FROM unnest($1::text[], $2::text[]) AS k(queue, id) JOIN job j ON j.queue = k.queue AND j.id = k.id`,
@@ -171,7 +218,11 @@ export async function jobLogs(db: Db, queue: string, id: string, start: number, 
 }
 
 /** Jobs completed and failed in the newest `minutes` one-minute points of BullMQ's metrics (per-minute deltas, newest first). */
-export async function finishedInPoints(db: Db, names: readonly string[], minutes: number): Promise<Map<string, { completed: number; failed: number }>> {
+export async function finishedInPoints(
+  db: Db,
+  names: readonly string[],
+  minutes: number,
+): Promise<Map<string, { completed: number; failed: number }>> {
   const { rows } = await db.query<{ queue: string; kind: string; total: string }>(
     `SELECT queue, kind, (SELECT COALESCE(SUM(x), 0) FROM unnest(data[1:$2]) AS x) AS total FROM metrics WHERE queue = ANY($1::text[])`,
     [names, minutes],
@@ -196,7 +247,10 @@ export async function serverFacts(db: Db): Promise<{ version: string; sessions: 
 }
 
 /** BullMQ's cumulative finished counts (its metrics rows) and each queue's oldest waiting job (ms; 0 when none waits). */
-export async function exportExtras(db: Db, names: readonly string[]): Promise<Map<string, { completed: number; failed: number; oldestWaitingAt: number }>> {
+export async function exportExtras(
+  db: Db,
+  names: readonly string[],
+): Promise<Map<string, { completed: number; failed: number; oldestWaitingAt: number }>> {
   const { rows } = await db.query<{ queue: string; completed: string; failed: string; oldest: string | null }>(
     `SELECT n.queue,
             COALESCE((SELECT count FROM metrics m WHERE m.queue = n.queue AND m.kind = 'completed'), 0) AS completed,
@@ -205,11 +259,21 @@ export async function exportExtras(db: Db, names: readonly string[]): Promise<Ma
        FROM unnest($1::text[]) AS n(queue)`,
     [names],
   );
-  return new Map(rows.map((row) => [row.queue, { completed: Number(row.completed), failed: Number(row.failed), oldestWaitingAt: Number(row.oldest ?? 0) }]));
+  return new Map(
+    rows.map((row) => [
+      row.queue,
+      { completed: Number(row.completed), failed: Number(row.failed), oldestWaitingAt: Number(row.oldest ?? 0) },
+    ]),
+  );
 }
 
 /** Jobs each queue finished after `since` and at or before `until` (ms), by the finished-jobs index. */
-export async function finishedSince(db: Db, names: readonly string[], since: number, until: number): Promise<Map<string, { completed: number; failed: number }>> {
+export async function finishedSince(
+  db: Db,
+  names: readonly string[],
+  since: number,
+  until: number,
+): Promise<Map<string, { completed: number; failed: number }>> {
   const { rows } = await db.query<{ queue: string; completed: string; failed: string }>(
     `SELECT n.queue,
             (SELECT COUNT(*) FROM job j WHERE j.queue = n.queue AND j.state = 'completed' AND j.finished_at_ms > $2 AND j.finished_at_ms <= $3) AS completed,
@@ -230,7 +294,12 @@ export async function schedulerCounts(db: Db, names: readonly string[]): Promise
 }
 
 /** Jobs of a finished status that finished at or before `before` (ms): the finished-jobs index. */
-export async function finishedBefore(db: Db, queue: string, status: 'completed' | 'failed', before: number): Promise<number> {
+export async function finishedBefore(
+  db: Db,
+  queue: string,
+  status: 'completed' | 'failed',
+  before: number,
+): Promise<number> {
   const { rows } = await db.query<{ count: string }>(
     `SELECT COUNT(*) AS count FROM job WHERE queue = $1 AND state = $2::job_state AND finished_at_ms <= $3`,
     [queue, status, before],
@@ -239,7 +308,11 @@ export async function finishedBefore(db: Db, queue: string, status: 'completed' 
 }
 
 /** The newest failed jobs of a queue, newest first (the finished-jobs index, no scan). */
-export async function newestFailures(db: Db, queue: string, limit: number): Promise<Array<{ jobId: string; failedAt: number }>> {
+export async function newestFailures(
+  db: Db,
+  queue: string,
+  limit: number,
+): Promise<Array<{ jobId: string; failedAt: number }>> {
   const { rows } = await db.query<{ id: string; finished_at_ms: string }>(
     `SELECT id, finished_at_ms FROM job WHERE queue = $1 AND state = 'failed' ORDER BY finished_at_ms DESC LIMIT $2`,
     [queue, limit],
@@ -253,7 +326,9 @@ export async function newestFailures(db: Db, queue: string, limit: number): Prom
  * get_client_list reads them: the sessions of this database whose name is a
  * known queue's, with CLIENT LIST's fields (id, addr, age, idle, name).
  */
-export async function workerSessions(db: Db): Promise<Array<{ queue: string; workerName: string | null; fields: Record<string, string> }>> {
+export async function workerSessions(
+  db: Db,
+): Promise<Array<{ queue: string; workerName: string | null; fields: Record<string, string> }>> {
   const { rows } = await db.query<{ name: string; pid: number; addr: string | null; age: number; idle: number }>(
     `SELECT application_name AS name, pid, client_addr::text || ':' || client_port AS addr,
             EXTRACT(EPOCH FROM now() - backend_start)::int AS age, EXTRACT(EPOCH FROM now() - COALESCE(state_change, backend_start))::int AS idle
@@ -261,7 +336,11 @@ export async function workerSessions(db: Db): Promise<Array<{ queue: string; wor
   );
   const sessions = rows.map((row) => {
     const marker = row.name.indexOf(':w:');
-    return { row, queue: marker === -1 ? row.name : row.name.slice(0, marker), workerName: marker === -1 ? null : row.name.slice(marker + 3) };
+    return {
+      row,
+      queue: marker === -1 ? row.name : row.name.slice(0, marker),
+      workerName: marker === -1 ? null : row.name.slice(marker + 3),
+    };
   });
   const known = await existingQueues(db, [...new Set(sessions.map((session) => session.queue))]);
   return sessions
@@ -269,22 +348,46 @@ export async function workerSessions(db: Db): Promise<Array<{ queue: string; wor
     .map(({ row, queue, workerName }) => ({
       queue,
       workerName,
-      fields: { id: String(row.pid), addr: row.addr ?? 'local', age: String(row.age), idle: String(row.idle), name: row.name },
+      fields: {
+        id: String(row.pid),
+        addr: row.addr ?? 'local',
+        age: String(row.age),
+        idle: String(row.idle),
+        name: row.name,
+      },
     }));
 }
 
-const text = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : String(value));
-const json = (value: unknown): string | undefined => (value === null || value === undefined ? undefined : JSON.stringify(value));
+const text = (value: unknown): string | undefined =>
+  value === null || value === undefined ? undefined : String(value);
+const json = (value: unknown): string | undefined =>
+  value === null || value === undefined ? undefined : JSON.stringify(value);
 
 /** A job row as the job hash BullMQ keeps on Redis (field → text), so one decoding serves both kinds. */
 export function jobHashFromRow(row: JobRow): JobHash {
   const hash: JobHash = {
-    name: text(row.name), data: json(row.data), opts: json(row.opts), priority: text(row.priority), delay: text(row.delay_ms),
-    atm: text(row.attempts_made), ats: text(row.attempts_started), progress: json(row.progress), returnvalue: json(row.return_value),
-    failedReason: text(row.failed_reason), stacktrace: json(row.stacktrace), pb: text(row.processed_by), timestamp: text(row.added_at_ms),
-    processedOn: text(row.processed_at_ms), finishedOn: text(row.finished_at_ms), deid: text(row.dedup_id), rjk: text(row.scheduler_id),
+    name: text(row.name),
+    data: json(row.data),
+    opts: json(row.opts),
+    priority: text(row.priority),
+    delay: text(row.delay_ms),
+    atm: text(row.attempts_made),
+    ats: text(row.attempts_started),
+    progress: json(row.progress),
+    returnvalue: json(row.return_value),
+    failedReason: text(row.failed_reason),
+    stacktrace: json(row.stacktrace),
+    pb: text(row.processed_by),
+    timestamp: text(row.added_at_ms),
+    processedOn: text(row.processed_at_ms),
+    finishedOn: text(row.finished_at_ms),
+    deid: text(row.dedup_id),
+    rjk: text(row.scheduler_id),
     parentKey: text(row.parent_key),
-    parent: row.parent_id === null || row.parent_id === undefined ? undefined : JSON.stringify({ id: row.parent_id, queueKey: row.parent_queue }),
+    parent:
+      row.parent_id === null || row.parent_id === undefined
+        ? undefined
+        : JSON.stringify({ id: row.parent_id, queueKey: row.parent_queue }),
   };
   for (const field of Object.keys(hash)) if (hash[field] === undefined) delete hash[field];
   return hash;

@@ -9,7 +9,11 @@ import { createPostgresPool } from './postgres-pool.js';
  * only when a connection is saved with `migrate: true`. Answers the
  * version the schema is at afterwards.
  */
-export async function migrateSchema(target: Pick<StoreEndpoint, 'url' | 'tls'>, schema: string, policy?: TargetPolicy): Promise<number> {
+export async function migrateSchema(
+  target: Pick<StoreEndpoint, 'url' | 'tls'>,
+  schema: string,
+  policy?: TargetPolicy,
+): Promise<number> {
   const { runMigrations } = await loadBullmq();
   // Migrations run DDL: no statement timeout.
   const pool = await createPostgresPool(target, { schema, policy, max: 1, connectMs: 5000, statementMs: 0 });

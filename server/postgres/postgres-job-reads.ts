@@ -2,7 +2,15 @@ import type { JobDetailRead, RawJobRef, ReadJobDetailOptions } from '../bullmq/r
 import type { JobLogsRead, ReadJobLogsOptions } from '../bullmq/read-job-logs.js';
 import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
 import { summariesOf } from './postgres-queue-reads.js';
-import { existingQueues, jobHashFromRow, jobLogs, jobPage, jobsByKey, jobWithRelations, type Db } from './bullmq-schema.js';
+import {
+  existingQueues,
+  jobHashFromRow,
+  jobLogs,
+  jobPage,
+  jobsByKey,
+  jobWithRelations,
+  type Db,
+} from './bullmq-schema.js';
 
 /**
  * The job reads of the seam on PostgreSQL, answered in the shapes of the
@@ -11,7 +19,11 @@ import { existingQueues, jobHashFromRow, jobLogs, jobPage, jobsByKey, jobWithRel
  */
 
 /** The schema is the connection's one "prefix": a queue asked for elsewhere is not there. */
-async function queueThere(db: Db, schema: string, request: { queueName: string; prefixes: readonly string[] }): Promise<boolean> {
+async function queueThere(
+  db: Db,
+  schema: string,
+  request: { queueName: string; prefixes: readonly string[] },
+): Promise<boolean> {
   if (!request.prefixes.includes(schema)) return false;
   return (await existingQueues(db, [request.queueName])).has(request.queueName);
 }
@@ -19,9 +31,18 @@ async function queueThere(db: Db, schema: string, request: { queueName: string; 
 export async function readPage(db: Db, schema: string, request: JobPageRequest): Promise<JobPageRead> {
   if (!(await queueThere(db, schema, request))) return { found: 'queue-missing' };
   // A paused queue's waiting jobs are its `paused` list (see postgres-queue-reads.ts); the other list is then empty.
-  const paused = request.statusKey === 'wait' || request.statusKey === 'paused' ? await isPaused(db, request.queueName) : false;
-  if ((request.statusKey === 'wait' && paused) || (request.statusKey === 'paused' && !paused)) return { found: 'page', prefix: schema, total: 0, jobs: [] };
-  const { total, rows } = await jobPage(db, request.queueName, request.statusKey, request.start, request.end, request.oldestFirst);
+  const paused =
+    request.statusKey === 'wait' || request.statusKey === 'paused' ? await isPaused(db, request.queueName) : false;
+  if ((request.statusKey === 'wait' && paused) || (request.statusKey === 'paused' && !paused))
+    return { found: 'page', prefix: schema, total: 0, jobs: [] };
+  const { total, rows } = await jobPage(
+    db,
+    request.queueName,
+    request.statusKey,
+    request.start,
+    request.end,
+    request.oldestFirst,
+  );
   const fields = new Set(request.fields);
   const jobs = rows.map((row) => {
     const hash = jobHashFromRow(row);
@@ -51,7 +72,11 @@ function splitKey(key: string): { queue: string; id: string } {
 async function refsOf(db: Db, schema: string, keys: string[]): Promise<RawJobRef[]> {
   const parts = keys.map(splitKey);
   const found = await jobsByKey(db, parts);
-  return parts.map((part, index) => ({ key: `${schema}:${part.queue}:${part.id}`, name: found[index]?.name ?? null, state: found[index] ? stateOf(found[index].state, found[index].priority) : 'unknown' }));
+  return parts.map((part, index) => ({
+    key: `${schema}:${part.queue}:${part.id}`,
+    name: found[index]?.name ?? null,
+    state: found[index] ? stateOf(found[index].state, found[index].priority) : 'unknown',
+  }));
 }
 
 export async function readDetail(db: Db, schema: string, options: ReadJobDetailOptions): Promise<JobDetailRead> {
@@ -60,7 +85,10 @@ export async function readDetail(db: Db, schema: string, options: ReadJobDetailO
   if (!read) return { found: 'job-missing', prefix: schema };
   const hash = jobHashFromRow(read.row) as Record<string, string>;
   const parentKey = hash.parentKey;
-  const [parentRefs, childRefs] = await Promise.all([refsOf(db, schema, parentKey ? [parentKey] : []), refsOf(db, schema, read.childKeys)]);
+  const [parentRefs, childRefs] = await Promise.all([
+    refsOf(db, schema, parentKey ? [parentKey] : []),
+    refsOf(db, schema, read.childKeys),
+  ]);
   if (parentKey) hash.parentKey = parentRefs[0]!.key;
   const counts = read.dependencyCounts;
   return {
@@ -70,7 +98,12 @@ export async function readDetail(db: Db, schema: string, options: ReadJobDetailO
       hash,
       state: stateOf(read.row.state, read.row.priority),
       logsCount: read.logsCount,
-      children: { processed: counts.processed ?? 0, unprocessed: counts.pending ?? 0, failed: counts.failed ?? 0, ignored: counts.ignored ?? 0 },
+      children: {
+        processed: counts.processed ?? 0,
+        unprocessed: counts.pending ?? 0,
+        failed: counts.failed ?? 0,
+        ignored: counts.ignored ?? 0,
+      },
       childKeys: childRefs.map((ref) => ref.key),
       ...(parentRefs[0] ? { parent: parentRefs[0] } : {}),
       childRefs,

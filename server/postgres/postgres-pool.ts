@@ -20,7 +20,10 @@ export interface PostgresPoolOptions {
  * and with SERVICE_CONNECTION_ALLOW the host checked (and connected to at
  * the checked address) before anything is contacted.
  */
-export async function createPostgresPool(endpoint: Pick<StoreEndpoint, 'url' | 'tls'>, options: PostgresPoolOptions): Promise<pg.Pool> {
+export async function createPostgresPool(
+  endpoint: Pick<StoreEndpoint, 'url' | 'tls'>,
+  options: PostgresPoolOptions,
+): Promise<pg.Pool> {
   const url = new URL(endpoint.url.trim());
   // pg would read sslmode from the URL and override `ssl`: TLS is decided here, once.
   url.searchParams.delete('sslmode');
@@ -29,7 +32,9 @@ export async function createPostgresPool(endpoint: Pick<StoreEndpoint, 'url' | '
   const pool = new pg.Pool({
     connectionString: url.toString(),
     ...(address ? { host: address } : {}),
-    ssl: endpoint.tls.enabled ? { rejectUnauthorized: !endpoint.tls.allowSelfSigned, ...(address ? { servername: target!.host } : {}) } : false,
+    ssl: endpoint.tls.enabled
+      ? { rejectUnauthorized: !endpoint.tls.allowSelfSigned, ...(address ? { servername: target!.host } : {}) }
+      : false,
     max: options.max ?? 4,
     connectionTimeoutMillis: options.connectMs ?? 1500,
     idleTimeoutMillis: 30_000,

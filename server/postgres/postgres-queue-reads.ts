@@ -4,7 +4,14 @@ import type { SelectedQueue, Selection, SelectionQuery } from '../bullmq/queue-s
 import type { QueueSummary as MetricsSummary } from '../../contracts/metrics.js';
 import { exportedStates, countKindOfState, type ExportCounts } from '../bullmq/export-counts.js';
 import type { QueueReading } from '../history/sample-script.js';
-import { exportExtras, finishedInPoints, finishedSince, queueFigures, type Db, type QueueFigureRow } from './bullmq-schema.js';
+import {
+  exportExtras,
+  finishedInPoints,
+  finishedSince,
+  queueFigures,
+  type Db,
+  type QueueFigureRow,
+} from './bullmq-schema.js';
 
 /**
  * A queue's eight counts as the Redis store reports them: BullMQ's
@@ -26,7 +33,13 @@ function countsOf(row: QueueFigureRow | undefined): JobCounts {
 }
 
 export async function summariesOf(db: Db, refs: QueueRef[]): Promise<QueueSummary[]> {
-  const figures = refs.length === 0 ? new Map<string, QueueFigureRow>() : await queueFigures(db, refs.map((ref) => ref.name));
+  const figures =
+    refs.length === 0
+      ? new Map<string, QueueFigureRow>()
+      : await queueFigures(
+          db,
+          refs.map((ref) => ref.name),
+        );
   return refs.map((ref) => {
     const row = figures.get(ref.name);
     return { name: ref.name, prefix: ref.prefix, isPaused: row?.paused ?? false, jobCounts: countsOf(row) };
@@ -49,10 +62,13 @@ export async function selectFromFigures(db: Db, refs: QueueRef[], query: Selecti
   const summaries = await summariesOf(db, refs);
   const selected: SelectedQueue[] = [];
   summaries.forEach((summary, index) => {
-    if (!query.state || holds[query.state](summary)) selected.push({ ref: refs[index]!, count: query.sortBy ? summary.jobCounts[query.sortBy] : 0 });
+    if (!query.state || holds[query.state](summary))
+      selected.push({ ref: refs[index]!, count: query.sortBy ? summary.jobCounts[query.sortBy] : 0 });
   });
   if (!query.totals) return { selected };
-  const totals = Object.fromEntries(jobCountKinds.map((kind) => [kind, summaries.reduce((sum, summary) => sum + summary.jobCounts[kind], 0)])) as JobCounts;
+  const totals = Object.fromEntries(
+    jobCountKinds.map((kind) => [kind, summaries.reduce((sum, summary) => sum + summary.jobCounts[kind], 0)]),
+  ) as JobCounts;
   return { selected, totals };
 }
 
@@ -61,7 +77,10 @@ const rate = (total: number, windowMinutes: number) => ({ total, perMinute: tota
 /** Connection metrics' summaries: the counts as the Redis export reads them (a paused queue's waiting jobs are not `waiting`) and rates. */
 export async function metricsSummariesOf(db: Db, refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]> {
   const names = refs.map((ref) => ref.name);
-  const [summaries, finished] = await Promise.all([summariesOf(db, refs), refs.length === 0 ? new Map() : finishedInPoints(db, names, windowMinutes)]);
+  const [summaries, finished] = await Promise.all([
+    summariesOf(db, refs),
+    refs.length === 0 ? new Map() : finishedInPoints(db, names, windowMinutes),
+  ]);
   return summaries.map(({ name, prefix, isPaused, jobCounts }) => {
     const own = finished.get(name) ?? { completed: 0, failed: 0 };
     return {
@@ -69,8 +88,13 @@ export async function metricsSummariesOf(db: Db, refs: QueueRef[], windowMinutes
       prefix,
       isPaused,
       counts: {
-        active: jobCounts.active, completed: jobCounts.completed, delayed: jobCounts.delayed, failed: jobCounts.failed,
-        prioritized: jobCounts.prioritized, waiting: jobCounts.waiting, 'waiting-children': jobCounts.waitingChildren,
+        active: jobCounts.active,
+        completed: jobCounts.completed,
+        delayed: jobCounts.delayed,
+        failed: jobCounts.failed,
+        prioritized: jobCounts.prioritized,
+        waiting: jobCounts.waiting,
+        'waiting-children': jobCounts.waitingChildren,
       },
       rates: { completed: rate(own.completed, windowMinutes), failed: rate(own.failed, windowMinutes) },
     };
@@ -80,7 +104,13 @@ export async function metricsSummariesOf(db: Db, refs: QueueRef[], windowMinutes
 /** The Prometheus export's figures of each queue, as the Redis figures script reads them. */
 export async function exportCountsOf(db: Db, refs: QueueRef[]): Promise<ExportCounts[]> {
   if (refs.length === 0) return [];
-  const [summaries, extras] = await Promise.all([summariesOf(db, refs), exportExtras(db, refs.map((ref) => ref.name))]);
+  const [summaries, extras] = await Promise.all([
+    summariesOf(db, refs),
+    exportExtras(
+      db,
+      refs.map((ref) => ref.name),
+    ),
+  ]);
   return summaries.map((summary, index) => {
     const extra = extras.get(summary.name) ?? { completed: 0, failed: 0, oldestWaitingAt: 0 };
     return {
@@ -94,10 +124,19 @@ export async function exportCountsOf(db: Db, refs: QueueRef[]): Promise<ExportCo
 }
 
 /** The history's readings, as the Redis sample script reads them (waiting: wait, prioritized and paused together). */
-export async function historyReadingsOf(db: Db, refs: QueueRef[], since: number, until: number): Promise<QueueReading[]> {
+export async function historyReadingsOf(
+  db: Db,
+  refs: QueueRef[],
+  since: number,
+  until: number,
+): Promise<QueueReading[]> {
   if (refs.length === 0) return [];
   const names = refs.map((ref) => ref.name);
-  const [summaries, finished, extras] = await Promise.all([summariesOf(db, refs), finishedSince(db, names, since, until), exportExtras(db, names)]);
+  const [summaries, finished, extras] = await Promise.all([
+    summariesOf(db, refs),
+    finishedSince(db, names, since, until),
+    exportExtras(db, names),
+  ]);
   return summaries.map(({ isPaused, jobCounts: counts }, index) => {
     const ref = refs[index]!;
     const own = finished.get(ref.name) ?? { completed: 0, failed: 0 };

@@ -14,7 +14,15 @@ import type { QueueStore } from '../stores/queue-store.js';
 import type { StoreClient } from '../stores/redis-client.js';
 import type { StoreConnection } from '../stores/store-connection.js';
 import type { TargetPolicy } from '../stores/target-policy.js';
-import { existingQueues, finishedBefore, newestFailures, queueNames, schedulerCounts, serverFacts, workerSessions } from './bullmq-schema.js';
+import {
+  existingQueues,
+  finishedBefore,
+  newestFailures,
+  queueNames,
+  schedulerCounts,
+  serverFacts,
+  workerSessions,
+} from './bullmq-schema.js';
 import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts/metrics.js';
 import type { WorkerClient } from '../bullmq/client-list.js';
 import { createPostgresPool } from './postgres-pool.js';
@@ -22,7 +30,13 @@ import { readDetail, readLogs, readPage } from './postgres-job-reads.js';
 import type { QueueReading } from '../history/sample-script.js';
 import type { BusyQueue, QueueLatency } from '../history/sample-latency.js';
 import type { StoreFacts as SampledFacts } from '../history/collect-sample.js';
-import { exportCountsOf, historyReadingsOf, metricsSummariesOf, selectFromFigures, summariesOf } from './postgres-queue-reads.js';
+import {
+  exportCountsOf,
+  historyReadingsOf,
+  metricsSummariesOf,
+  selectFromFigures,
+  summariesOf,
+} from './postgres-queue-reads.js';
 import type { ExportCounts } from '../bullmq/export-counts.js';
 import { checkSchema } from './schema-check.js';
 
@@ -69,16 +83,24 @@ export class PostgresStore implements QueueStore {
   }
 
   get client(): StoreClient {
-    throw new AppError('NOT_SUPPORTED_BY_BACKEND', `This route does not work on PostgreSQL connections yet (connection "${this.connection.name}")`, {
-      connectionId: this.connection.id,
-      kind: 'postgres',
-    });
+    throw new AppError(
+      'NOT_SUPPORTED_BY_BACKEND',
+      `This route does not work on PostgreSQL connections yet (connection "${this.connection.name}")`,
+      {
+        connectionId: this.connection.id,
+        kind: 'postgres',
+      },
+    );
   }
 
   keyValue(): StoreClient {
-    throw new AppError('NOT_A_KEY_VALUE_STORE', `Connection "${this.connection.name}" holds its queues in PostgreSQL: it has no store keys`, {
-      connectionId: this.connection.id,
-    });
+    throw new AppError(
+      'NOT_A_KEY_VALUE_STORE',
+      `Connection "${this.connection.name}" holds its queues in PostgreSQL: it has no store keys`,
+      {
+        connectionId: this.connection.id,
+      },
+    );
   }
 
   /** The pool, once the schema passed its check; a failure is not kept (the next call tries again). */
@@ -114,7 +136,9 @@ export class PostgresStore implements QueueStore {
   /** Through BullMQ's PostgreSQL backend (its event table), which bounds what it keeps. */
   async publishQueueEvent(ref: QueueRef, fields: Record<string, string>): Promise<void> {
     const queue = await this.queue(ref.name);
-    await (queue.backend as unknown as { publishEvent(fields: Record<string, string>, maxEvents: number): Promise<string> }).publishEvent(fields, 10_000);
+    await (
+      queue.backend as unknown as { publishEvent(fields: Record<string, string>, maxEvents: number): Promise<string> }
+    ).publishEvent(fields, 10_000);
   }
 
   async warmUp(): Promise<void> {
@@ -142,8 +166,13 @@ export class PostgresStore implements QueueStore {
   private async makeQueue(name: string, skipMetasUpdate: boolean): Promise<Queue> {
     const { bullmq } = await this.open();
     const { Queue, PostgresQueueBackend } = await loadBullmq();
-    const factory = (queueName: string, opts: object) => new PostgresQueueBackend(bullmq, queueName, opts as never, false);
-    const queue = new Queue(name, { connection: bullmq.pool, skipMetasUpdate, skipWaitingForReady: true } as never, factory as never) as unknown as Queue;
+    const factory = (queueName: string, opts: object) =>
+      new PostgresQueueBackend(bullmq, queueName, opts as never, false);
+    const queue = new Queue(
+      name,
+      { connection: bullmq.pool, skipMetasUpdate, skipWaitingForReady: true } as never,
+      factory as never,
+    ) as unknown as Queue;
     queue.on('error', () => undefined);
     return queue;
   }
@@ -158,7 +187,10 @@ export class PostgresStore implements QueueStore {
   }
 
   async queuesExist(refs: readonly QueueRef[]): Promise<boolean[]> {
-    const found = await existingQueues(await this.db(), refs.map((ref) => ref.name));
+    const found = await existingQueues(
+      await this.db(),
+      refs.map((ref) => ref.name),
+    );
     return refs.map((ref) => ref.prefix === this.schema && found.has(ref.name));
   }
 
@@ -184,11 +216,19 @@ export class PostgresStore implements QueueStore {
     const previous = this.cleaning.get(ref.name) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.cleanNow(queue, ref, status, limit, gracePeriod));
     this.cleaning.set(ref.name, next);
-    void next.finally(() => this.cleaning.get(ref.name) === next && this.cleaning.delete(ref.name)).catch(() => undefined);
+    void next
+      .finally(() => this.cleaning.get(ref.name) === next && this.cleaning.delete(ref.name))
+      .catch(() => undefined);
     return next;
   }
 
-  private async cleanNow(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number, gracePeriod: number): Promise<string[]> {
+  private async cleanNow(
+    queue: Queue,
+    ref: QueueRef,
+    status: PurgeableStatus,
+    limit: number,
+    gracePeriod: number,
+  ): Promise<string[]> {
     if (status === 'waiting' || status === 'paused') {
       const [summary] = await this.queueSummaries([ref]);
       if (summary!.isPaused !== (status === 'paused')) return [];
@@ -208,7 +248,14 @@ export class PostgresStore implements QueueStore {
 
   async storeFacts(): Promise<StoreFacts> {
     const facts = await serverFacts(await this.db());
-    return { mode: 'standalone', nodes: 1, version: facts.version, usedMemoryBytes: null, connectedClients: facts.sessions, uptimeSeconds: facts.uptimeSeconds };
+    return {
+      mode: 'standalone',
+      nodes: 1,
+      version: facts.version,
+      usedMemoryBytes: null,
+      connectedClients: facts.sessions,
+      uptimeSeconds: facts.uptimeSeconds,
+    };
   }
 
   async historyReadings(refs: QueueRef[], since: number, until: number): Promise<QueueReading[]> {
@@ -230,7 +277,10 @@ export class PostgresStore implements QueueStore {
   }
 
   async schedulerCounts(refs: QueueRef[]): Promise<number[]> {
-    const counts = await schedulerCounts(await this.db(), refs.map((ref) => ref.name));
+    const counts = await schedulerCounts(
+      await this.db(),
+      refs.map((ref) => ref.name),
+    );
     return refs.map((ref) => counts.get(ref.name) ?? 0);
   }
 
@@ -244,7 +294,12 @@ export class PostgresStore implements QueueStore {
 
   async workerClients(): Promise<WorkerClient[]> {
     const sessions = await workerSessions(await this.db());
-    return sessions.map(({ queue, workerName, fields }) => ({ prefix: this.schema, queueName: queue, workerName, fields }));
+    return sessions.map(({ queue, workerName, fields }) => ({
+      prefix: this.schema,
+      queueName: queue,
+      workerName,
+      fields,
+    }));
   }
 
   async readJobPage(request: JobPageRequest): Promise<JobPageRead> {

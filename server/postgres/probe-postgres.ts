@@ -32,7 +32,11 @@ function failureMessage(target: Pick<StoreEndpoint, 'url'>, error: unknown): str
  * BULLMQ_SCHEMA_MISSING / BULLMQ_SCHEMA_UNSUPPORTED when this service cannot
  * use it). Unreachable or refused: ok false. Never migrates anything.
  */
-export async function probePostgres(target: Pick<StoreEndpoint, 'url' | 'tls'>, schema: string, policy?: TargetPolicy): Promise<PostgresProbe> {
+export async function probePostgres(
+  target: Pick<StoreEndpoint, 'url' | 'tls'>,
+  schema: string,
+  policy?: TargetPolicy,
+): Promise<PostgresProbe> {
   const started = performance.now();
   const pool = await createPostgresPool(target, { schema, policy, max: 1, connectMs: 2000, statementMs: 1500 });
   try {

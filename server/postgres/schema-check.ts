@@ -19,10 +19,14 @@ export async function checkSchema(db: Db, schema: string, connectionId?: string)
   const state = await schemaState(db);
   const where = connectionId === undefined ? {} : { connectionId };
   if (state.version === null || state.version === 0) {
-    throw new AppError('BULLMQ_SCHEMA_MISSING', `PostgreSQL schema "${schema}" holds no BullMQ tables: run BullMQ's migrations on it (or save the connection with migrate: true)`, {
-      ...where,
-      schema,
-    });
+    throw new AppError(
+      'BULLMQ_SCHEMA_MISSING',
+      `PostgreSQL schema "${schema}" holds no BullMQ tables: run BullMQ's migrations on it (or save the connection with migrate: true)`,
+      {
+        ...where,
+        schema,
+      },
+    );
   }
   const { BULLMQ_MAJOR_VERSION } = await loadBullmq();
   if ((state.minClientVersion ?? 0) > BULLMQ_MAJOR_VERSION) {

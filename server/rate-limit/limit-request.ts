@@ -11,7 +11,12 @@ import type { LimitName } from './rate-limits.js';
  * plainRoute (redirects, a proxy): same keys, same 429 body. Returns false
  * when it has answered.
  */
-export async function withinRateLimit(services: Services, req: Request, res: Response, strict?: LimitName): Promise<boolean> {
+export async function withinRateLimit(
+  services: Services,
+  req: Request,
+  res: Response,
+  strict?: LimitName,
+): Promise<boolean> {
   try {
     await enforceRateLimit(createHttpContextFactory(services, 'rest')({ req, res }), strict);
     return true;

@@ -6,7 +6,9 @@ import type * as Flexible from 'rate-limiter-flexible';
 // The files are the ones the index itself loads, so `instanceof RateLimiterRes` holds whichever was used.
 const load = createRequire(import.meta.url);
 
-export const RateLimiterMemory: typeof Flexible.RateLimiterMemory = load('rate-limiter-flexible/lib/RateLimiterMemory.js');
+export const RateLimiterMemory: typeof Flexible.RateLimiterMemory = load(
+  'rate-limiter-flexible/lib/RateLimiterMemory.js',
+);
 export const RateLimiterRedis: typeof Flexible.RateLimiterRedis = load('rate-limiter-flexible/lib/RateLimiterRedis.js');
 export const RateLimiterRes: typeof Flexible.RateLimiterRes = load('rate-limiter-flexible/lib/RateLimiterRes.js');
 export type RateLimiterRes = Flexible.RateLimiterRes;

@@ -13,7 +13,9 @@ export interface LimitState {
   resetSeconds: number;
 }
 
-export type ConsumeOutcome = { allowed: true; state: LimitState } | { allowed: false; state: LimitState; retryAfterSeconds: number };
+export type ConsumeOutcome =
+  | { allowed: true; state: LimitState }
+  | { allowed: false; state: LimitState; retryAfterSeconds: number };
 
 /** The limiters, built once at startup; in memory, or in Redis when RATE_LIMIT_REDIS_URL is set. */
 export interface RateLimits {
@@ -46,15 +48,21 @@ export function createRateLimits(config: RateLimitConfig, logger: Logger): RateL
   }
   // The offline queue covers the first moments while the client connects (without it the first
   // requests of every replica fell back to per-process limits); the timeout bounds an outage's cost.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 500, connectTimeout: 1000 }) : null;
-  redis?.on('error', (error) => logger.warn({ err: error.message }, 'rate-limit store error; limiting per process meanwhile'));
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 500, connectTimeout: 1000 })
+    : null;
+  redis?.on('error', (error) =>
+    logger.warn({ err: error.message }, 'rate-limit store error; limiting per process meanwhile'),
+  );
   const points = pointsByName(config);
   const limiters = Object.fromEntries(
     (Object.keys(points) as LimitName[]).map((name) => {
       const options = { keyPrefix: `bullpen-rl-${name}`, points: points[name], duration: config.windowSeconds };
       const memory = new RateLimiterMemory(options);
       // With a shared store, an outage falls back to per-process limits instead of failing requests.
-      const limiter: RateLimiterAbstract = redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory;
+      const limiter: RateLimiterAbstract = redis
+        ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory })
+        : memory;
       return [name, limiter];
     }),
   ) as Record<LimitName, RateLimiterAbstract>;

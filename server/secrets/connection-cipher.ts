@@ -17,7 +17,10 @@ export async function connectionUrlCipher(config: Config, logger: Logger): Promi
   try {
     return aesGcmUrlCipher(await loadOrCreateEmbeddedKey(config.persistence.directory));
   } catch (error) {
-    logger.error({ reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message }, 'cannot read or create the embedded encryption key');
+    logger.error(
+      { reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message },
+      'cannot read or create the embedded encryption key',
+    );
     return missingKeyCipher;
   }
 }

@@ -43,7 +43,10 @@ function redactOneUrl(url: string): string {
 
 function redactUrlOrSeedList(text: string): string {
   // A seed list (`redis://a@h1,redis://b@h2`) arrives as one match: redact each member.
-  return text.split(/,(?=[a-z][a-z0-9+.-]*:\/\/)/i).map(redactOneUrl).join(',');
+  return text
+    .split(/,(?=[a-z][a-z0-9+.-]*:\/\/)/i)
+    .map(redactOneUrl)
+    .join(',');
 }
 
 /** The text with every URL in it reduced to scheme, masked userinfo, host and port. */

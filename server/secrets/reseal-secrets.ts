@@ -17,10 +17,18 @@ async function sealedFields(em: EntityManager): Promise<SealedField[]> {
   const connections = await em.find(Connection, {});
   const destinations = await em.find(AlertDestination, {});
   return [
-    ...connections.map((row) => ({ value: row.urlSealed, associatedData: row.id, set: (sealed: string) => (row.urlSealed = sealed) })),
+    ...connections.map((row) => ({
+      value: row.urlSealed,
+      associatedData: row.id,
+      set: (sealed: string) => (row.urlSealed = sealed),
+    })),
     ...destinations.flatMap((row) => [
       { value: row.urlSealed, associatedData: row.id, set: (sealed: string) => (row.urlSealed = sealed) },
-      { value: row.secretSealed, associatedData: `${row.id}:secret`, set: (sealed: string) => (row.secretSealed = sealed) },
+      {
+        value: row.secretSealed,
+        associatedData: `${row.id}:secret`,
+        set: (sealed: string) => (row.secretSealed = sealed),
+      },
     ]),
   ];
 }
@@ -31,7 +39,12 @@ async function sealedFields(em: EntityManager): Promise<SealedField[]> {
  * previous key can be dropped after one start. Values already sealed with the
  * current key are left alone; values neither key opens are counted and logged.
  */
-export async function resealWithCurrentKey(deps: { persistence: Persistence; logger: Logger; current: UrlCipher; previous: UrlCipher }): Promise<{ resealed: number; unreadable: number }> {
+export async function resealWithCurrentKey(deps: {
+  persistence: Persistence;
+  logger: Logger;
+  current: UrlCipher;
+  previous: UrlCipher;
+}): Promise<{ resealed: number; unreadable: number }> {
   const em = deps.persistence.fork();
   let resealed = 0;
   let unreadable = 0;
@@ -45,8 +58,15 @@ export async function resealWithCurrentKey(deps: { persistence: Persistence; log
     resealed++;
   }
   await em.flush();
-  deps.logger.info({ resealed, unreadable }, `encryption key rotation: re-sealed ${resealed} secret(s) with SERVICE_ENCRYPTION_KEY`);
-  if (unreadable > 0) deps.logger.error({ unreadable }, `${unreadable} sealed secret(s) open with neither SERVICE_ENCRYPTION_KEY nor SERVICE_ENCRYPTION_KEY_PREVIOUS`);
+  deps.logger.info(
+    { resealed, unreadable },
+    `encryption key rotation: re-sealed ${resealed} secret(s) with SERVICE_ENCRYPTION_KEY`,
+  );
+  if (unreadable > 0)
+    deps.logger.error(
+      { unreadable },
+      `${unreadable} sealed secret(s) open with neither SERVICE_ENCRYPTION_KEY nor SERVICE_ENCRYPTION_KEY_PREVIOUS`,
+    );
   return { resealed, unreadable };
 }
 

@@ -21,7 +21,9 @@ export function aesGcmUrlCipher(key: Buffer): UrlCipher {
       const iv = randomBytes(ivBytes);
       const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(recordId));
       const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return [version, iv, cipher.getAuthTag(), data].map((part) => (typeof part === 'string' ? part : part.toString('base64'))).join('.');
+      return [version, iv, cipher.getAuthTag(), data]
+        .map((part) => (typeof part === 'string' ? part : part.toString('base64')))
+        .join('.');
     },
     decrypt(sealed, recordId) {
       const [tag, iv, authTag, data] = sealed.split('.');

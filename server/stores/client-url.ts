@@ -15,8 +15,13 @@ export function assertClientCanParse(url: string, whose = 'url'): void {
       if (postgres) decodeCredentials(new URL(member));
       else parseURL(member);
     } catch (error) {
-      const reason = error instanceof URIError ? 'a malformed percent escape (write a literal % as %25)' : 'a part the store client cannot read';
-      throw new AppError('INVALID_URL', `Invalid ${whose}: it has ${reason}`, { issues: [{ path: ['url'], message: `has ${reason}` }] });
+      const reason =
+        error instanceof URIError
+          ? 'a malformed percent escape (write a literal % as %25)'
+          : 'a part the store client cannot read';
+      throw new AppError('INVALID_URL', `Invalid ${whose}: it has ${reason}`, {
+        issues: [{ path: ['url'], message: `has ${reason}` }],
+      });
     }
   }
 }

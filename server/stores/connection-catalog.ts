@@ -22,12 +22,16 @@ export interface ConnectionCatalog {
  * use them; another organization gets 403 as for another's saved connection.
  * `instanceOrganizationId` is read per call: the database may open after startup.
  */
-export function envConnectionCatalog(connections: StoreConnection[], instanceOrganizationId: () => string): ConnectionCatalog {
+export function envConnectionCatalog(
+  connections: StoreConnection[],
+  instanceOrganizationId: () => string,
+): ConnectionCatalog {
   const owned = () => {
     const organizationId = instanceOrganizationId();
     return connections.map((connection) => ({ ...connection, organizationId }));
   };
-  const ordered = (list: StoreConnection[]) => [...list].sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.name.localeCompare(b.name));
+  const ordered = (list: StoreConnection[]) =>
+    [...list].sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.name.localeCompare(b.name));
   return {
     source: 'env',
     list: async (organizationId) => (organizationId === instanceOrganizationId() ? ordered(owned()) : []),

@@ -4,9 +4,15 @@ import { createRequire } from 'node:module';
 import type { TargetPolicy } from './target-policy.js';
 
 // ioredis does not export its StandaloneConnector; its CommonJS module default-exports it.
-type StandaloneConnectorClass = (typeof import('ioredis/built/connectors/StandaloneConnector.js'))['default'];
-const StandaloneConnector: StandaloneConnectorClass = createRequire(import.meta.url)('ioredis/built/connectors/StandaloneConnector.js').default;
-type ConnectorOptions = ConstructorParameters<typeof StandaloneConnector>[0] & { host?: string; port?: number; tls?: ConnectionOptions };
+type StandaloneConnectorClass = typeof import('ioredis/built/connectors/StandaloneConnector.js')['default'];
+const StandaloneConnector: StandaloneConnectorClass = createRequire(import.meta.url)(
+  'ioredis/built/connectors/StandaloneConnector.js',
+).default;
+type ConnectorOptions = ConstructorParameters<typeof StandaloneConnector>[0] & {
+  host?: string;
+  port?: number;
+  tls?: ConnectionOptions;
+};
 
 /**
  * ioredis's `Connector` hook: every TCP connection a client opens (the
@@ -28,7 +34,11 @@ export function guardedConnector(policy: TargetPolicy): StandaloneConnectorClass
       const [address] = await policy.resolve(this.target.host, this.target.port);
       const options = this.options as ConnectorOptions;
       const servername = isIP(this.target.host) ? undefined : this.target.host;
-      this.options = { ...options, host: address!, ...(options.tls ? { tls: { servername, ...options.tls } } : {}) } as typeof this.options;
+      this.options = {
+        ...options,
+        host: address!,
+        ...(options.tls ? { tls: { servername, ...options.tls } } : {}),
+      } as typeof this.options;
       return super.connect(onError);
     }
   };

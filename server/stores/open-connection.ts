@@ -19,7 +19,8 @@ export async function findVisibleConnection(
   if (typeof connectionId !== 'string' || connectionId.length === 0) {
     throw new AppError('VALIDATION_FAILED', 'connectionId is required');
   }
-  const connection = (await connections.find(connectionId)) ?? (await connections.findByName(organizationId, connectionId));
+  const connection =
+    (await connections.find(connectionId)) ?? (await connections.findByName(organizationId, connectionId));
   return assertConnectionVisible(connection, (found) => found.organizationId, organizationId, connectionId);
 }
 

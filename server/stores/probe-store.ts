@@ -42,7 +42,8 @@ async function measure(client: StoreClient, requestedMode: StoreProbe['mode']): 
 function targetRefusal(error: unknown): AppError | null {
   for (let current = error, depth = 0; current && depth < 4; depth++) {
     if (current instanceof AppError && current.code === 'CONNECTION_TARGET_FORBIDDEN') return current;
-    const next: unknown = (current as { lastNodeError?: unknown; cause?: unknown }).lastNodeError ?? (current as { cause?: unknown }).cause;
+    const next: unknown =
+      (current as { lastNodeError?: unknown; cause?: unknown }).lastNodeError ?? (current as { cause?: unknown }).cause;
     current = next;
   }
   return null;
@@ -86,7 +87,13 @@ export async function probeStore(target: StoreEndpoint, policy?: TargetPolicy): 
     const refusal = targetRefusal(reason) ?? targetRefusal(error);
     if (refusal) throw refusal;
     await sleep(Math.max(0, probeFailureMinimumMs - (performance.now() - started)));
-    return { ok: false, latencyMs: null, redisVersion: null, mode: requestedMode, error: failureMessage(target, reason ?? error) };
+    return {
+      ok: false,
+      latencyMs: null,
+      redisVersion: null,
+      mode: requestedMode,
+      error: failureMessage(target, reason ?? error),
+    };
   } finally {
     clearTimeout(timer);
     client.disconnect();

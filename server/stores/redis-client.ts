@@ -35,7 +35,12 @@ function tlsOptions(connection: StoreEndpoint): RedisOptions['tls'] {
  * queue forever, so an unreachable store becomes a 503 in about two seconds,
  * while ioredis keeps reconnecting in the background and recovers on its own.
  */
-function commonOptions(connection: StoreEndpoint, timeouts: StoreTimeouts, reconnect: boolean, policy: TargetPolicy | undefined): RedisOptions {
+function commonOptions(
+  connection: StoreEndpoint,
+  timeouts: StoreTimeouts,
+  reconnect: boolean,
+  policy: TargetPolicy | undefined,
+): RedisOptions {
   return {
     ...(policy?.entries ? { Connector: guardedConnector(policy) as unknown as RedisOptions['Connector'] } : {}),
     lazyConnect: true,
@@ -69,7 +74,9 @@ export function createStoreClient(
     enableOfflineQueue: true,
     clusterRetryStrategy: reconnect ? (attempt) => Math.min(attempt * 200, 1000) : () => null,
     // With an allow-list, seeds keep their names: the guarded connector resolves and checks them once.
-    ...(policy?.entries ? { dnsLookup: (hostname: string, done: (error: null, address: string) => void) => done(null, hostname) } : {}),
+    ...(policy?.entries
+      ? { dnsLookup: (hostname: string, done: (error: null, address: string) => void) => done(null, hostname) }
+      : {}),
     redisOptions: {
       ...options,
       username: decodeURIComponent(first.username) || undefined,

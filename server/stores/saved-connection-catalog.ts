@@ -29,7 +29,9 @@ export function savedConnectionCatalog(persistence: Persistence, cipher: UrlCiph
   return {
     source: 'saved',
     async list(organizationId) {
-      const rows = await persistence.fork().find(Connection, { organization: organizationId }, { orderBy: { isDefault: 'desc', name: 'asc' } });
+      const rows = await persistence
+        .fork()
+        .find(Connection, { organization: organizationId }, { orderBy: { isDefault: 'desc', name: 'asc' } });
       return rows.map((row) => toStoreConnection(row, cipher));
     },
     async find(id) {

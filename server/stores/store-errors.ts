@@ -15,7 +15,8 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (speaksNoRedis(error)) return true;
   if (['MaxRetriesPerRequestError', 'ClusterAllFailedError'].includes(error.name)) return true;
   const code = (error as NodeJS.ErrnoException).code;
-  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return true;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code))
+    return true;
   if (isTlsFailure(error)) return true;
   if (isPostgresUnavailable(error)) return true;
   return /Connection is closed|Command timed out|connect ETIMEDOUT|Stream isn't writeable|enableOfflineQueue|NOAUTH|WRONGPASS|invalid password|Failed to refresh slots cache|None of startup nodes is available|LOADING/i.test(
@@ -41,9 +42,11 @@ export const noRedisAnswered = 'no Redis server answered';
  */
 export function describeStoreFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (/NOAUTH|WRONGPASS|invalid password|password authentication failed/i.test(message)) return 'authentication was refused';
+  if (/NOAUTH|WRONGPASS|invalid password|password authentication failed/i.test(message))
+    return 'authentication was refused';
   if (/LOADING/.test(message)) return 'the store is loading its dataset';
-  if (/^OOM command not allowed/.test(message)) return 'it is out of memory (maxmemory reached, no eviction) and refuses writes';
+  if (/^OOM command not allowed/.test(message))
+    return 'it is out of memory (maxmemory reached, no eviction) and refuses writes';
   if (/^READONLY /.test(message)) return 'it is a read-only replica and refuses writes';
   return noRedisAnswered;
 }
@@ -56,7 +59,10 @@ export function describeStoreFailure(error: unknown): string {
 export function storeUnavailable(connection: StoreConnection, cause: unknown): AppError {
   const fault = cause instanceof StoreFaultMidway ? cause.fault : cause;
   const reached = cause instanceof StoreFaultMidway ? { ...cause.reached, done: false } : {};
-  const cutShort = cause instanceof StoreFaultMidway ? '; what was done before it stays done (counts in this body): call again once the store is back' : '';
+  const cutShort =
+    cause instanceof StoreFaultMidway
+      ? '; what was done before it stays done (counts in this body): call again once the store is back'
+      : '';
   return new AppError(
     isStoreOutOfMemory(fault) ? 'STORE_OUT_OF_MEMORY' : 'STORE_UNAVAILABLE',
     `The store of connection "${connection.name}" is unavailable: ${describeStoreFailure(fault)}${cutShort}`,
@@ -84,7 +90,9 @@ export async function countingMidway<T>(reached: () => Record<string, unknown>, 
   try {
     return await run();
   } catch (error) {
-    throw isStoreUnavailable(error) && !(error instanceof StoreFaultMidway) ? new StoreFaultMidway(error, reached()) : error;
+    throw isStoreUnavailable(error) && !(error instanceof StoreFaultMidway)
+      ? new StoreFaultMidway(error, reached())
+      : error;
   }
 }
 
@@ -111,5 +119,7 @@ function isTlsFailure(error: Error): boolean {
 function isPostgresUnavailable(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && /^(08|28|57)[0-9A-Z]{3}$/.test(code)) return true;
-  return /timeout exceeded when trying to connect|Connection terminated|password authentication failed/i.test(error.message);
+  return /timeout exceeded when trying to connect|Connection terminated|password authentication failed/i.test(
+    error.message,
+  );
 }

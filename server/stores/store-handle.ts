@@ -76,7 +76,12 @@ export class RedisStore implements QueueStore {
       const address = bullmqAddress({ prefix, name });
       // The client is shared, so closing a Queue never closes the connection.
       // skipMetasUpdate: looking at a queue must never write its meta key (that would create it).
-      queue = new Queue(address.name, { connection: this.client, prefix: address.prefix, skipWaitingForReady: true, skipMetasUpdate: true });
+      queue = new Queue(address.name, {
+        connection: this.client,
+        prefix: address.prefix,
+        skipWaitingForReady: true,
+        skipMetasUpdate: true,
+      });
       queue.on('error', () => undefined);
       this.queues.set(key, queue);
     }
@@ -126,7 +131,10 @@ export class RedisStore implements QueueStore {
   }
 
   async queuesExist(refs: readonly QueueRef[]): Promise<boolean[]> {
-    const exists = await runPipelined(this.client, refs.map((ref) => keyed('exists', queueKey(ref, 'meta'))));
+    const exists = await runPipelined(
+      this.client,
+      refs.map((ref) => keyed('exists', queueKey(ref, 'meta'))),
+    );
     return exists.map((found) => found === 1);
   }
 
@@ -176,9 +184,18 @@ export class RedisStore implements QueueStore {
   }
 
   async newestFailures(ref: QueueRef, limit: number): Promise<Array<{ jobId: string; failedAt: number }>> {
-    const reply = await this.client.zrevrangebyscore(queueKey(ref, 'failed'), '+inf', '-inf', 'WITHSCORES', 'LIMIT', 0, limit);
+    const reply = await this.client.zrevrangebyscore(
+      queueKey(ref, 'failed'),
+      '+inf',
+      '-inf',
+      'WITHSCORES',
+      'LIMIT',
+      0,
+      limit,
+    );
     const failures: Array<{ jobId: string; failedAt: number }> = [];
-    for (let index = 0; index < reply.length; index += 2) failures.push({ jobId: reply[index]!, failedAt: Number(reply[index + 1]) });
+    for (let index = 0; index < reply.length; index += 2)
+      failures.push({ jobId: reply[index]!, failedAt: Number(reply[index + 1]) });
     return failures;
   }
 

@@ -31,20 +31,29 @@ export class StoreRegistry {
     const existing = this.handles.get(connection.id);
     if (existing && existing.connection.updatedAt.getTime() === connection.updatedAt.getTime()) return existing;
     if (existing) void existing.close();
-    const handle = storeKindOf(connection.url) === 'postgres' ? this.postgresStore(connection) : this.redisStore(connection);
+    const handle =
+      storeKindOf(connection.url) === 'postgres' ? this.postgresStore(connection) : this.redisStore(connection);
     this.handles.set(connection.id, handle);
     return handle;
   }
 
   private postgresStore(connection: StoreConnection): StoreHandle {
     const timeouts = this.options.timeouts ?? defaultStoreTimeouts;
-    return new PostgresStore(connection, { policy: this.options.policy, queueCacheSize: this.options.queueCacheSize ?? 256, timeouts });
+    return new PostgresStore(connection, {
+      policy: this.options.policy,
+      queueCacheSize: this.options.queueCacheSize ?? 256,
+      timeouts,
+    });
   }
 
   private redisStore(connection: StoreConnection): StoreHandle {
-    const client = createStoreClient(connection, this.options.timeouts ?? defaultStoreTimeouts, { policy: this.options.policy });
+    const client = createStoreClient(connection, this.options.timeouts ?? defaultStoreTimeouts, {
+      policy: this.options.policy,
+    });
     // ioredis emits 'error' on every failed reconnect; requests see the failures themselves.
-    client.on('error', (error: Error) => this.options.logger.debug({ connectionId: connection.id, reason: error.name }, 'store client error'));
+    client.on('error', (error: Error) =>
+      this.options.logger.debug({ connectionId: connection.id, reason: error.name }, 'store client error'),
+    );
     return new RedisStore(connection, client, this.options.queueCacheSize ?? 256, {
       enabled: this.options.trackCounts ?? false,
       logger: this.options.logger.child({ connectionId: connection.id }),

@@ -64,21 +64,34 @@ export interface PolicyNaming {
 }
 const storeNaming: PolicyNaming = { variable: 'SERVICE_CONNECTION_ALLOW', code: 'CONNECTION_TARGET_FORBIDDEN' };
 
-export function createTargetPolicy(entries: readonly string[] | null, resolveAll = defaultResolveAll, naming: PolicyNaming = storeNaming): TargetPolicy {
+export function createTargetPolicy(
+  entries: readonly string[] | null,
+  resolveAll = defaultResolveAll,
+  naming: PolicyNaming = storeNaming,
+): TargetPolicy {
   const forbidden = (host: string, port: number, why: string) =>
     new AppError(naming.code, `Connecting to ${host}:${port} is not allowed: ${why}`, { target: `${host}:${port}` });
   const rules = entries?.map(parseAllowEntry) ?? null;
   const portMatches = (rule: Rule, port: number) => rule.port === null || rule.port === port;
   const addressListed = (address: string, port: number) =>
     rules?.some((rule) => rule.addresses?.check(address, family(address)) && portMatches(rule, port)) ?? false;
-  const nameListed = (host: string, port: number) => rules?.some((rule) => rule.name?.(host) && portMatches(rule, port)) ?? false;
+  const nameListed = (host: string, port: number) =>
+    rules?.some((rule) => rule.name?.(host) && portMatches(rule, port)) ?? false;
 
   function check(host: string, address: string, port: number): void {
     if (linkLocal.check(address, family(address)) && !addressListed(address, port)) {
-      throw forbidden(host, port, `${address} is link-local (cloud metadata); list it in ${naming.variable} to allow it`);
+      throw forbidden(
+        host,
+        port,
+        `${address} is link-local (cloud metadata); list it in ${naming.variable} to allow it`,
+      );
     }
     if (rules && !addressListed(address, port) && !nameListed(host, port)) {
-      throw forbidden(host, port, `${host === address ? address : `${host} (${address})`} is outside ${naming.variable}`);
+      throw forbidden(
+        host,
+        port,
+        `${host === address ? address : `${host} (${address})`} is outside ${naming.variable}`,
+      );
     }
   }
 
@@ -86,9 +99,11 @@ export function createTargetPolicy(entries: readonly string[] | null, resolveAll
     entries,
     async resolve(rawHost, port) {
       const host = rawHost.replace(/^\[|\]$/g, '').toLowerCase();
-      const addresses = isIP(host) ? [host] : await resolveAll(host).catch(() => {
-        throw forbidden(host, port, 'the name does not resolve');
-      });
+      const addresses = isIP(host)
+        ? [host]
+        : await resolveAll(host).catch(() => {
+            throw forbidden(host, port, 'the name does not resolve');
+          });
       for (const address of addresses) check(host, address, port);
       return addresses;
     },

@@ -16,10 +16,25 @@ export interface NewTask {
 export async function createTask(em: EntityManager, task: NewTask, actor: Actor): Promise<string> {
   const id = randomUUID();
   em.create(Task, {
-    id, organizationId: task.organizationId, connectionId: task.connectionId, kind: task.kind, queueName: task.queueName, params: task.params,
-    state: 'queued', processed: 0, total: null, maxPerSecond: task.maxPerSecond ?? null, cursor: null, result: null, error: null,
-    leaseHolder: null, leaseExpiresAt: null, createdBy: { kind: actor.kind, userId: actor.userId, tokenId: actor.tokenId }, createdAt: new Date(),
-    startedAt: null, finishedAt: null,
+    id,
+    organizationId: task.organizationId,
+    connectionId: task.connectionId,
+    kind: task.kind,
+    queueName: task.queueName,
+    params: task.params,
+    state: 'queued',
+    processed: 0,
+    total: null,
+    maxPerSecond: task.maxPerSecond ?? null,
+    cursor: null,
+    result: null,
+    error: null,
+    leaseHolder: null,
+    leaseExpiresAt: null,
+    createdBy: { kind: actor.kind, userId: actor.userId, tokenId: actor.tokenId },
+    createdAt: new Date(),
+    startedAt: null,
+    finishedAt: null,
   });
   await em.flush();
   return id;

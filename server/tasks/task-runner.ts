@@ -40,7 +40,10 @@ export class TaskRunner {
   private readonly pollMs: number;
   private readonly leaseTtlMs: number;
 
-  constructor(private readonly deps: TaskRunnerDeps, options: TaskRunnerOptions = {}) {
+  constructor(
+    private readonly deps: TaskRunnerDeps,
+    options: TaskRunnerOptions = {},
+  ) {
     this.pollMs = options.pollMs ?? 1000;
     this.leaseTtlMs = options.leaseTtlMs ?? 60_000;
   }
@@ -58,7 +61,9 @@ export class TaskRunner {
   /** Claims one due task and runs it until it ends, is cancelled or the runner stops; false when none was due. */
   async runOnce(): Promise<boolean> {
     if (this.current || this.stopping) return false;
-    const run = claimTask(this.deps, this.holder, this.leaseTtlMs).then((task) => (task ? this.run(task).then(() => true) : false));
+    const run = claimTask(this.deps, this.holder, this.leaseTtlMs).then((task) =>
+      task ? this.run(task).then(() => true) : false,
+    );
     this.current = run;
     try {
       return await run;
@@ -82,26 +87,53 @@ export class TaskRunner {
     const mine = { id: task.id, leaseHolder: this.holder, state: 'running' as const };
     const handler = this.handlers.get(task.kind);
     const connection = await this.deps.connections.find(task.connectionId);
-    if (!handler || !connection) return void (await em.nativeUpdate(Task, mine, ended('failed', { error: handler ? 'the connection was removed' : `no handler for ${task.kind}` })));
-    if (connection.protection === 'read-only') return void (await em.nativeUpdate(Task, mine, ended('failed', { error: readOnlyMessage(connection, 'the task was stopped') })));
+    if (!handler || !connection)
+      return void (await em.nativeUpdate(
+        Task,
+        mine,
+        ended('failed', { error: handler ? 'the connection was removed' : `no handler for ${task.kind}` }),
+      ));
+    if (connection.protection === 'read-only')
+      return void (await em.nativeUpdate(
+        Task,
+        mine,
+        ended('failed', { error: readOnlyMessage(connection, 'the task was stopped') }),
+      ));
     const store = this.deps.stores.handle(connection);
     let processed = task.processed;
     let interrupted = false;
     const throttle = new Throttle(task.maxPerSecond);
-    const heartbeat = setInterval(() => void em.fork().nativeUpdate(Task, mine, { leaseExpiresAt: Date.now() + this.leaseTtlMs }).catch(() => undefined), this.leaseTtlMs / 4);
+    const heartbeat = setInterval(
+      () =>
+        void em
+          .fork()
+          .nativeUpdate(Task, mine, { leaseExpiresAt: Date.now() + this.leaseTtlMs })
+          .catch(() => undefined),
+      this.leaseTtlMs / 4,
+    );
     const context: TaskContext = {
-      taskId: task.id, params: task.params, cursor: task.cursor ?? null, queueName: task.queueName ?? null, store,
+      taskId: task.id,
+      params: task.params,
+      cursor: task.cursor ?? null,
+      queueName: task.queueName ?? null,
+      store,
       openStore: async (connectionId) => {
         const other = await this.deps.connections.find(connectionId);
         if (!other) throw new Error(`connection ${connectionId} was removed`);
         if (other.protection === 'read-only') throw new Error(readOnlyMessage(other, 'the task was stopped'));
         return this.deps.stores.handle(other);
       },
-      firstStartedAt: (task.startedAt ?? new Date()).getTime(), batchSize: Math.min(1000, task.maxPerSecond ?? 1000),
+      firstStartedAt: (task.startedAt ?? new Date()).getTime(),
+      batchSize: Math.min(1000, task.maxPerSecond ?? 1000),
       progress: async (count, cursor, total) => {
         processed += count;
         throttle.add(count);
-        const changes = { processed, cursor, leaseExpiresAt: Date.now() + this.leaseTtlMs, ...(total === undefined ? {} : { total }) };
+        const changes = {
+          processed,
+          cursor,
+          leaseExpiresAt: Date.now() + this.leaseTtlMs,
+          ...(total === undefined ? {} : { total }),
+        };
         // A connection made read-only stops its tasks: let go here, and the next claim fails the task saying why.
         const writable = (await this.deps.connections.find(task.connectionId))?.protection !== 'read-only';
         const kept = (await em.fork().nativeUpdate(Task, mine, changes)) === 1 && !this.stopping && writable;
@@ -117,7 +149,9 @@ export class TaskRunner {
       if (!interrupted) await throttle.wait();
       if (interrupted) {
         // Cancelled, stopping or outlived: let go, so a stopped task resumes at once elsewhere.
-        await em.fork().nativeUpdate(Task, { id: task.id, leaseHolder: this.holder }, { leaseHolder: null, leaseExpiresAt: null });
+        await em
+          .fork()
+          .nativeUpdate(Task, { id: task.id, leaseHolder: this.holder }, { leaseHolder: null, leaseExpiresAt: null });
         return;
       }
       const done = await em.fork().nativeUpdate(Task, mine, ended('done', { result, processed }));
@@ -128,7 +162,9 @@ export class TaskRunner {
         await em.fork().nativeUpdate(Task, mine, { leaseExpiresAt: Date.now() + storeRetryMs });
       } else {
         this.deps.logger.warn({ err: error, taskId: task.id }, 'task failed');
-        await em.fork().nativeUpdate(Task, mine, ended('failed', { error: error instanceof Error ? error.message : String(error) }));
+        await em
+          .fork()
+          .nativeUpdate(Task, mine, ended('failed', { error: error instanceof Error ? error.message : String(error) }));
       }
     } finally {
       clearInterval(heartbeat);
@@ -136,4 +172,10 @@ export class TaskRunner {
   }
 }
 
-const ended = (state: 'done' | 'failed', fields: Partial<TaskRow>) => ({ state, finishedAt: new Date(), leaseHolder: null, leaseExpiresAt: null, ...fields });
+const ended = (state: 'done' | 'failed', fields: Partial<TaskRow>) => ({
+  state,
+  finishedAt: new Date(),
+  leaseHolder: null,
+  leaseExpiresAt: null,
+  ...fields,
+});

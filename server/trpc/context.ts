@@ -41,9 +41,19 @@ function identifier(services: Services, req?: Request, res?: Response): () => Pr
 }
 
 /** `identify`: who an in-process caller acts as (createBullpen); without it, nobody (public procedures only). */
-export function createInnerContext(services: Services, transport: Transport = 'internal', identify?: () => Promise<Identity | null>): Context {
+export function createInnerContext(
+  services: Services,
+  transport: Transport = 'internal',
+  identify?: () => Promise<Identity | null>,
+): Context {
   const requestId = randomUUID();
-  return { services, transport, requestId, logger: services.logger.child({ requestId }), identify: identify ? once(identify) : identifier(services) };
+  return {
+    services,
+    transport,
+    requestId,
+    logger: services.logger.child({ requestId }),
+    identify: identify ? once(identify) : identifier(services),
+  };
 }
 
 /**

@@ -74,7 +74,11 @@ function unknownFieldsOf(error: z.core.$ZodError): string[] {
 export function unknownFieldsError(fields: string[]): AppError {
   const list = fields.map((field) => `"${field}"`).join(', ');
   const them = fields.length > 1 ? 'them' : 'it';
-  return new AppError('UNKNOWN_FIELD', `Unknown field${fields.length > 1 ? 's' : ''} ${list}: this route does not take ${them} (names are case-sensitive); nothing changed`, { fields });
+  return new AppError(
+    'UNKNOWN_FIELD',
+    `Unknown field${fields.length > 1 ? 's' : ''} ${list}: this route does not take ${them} (names are case-sensitive); nothing changed`,
+    { fields },
+  );
 }
 
 function describeValidation(error: z.core.$ZodError): ErrorDescription {

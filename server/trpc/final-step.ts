@@ -16,7 +16,11 @@ type Builder = Record<PropertyKey, unknown> & { use(step: AnyMiddlewareFunction)
  * the procedure is finished (`on`: which kinds of procedure get it; the
  * others are left alone). Only tRPC's public builder API is used.
  */
-export function withFinalStep<B extends object>(builder: B, step: AnyMiddlewareFunction, on: readonly FinishingCall[]): B {
+export function withFinalStep<B extends object>(
+  builder: B,
+  step: AnyMiddlewareFunction,
+  on: readonly FinishingCall[],
+): B {
   const finishingCalls = new Set<PropertyKey>(on);
   return new Proxy(builder, {
     get(target, key, receiver) {
@@ -28,7 +32,9 @@ export function withFinalStep<B extends object>(builder: B, step: AnyMiddlewareF
           return (finished[key] as (resolver: unknown) => unknown)(resolver);
         };
       }
-      if (chainingCalls.has(key)) return (...args: unknown[]) => withFinalStep((value as (...args: unknown[]) => object).apply(target, args), step, on);
+      if (chainingCalls.has(key))
+        return (...args: unknown[]) =>
+          withFinalStep((value as (...args: unknown[]) => object).apply(target, args), step, on);
       return value;
     },
   });

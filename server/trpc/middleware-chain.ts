@@ -23,7 +23,9 @@ export type Step<C = Context> = (call: StepCall<C>) => Promise<StepResult> | Ste
 type StepLike = Step<never> | object;
 
 function stepsOf(items: ReadonlyArray<StepLike>): Step<unknown>[] {
-  return items.flatMap((item) => (typeof item === 'function' ? [item] : middlewareFunctionsOf(item)) as Step<unknown>[]);
+  return items.flatMap(
+    (item) => (typeof item === 'function' ? [item] : middlewareFunctionsOf(item)) as Step<unknown>[],
+  );
 }
 
 /**
@@ -43,7 +45,8 @@ export function chainSteps<Added extends object>(items: ReadonlyArray<StepLike>)
     const ctx: Record<string, unknown> = { ...opts.ctx };
     const added: Record<string, unknown> = {};
     // tRPC's types take ctx or getRawInput; at run time next() takes both at once.
-    const finish = (getRawInput: () => Promise<unknown>) => opts.next({ ctx: added as Added, getRawInput } as { ctx: Added });
+    const finish = (getRawInput: () => Promise<unknown>) =>
+      opts.next({ ctx: added as Added, getRawInput } as { ctx: Added });
     const run = async (index: number, getRawInput: () => Promise<unknown>): Promise<StepResult> => {
       if (index === steps.length) return finish(getRawInput);
       try {

@@ -33,7 +33,15 @@ type OnQueue = OnConnection & { queue: ResolvedQueue; queueLookup: QueueLookup }
 /** Mutations are audited, refused ones included; later steps name the queue in `auditTarget`. */
 const auditCall: Step<AuthedContext> = ({ ctx, type, path, meta, getRawInput, next }) => {
   const auditTarget: AuditTarget = {};
-  return auditMutations({ ctx, type, path, meta, getRawInput, target: auditTarget, next: () => next({ ctx: { auditTarget } }) });
+  return auditMutations({
+    ctx,
+    type,
+    path,
+    meta,
+    getRawInput,
+    target: auditTarget,
+    next: () => next({ ctx: { auditTarget } }),
+  });
 };
 
 /**
@@ -41,7 +49,10 @@ const auditCall: Step<AuthedContext> = ({ ctx, type, path, meta, getRawInput, ne
  * token may call it (`meta.sessionOnly`) and, for a mutation, the token is not read-scoped.
  */
 const authorizeCall: Step<AuthedContext> = ({ ctx, meta, path, type, next }) => {
-  authorize(ctx.actor, meta?.permission, path, { sessionOnly: meta?.sessionOnly === true, mutation: type === 'mutation' });
+  authorize(ctx.actor, meta?.permission, path, {
+    sessionOnly: meta?.sessionOnly === true,
+    mutation: type === 'mutation',
+  });
   return next();
 };
 
@@ -71,7 +82,12 @@ const openRouteConnection: Step<AuthedContext> = async ({ ctx, getRawInput, next
  * `meta.queueCheck: 'in-script'` (one read script that checks the queue
  * itself) use only that, and skip the EXISTS round trip.
  */
-const resolveRouteQueue: Step<AuthedContext & { store: StoreHandle }> = ({ ctx, meta, getRawInput, next }: StepCall<AuthedContext & { store: StoreHandle }>) =>
+const resolveRouteQueue: Step<AuthedContext & { store: StoreHandle }> = ({
+  ctx,
+  meta,
+  getRawInput,
+  next,
+}: StepCall<AuthedContext & { store: StoreHandle }>) =>
   withRouteQueue({
     store: ctx.store,
     query: ctx.transport === 'rest' ? ctx.req?.query : undefined,
@@ -103,10 +119,14 @@ export const persistedProcedure = baseProcedure.use(chainSteps<Persisted>([...pu
 export const authedProcedure = baseProcedure.use(chainSteps<Authed>(authedSteps));
 
 /** Signed in and allowed, with a fresh EntityManager. */
-export const authedPersistedProcedure = baseProcedure.use(chainSteps<Authed & Persisted>([...authedSteps, forkEntityManager]));
+export const authedPersistedProcedure = baseProcedure.use(
+  chainSteps<Authed & Persisted>([...authedSteps, forkEntityManager]),
+);
 
 /** Tokens, members, set-active...: answered 400 AUTHLESS_MODE in authless mode, where nobody signs in. */
-export const accountProcedure = baseProcedure.use(chainSteps<Authed & Persisted>([...authedSteps, forkEntityManager, rejectInAuthless]));
+export const accountProcedure = baseProcedure.use(
+  chainSteps<Authed & Persisted>([...authedSteps, forkEntityManager, rejectInAuthless]),
+);
 
 /** Creating, changing or deleting saved connections: 403 when the environment owns the connections. */
 export const savedConnectionWriteProcedure = baseProcedure.use(
@@ -125,7 +145,11 @@ const changesStore = ['mutation'] as const;
  * `ctx.store` (see openRouteConnection); its protection judged on the parsed
  * input, last, right before the procedure runs (decideOnParsedInput).
  */
-export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection, honourIdempotencyKey])), decideOnParsedInput, changesStore);
+export const connectionProcedure = withFinalStep(
+  baseProcedure.use(chainSteps<OnConnection>([...authedSteps, openRouteConnection, honourIdempotencyKey])),
+  decideOnParsedInput,
+  changesStore,
+);
 
 /**
  * For every route under `/c/:connectionId/queues/:queueName/...` and
@@ -133,7 +157,9 @@ export const connectionProcedure = withFinalStep(baseProcedure.use(chainSteps<On
  * (see resolveRouteQueue), and the protection as for connectionProcedure.
  */
 export const queueProcedure = withFinalStep(
-  baseProcedure.use(chainSteps<OnQueue>([...authedSteps, openRouteConnection, resolveRouteQueue, honourIdempotencyKey])),
+  baseProcedure.use(
+    chainSteps<OnQueue>([...authedSteps, openRouteConnection, resolveRouteQueue, honourIdempotencyKey]),
+  ),
   decideOnParsedInput,
   changesStore,
 );

@@ -1,4 +1,10 @@
-import { getTRPCErrorFromUnknown, type AnyProcedure, type AnyRouter, type TRPCError, type TRPCProcedureType } from '@trpc/server';
+import {
+  getTRPCErrorFromUnknown,
+  type AnyProcedure,
+  type AnyRouter,
+  type TRPCError,
+  type TRPCProcedureType,
+} from '@trpc/server';
 import type { ProcedureMeta } from './init.js';
 
 /**
@@ -67,7 +73,10 @@ export function middlewareFunctionsOf(built: object): readonly unknown[] {
  * the caller's proxy on top. Same contract: a middleware that throws becomes
  * a failed result for the one before it; a failed call throws its error.
  */
-export async function callProcedure(parts: Pick<ProcedureParts, 'meta' | 'middlewares'>, options: ProcedureCall): Promise<unknown> {
+export async function callProcedure(
+  parts: Pick<ProcedureParts, 'meta' | 'middlewares'>,
+  options: ProcedureCall,
+): Promise<unknown> {
   const { middlewares, meta } = parts;
   const run = async (index: number, call: ProcedureCall): Promise<MiddlewareResult> => {
     try {

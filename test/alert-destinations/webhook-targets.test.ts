@@ -4,7 +4,8 @@ import { queueTestBed } from '../helpers/queues.js';
 
 describe('webhook targets are policed (SERVICE_WEBHOOK_ALLOW)', () => {
   const bed = queueTestBed({ SERVICE_WEBHOOK_ALLOW: '127.0.0.1:9,hooks.example.test' });
-  const create = (url: string) => request(`${bed.app.api}/alerts/destinations`, { method: 'POST', body: { type: 'webhook', name: 'x', url } });
+  const create = (url: string) =>
+    request(`${bed.app.api}/alerts/destinations`, { method: 'POST', body: { type: 'webhook', name: 'x', url } });
 
   it('refuses a target outside the list and a link-local one, and takes a listed one', async () => {
     const outside = await create('http://127.0.0.1:8080/hook');

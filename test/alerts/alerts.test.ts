@@ -15,10 +15,18 @@ describe('alerts: rules, events and signed deliveries', () => {
   const api = (path: string, init: Parameters<typeof request>[1] = {}) => request(`${bed.app.api}${path}`, init);
 
   beforeAll(async () => {
-    const created = await api('/alerts/destinations', { method: 'POST', body: { type: 'webhook', name: 'ops hook', url: await hooks.start() } });
+    const created = await api('/alerts/destinations', {
+      method: 'POST',
+      body: { type: 'webhook', name: 'ops hook', url: await hooks.start() },
+    });
     expect(created.status).toBe(201);
     destination = created.body;
-    flakyDestination = (await api('/alerts/destinations', { method: 'POST', body: { type: 'webhook', name: 'flaky', url: await flaky.start() } })).body;
+    flakyDestination = (
+      await api('/alerts/destinations', {
+        method: 'POST',
+        body: { type: 'webhook', name: 'flaky', url: await flaky.start() },
+      })
+    ).body;
   });
   afterAll(async () => {
     await hooks.close();
@@ -37,7 +45,14 @@ describe('alerts: rules, events and signed deliveries', () => {
   it('fires a failed_count rule within two samples, delivers one signed message, then resolves and delivers once more', async () => {
     const rule = await api('/c/main/alerts/rules', {
       method: 'POST',
-      body: { name: 'orders failing', type: 'failed_count', threshold: 3, windowMinutes: 1, queues: { include: ['orders*'], exclude: [] }, destinationIds: [destination.id, flakyDestination.id] },
+      body: {
+        name: 'orders failing',
+        type: 'failed_count',
+        threshold: 3,
+        windowMinutes: 1,
+        queues: { include: ['orders*'], exclude: [] },
+        destinationIds: [destination.id, flakyDestination.id],
+      },
     });
     expect(rule.status).toBe(201);
     await bed.app.services.history.sampleOnce();
@@ -53,15 +68,32 @@ describe('alerts: rules, events and signed deliveries', () => {
     expect(delivery!.headers['x-bullpen-event-id']).toBe(`${event.id}:firing`);
     const expected = `sha256=${createHmac('sha256', destination.secret).update(delivery!.body).digest('hex')}`;
     expect(delivery!.headers['x-bullpen-signature']).toBe(expected);
-    expect(JSON.parse(delivery!.body)).toMatchObject({ event: `${event.id}:firing`, state: 'firing', queueName: 'orders', value: 3, threshold: 3, connection: { id: 'main', name: 'main' }, rule: { id: rule.body.id, name: 'orders failing', type: 'failed_count' } });
+    expect(JSON.parse(delivery!.body)).toMatchObject({
+      event: `${event.id}:firing`,
+      state: 'firing',
+      queueName: 'orders',
+      value: 3,
+      threshold: 3,
+      connection: { id: 'main', name: 'main' },
+      rule: { id: rule.body.id, name: 'orders failing', type: 'failed_count' },
+    });
 
     await bed.app.services.history.sampleOnce();
     expect(hooks.received).toHaveLength(1);
 
     const em = () => bed.app.services.persistence.fork();
-    await evaluateRules(em(), { connection: { id: 'main', name: 'main' }, now: Date.now() + 2 * 60_000, sampleIntervalMs: 5000 });
-    await deliverDue(em(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, { now: new Date(Date.now() + 2 * 60_000) });
-    expect(hooks.received.map((r) => r.headers['x-bullpen-event-id'])).toEqual([`${event.id}:firing`, `${event.id}:resolved`]);
+    await evaluateRules(em(), {
+      connection: { id: 'main', name: 'main' },
+      now: Date.now() + 2 * 60_000,
+      sampleIntervalMs: 5000,
+    });
+    await deliverDue(em(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, {
+      now: new Date(Date.now() + 2 * 60_000),
+    });
+    expect(hooks.received.map((r) => r.headers['x-bullpen-event-id'])).toEqual([
+      `${event.id}:firing`,
+      `${event.id}:resolved`,
+    ]);
     const resolved = await api(`/c/main/alerts/events?ruleId=${rule.body.id}`);
     expect(resolved.body.events[0]).toMatchObject({ id: event.id, state: 'resolved' });
     expect(resolved.body.events[0].resolvedAt).not.toBeNull();
@@ -72,8 +104,15 @@ describe('alerts: rules, events and signed deliveries', () => {
   });
 
   it('retries a destination that failed, keeping the same event id, and logs the attempts', async () => {
-    await deliverDue(bed.app.services.persistence.fork(), bed.app.services.secretCipher, bed.app.services.webhookPolicy, { now: new Date(Date.now() + 10 * 60_000) });
-    const firingIds = flaky.received.map((r) => r.headers['x-bullpen-event-id']).filter((id) => String(id).endsWith(':firing'));
+    await deliverDue(
+      bed.app.services.persistence.fork(),
+      bed.app.services.secretCipher,
+      bed.app.services.webhookPolicy,
+      { now: new Date(Date.now() + 10 * 60_000) },
+    );
+    const firingIds = flaky.received
+      .map((r) => r.headers['x-bullpen-event-id'])
+      .filter((id) => String(id).endsWith(':firing'));
     expect(firingIds).toHaveLength(2);
     expect(firingIds[0]).toBe(firingIds[1]);
     const log = await api(`/alerts/destinations/${flakyDestination.id}/deliveries`);
@@ -84,7 +123,15 @@ describe('alerts: rules, events and signed deliveries', () => {
   it('stays silent while snoozed', async () => {
     const snoozed = await api('/c/main/alerts/rules', {
       method: 'POST',
-      body: { name: 'payments', type: 'failed_count', threshold: 1, windowMinutes: 5, queues: { include: ['payments'] }, destinationIds: [destination.id], snoozedUntil: new Date(Date.now() + 3_600_000).toISOString() },
+      body: {
+        name: 'payments',
+        type: 'failed_count',
+        threshold: 1,
+        windowMinutes: 5,
+        queues: { include: ['payments'] },
+        destinationIds: [destination.id],
+        snoozedUntil: new Date(Date.now() + 3_600_000).toISOString(),
+      },
     });
     const before = hooks.received.length;
     await failJobs(bed, 'payments', 2);
@@ -92,11 +139,19 @@ describe('alerts: rules, events and signed deliveries', () => {
     expect((await api(`/c/main/alerts/events?ruleId=${snoozed.body.id}`)).body.events).toEqual([]);
     expect(hooks.received.length).toBe(before);
     const test = await api(`/c/main/alerts/rules/${snoozed.body.id}/test`, { method: 'POST', body: {} });
-    expect(test.body).toMatchObject({ wouldFire: true, value: 2, threshold: 1, queues: [{ queueName: 'payments', value: 2, wouldFire: true }] });
+    expect(test.body).toMatchObject({
+      wouldFire: true,
+      value: 2,
+      threshold: 1,
+      queues: [{ queueName: 'payments', value: 2, wouldFire: true }],
+    });
   });
 
-  it('refuses an unknown destination and answers 404 for another connection\'s rule', async () => {
-    const bad = await api('/c/main/alerts/rules', { method: 'POST', body: { name: 'x', type: 'backlog', threshold: 1, windowMinutes: 1, destinationIds: ['nope'] } });
+  it("refuses an unknown destination and answers 404 for another connection's rule", async () => {
+    const bad = await api('/c/main/alerts/rules', {
+      method: 'POST',
+      body: { name: 'x', type: 'backlog', threshold: 1, windowMinutes: 1, destinationIds: ['nope'] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/nope/);
     expect((await api('/c/main/alerts/rules/00000000-0000-0000-0000-000000000000')).status).toBe(404);
@@ -107,7 +162,9 @@ describe('alerts: rules, events and signed deliveries', () => {
     expect(test.body).toEqual({ delivered: true, statusCode: 204, error: null });
     const last = hooks.received.at(-1)!;
     expect(JSON.parse(last.body).state).toBe('test');
-    expect(last.headers['x-bullpen-signature']).toBe(`sha256=${createHmac('sha256', destination.secret).update(last.body).digest('hex')}`);
+    expect(last.headers['x-bullpen-signature']).toBe(
+      `sha256=${createHmac('sha256', destination.secret).update(last.body).digest('hex')}`,
+    );
   });
 });
 
@@ -115,7 +172,10 @@ describe('alert rule bodies are strict', () => {
   const bed = queueTestBed();
   it('refuses coerced numbers and creates nothing', async () => {
     for (const threshold of ['5', true, null]) {
-      const bad = await request(`${bed.app.api}/c/main/alerts/rules`, { method: 'POST', body: { name: 'x', type: 'backlog', threshold, windowMinutes: 5 } });
+      const bad = await request(`${bed.app.api}/c/main/alerts/rules`, {
+        method: 'POST',
+        body: { name: 'x', type: 'backlog', threshold, windowMinutes: 5 },
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.message).toMatch(/threshold/);
     }

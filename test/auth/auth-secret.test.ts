@@ -24,15 +24,21 @@ describe('AUTH_SECRET', () => {
   it('is required in authenticated server mode: startup fails with one line naming it', async () => {
     const service = startServiceProcess({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url });
     expect(await service.exited).toBe(1);
-    expect(service.output().trim()).toMatch(/^bullpen: Invalid AUTH_SECRET \(unset\): required when authentication is enabled/);
+    expect(service.output().trim()).toMatch(
+      /^bullpen: Invalid AUTH_SECRET \(unset\): required when authentication is enabled/,
+    );
   });
 
   it('must be at least 32 characters', () => {
-    expect(() => loadConfig({ AUTH_SECRET: 'short' })).toThrow(/^Invalid AUTH_SECRET \("<redacted>"\): must be at least 32 characters/);
+    expect(() => loadConfig({ AUTH_SECRET: 'short' })).toThrow(
+      /^Invalid AUTH_SECRET \("<redacted>"\): must be at least 32 characters/,
+    );
   });
 
   it('is not needed in authless server mode', () => {
-    expect(() => loadConfig({ DATABASE_URL: database.url, SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: 'a'.repeat(64) })).not.toThrow();
+    expect(() =>
+      loadConfig({ DATABASE_URL: database.url, SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: 'a'.repeat(64) }),
+    ).not.toThrow();
   });
 
   it('is generated once in embedded mode, kept 0600 in the data directory, and reused after a restart', async () => {

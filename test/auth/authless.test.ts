@@ -13,13 +13,21 @@ describe.each(persistenceKinds)('authless mode (%s persistence)', (persistence) 
     const { status, body } = await request(`${app.api}/auth/get-session`);
     expect(status).toBe(200);
     expect(body.user).toMatchObject({ id: 'authless', email: null, name: 'Local owner' });
-    expect(body.session).toEqual({ expiresAt: null, activeOrganizationId: app.services.persistence.localOrganizationId() });
+    expect(body.session).toEqual({
+      expiresAt: null,
+      activeOrganizationId: app.services.persistence.localOrganizationId(),
+    });
   });
 
   it('GET /api/session answers the same owner', async () => {
     const { status, body } = await request(`${app.api}/session`);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ authenticated: true, authless: true, role: 'owner', activeOrganization: { id: app.services.persistence.localOrganizationId() } });
+    expect(body).toMatchObject({
+      authenticated: true,
+      authless: true,
+      role: 'owner',
+      activeOrganization: { id: app.services.persistence.localOrganizationId() },
+    });
   });
 
   it('POST /api/auth/sign-out answers 200 and sets no cookie', async () => {
@@ -39,11 +47,17 @@ describe.each(persistenceKinds)('authless mode (%s persistence)', (persistence) 
   ])('rejects %s /api%s with 400 AUTHLESS_MODE', async (method, path, body) => {
     const response = await request(`${app.api}${path}`, { method, body });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ code: 'AUTHLESS_MODE', message: 'Authentication is disabled: the service runs in authless mode (SERVICE_AUTHLESS=true)' });
+    expect(response.body).toEqual({
+      code: 'AUTHLESS_MODE',
+      message: 'Authentication is disabled: the service runs in authless mode (SERVICE_AUTHLESS=true)',
+    });
   });
 
   it('creates no user from a refused sign-up', async () => {
-    await request(`${app.api}/auth/sign-up/email`, { method: 'POST', body: { email: 'b@example.test', password: testPassword, name: 'B' } });
+    await request(`${app.api}/auth/sign-up/email`, {
+      method: 'POST',
+      body: { email: 'b@example.test', password: testPassword, name: 'B' },
+    });
     const response = await request(`${app.api}/organizations`);
     expect(response.body.organizations).toHaveLength(1);
   });

@@ -15,17 +15,30 @@ describe.each(persistenceKinds)('credentials lifecycle (%s persistence)', (persi
 
   /** A reset link made on the server, as `npm run admin -- reset-password` does: independent of who may ask for one. */
   const resetToken = async (user: SignedInUser) =>
-    (await createPasswordResetLink({ em: app.services.persistence.fork(), hash: app.services.auth.hash, appBaseUrl: app.services.auth.appBaseUrl, userId: user.userId, createdByUserId: null })).token;
-  const reset = (token: string, password = newPassword) => request(`${app.api}/auth/reset-password`, { method: 'POST', body: { token, newPassword: password } });
-  const signIn = (email: string, password: string) => request(`${app.api}/auth/sign-in/email`, { method: 'POST', body: { email, password } });
+    (
+      await createPasswordResetLink({
+        em: app.services.persistence.fork(),
+        hash: app.services.auth.hash,
+        appBaseUrl: app.services.auth.appBaseUrl,
+        userId: user.userId,
+        createdByUserId: null,
+      })
+    ).token;
+  const reset = (token: string, password = newPassword) =>
+    request(`${app.api}/auth/reset-password`, { method: 'POST', body: { token, newPassword: password } });
+  const signIn = (email: string, password: string) =>
+    request(`${app.api}/auth/sign-in/email`, { method: 'POST', body: { email, password } });
   const secondSession = async (user: SignedInUser): Promise<SignedInUser> => {
     const cookie = sessionCookieOf((await signIn(user.email, testPassword)).headers)!;
     return { ...user, cookie, sessionId: cookie.split('=')[1]! };
   };
   const tokenOf = async (user: SignedInUser, name: string) =>
-    (await request(`${app.api}/auth/tokens`, { method: 'POST', headers: asBrowser(app, user), body: { name } })).body.token as string;
-  const tokenWorks = async (token: string) => (await request(`${app.api}/organizations`, { headers: bearer(token) })).status === 200;
-  const sessionWorks = async (cookie: string) => (await request(`${app.api}/organizations`, { headers: { cookie } })).status === 200;
+    (await request(`${app.api}/auth/tokens`, { method: 'POST', headers: asBrowser(app, user), body: { name } })).body
+      .token as string;
+  const tokenWorks = async (token: string) =>
+    (await request(`${app.api}/organizations`, { headers: bearer(token) })).status === 200;
+  const sessionWorks = async (cookie: string) =>
+    (await request(`${app.api}/organizations`, { headers: { cookie } })).status === 200;
 
   it(`consumes a reset token exactly once when ${concurrentUses} uses race`, async () => {
     const user = await signUp(app, 'racer');
@@ -35,12 +48,16 @@ describe.each(persistenceKinds)('credentials lifecycle (%s persistence)', (persi
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     expect(statuses.filter((status) => status === 400)).toHaveLength(concurrentUses - 1);
-    for (const answer of answers.filter((entry) => entry.status === 400)) expect(answer.body.code).toBe('RESET_LINK_INVALID');
+    for (const answer of answers.filter((entry) => entry.status === 400))
+      expect(answer.body.code).toBe('RESET_LINK_INVALID');
     // The password that holds is the winner's, and only it signs in.
     const signIns = await Promise.all(passwords.map(async (password) => (await signIn(user.email, password)).status));
     expect(signIns.filter((status) => status === 200)).toHaveLength(1);
     expect(signIns[statuses.indexOf(200)]).toBe(200);
-    const successes = await sql(app, `select "id" from "audit_event" where "action" = 'auth.reset-password' and "user_id" = '${user.userId}' and "outcome" = 'success'`);
+    const successes = await sql(
+      app,
+      `select "id" from "audit_event" where "action" = 'auth.reset-password' and "user_id" = '${user.userId}' and "outcome" = 'success'`,
+    );
     expect(successes).toHaveLength(1);
   });
 
@@ -65,7 +82,8 @@ describe.each(persistenceKinds)('credentials lifecycle (%s persistence)', (persi
     const user = await signUp(app, 'changer');
     const token = await tokenOf(user, 'ci');
     const other = await secondSession(user);
-    const change = (body: Record<string, unknown>) => request(`${app.api}/auth/change-password`, { method: 'POST', headers: asBrowser(app, user), body });
+    const change = (body: Record<string, unknown>) =>
+      request(`${app.api}/auth/change-password`, { method: 'POST', headers: asBrowser(app, user), body });
 
     const kept = await change({ currentPassword: testPassword, newPassword });
     expect(kept.body).toEqual({ success: true, endedSessions: 1, revokedTokens: 0 });

@@ -21,8 +21,15 @@ describe('another organization’s audit, tokens and Prometheus series are out o
   beforeAll(async () => {
     app = await bootApp();
     [ownerA, ownerB] = await Promise.all([signUp(app, 'owner-a'), signUp(app, 'owner-b')]);
-    for (const [owner, name, prefix] of [[ownerA, 'a-store', prefixA], [ownerB, 'b-store', uniquePrefix('xorg')]] as const) {
-      const created = await request(`${app.api}/connections`, { method: 'POST', headers: asBrowser(app, owner), body: { name, url: `${redisUrl}/0`, prefix } });
+    for (const [owner, name, prefix] of [
+      [ownerA, 'a-store', prefixA],
+      [ownerB, 'b-store', uniquePrefix('xorg')],
+    ] as const) {
+      const created = await request(`${app.api}/connections`, {
+        method: 'POST',
+        headers: asBrowser(app, owner),
+        body: { name, url: `${redisUrl}/0`, prefix },
+      });
       expect(created.status).toBe(201);
     }
     queue = new Queue(queueA, { connection: { host: '127.0.0.1', port: 6379 }, prefix: prefixA });
@@ -50,7 +57,9 @@ describe('another organization’s audit, tokens and Prometheus series are out o
 
     expect((await request(`${app.api}/audit`, { headers: asB(inA()) })).status).toBe(403);
     expect((await request(`${app.api}/audit/export`, { headers: asB(inA()) })).status).toBe(403);
-    const overTrpc = await request(`${app.api}/trpc/audit.list?input=${encodeURIComponent('{}')}`, { headers: asB(inA()) });
+    const overTrpc = await request(`${app.api}/trpc/audit.list?input=${encodeURIComponent('{}')}`, {
+      headers: asB(inA()),
+    });
     expect(overTrpc.status).toBe(403);
     // The check is not blanket: A reads its own trail.
     const trailOfA = await request(`${app.api}/audit?limit=100`, { headers: asBrowser(app, ownerA) });
@@ -58,18 +67,32 @@ describe('another organization’s audit, tokens and Prometheus series are out o
   });
 
   it('tokens: B neither sees nor revokes A’s; A’s token does not act in B’s organization', async () => {
-    const tokenA = (await request(`${app.api}/auth/tokens`, { method: 'POST', headers: asBrowser(app, ownerA), body: { name: 'a-ci', role: 'admin' } })).body;
+    const tokenA = (
+      await request(`${app.api}/auth/tokens`, {
+        method: 'POST',
+        headers: asBrowser(app, ownerA),
+        body: { name: 'a-ci', role: 'admin' },
+      })
+    ).body;
     const listed = await request(`${app.api}/auth/tokens`, { headers: asB() });
     expect(listed.status).toBe(200);
     expect(listed.body.tokens.map((token: { id: string }) => token.id)).not.toContain(tokenA.id);
     expect((await request(`${app.api}/auth/tokens`, { headers: asB(inA()) })).status).toBe(403);
 
-    expect((await request(`${app.api}/auth/tokens/${tokenA.id}`, { method: 'DELETE', headers: asB() })).status).toBe(404);
-    const revokeOverTrpc = await request(`${app.api}/trpc/auth.revokeToken`, { method: 'POST', headers: asB(), body: { id: tokenA.id } });
+    expect((await request(`${app.api}/auth/tokens/${tokenA.id}`, { method: 'DELETE', headers: asB() })).status).toBe(
+      404,
+    );
+    const revokeOverTrpc = await request(`${app.api}/trpc/auth.revokeToken`, {
+      method: 'POST',
+      headers: asB(),
+      body: { id: tokenA.id },
+    });
     expect([403, 404]).toContain(revokeOverTrpc.status);
     expect((await request(`${app.api}/organizations`, { headers: bearer(tokenA.token) })).status).toBe(200);
 
-    const inB = await request(`${app.api}/connections`, { headers: { ...bearer(tokenA.token), 'x-organization-id': ownerB.organizationId } });
+    const inB = await request(`${app.api}/connections`, {
+      headers: { ...bearer(tokenA.token), 'x-organization-id': ownerB.organizationId },
+    });
     expect(inB.status).toBe(403);
   });
 
@@ -81,7 +104,9 @@ describe('another organization’s audit, tokens and Prometheus series are out o
     expect(scrapeB).toContain('connection="b-store"');
     expect(scrapeB).not.toContain('a-store');
     expect(scrapeB).not.toContain(queueA);
-    const askingForA = await fetch(`${app.api}/prometheus`, { headers: { cookie: ownerB.cookie, 'x-organization-id': ownerA.organizationId } });
+    const askingForA = await fetch(`${app.api}/prometheus`, {
+      headers: { cookie: ownerB.cookie, 'x-organization-id': ownerA.organizationId },
+    });
     expect(askingForA.status).toBe(403);
   });
 });

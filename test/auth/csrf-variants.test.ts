@@ -19,7 +19,15 @@ describe('CSRF: every variant refused on REST and tRPC', () => {
   });
   afterAll(() => app.close());
 
-  const memberships = async () => Number((await sql<{ n: number | string }>(app, `select count(*) as "n" from "membership" where "user_id" = '${user.userId}'`))[0]!.n);
+  const memberships = async () =>
+    Number(
+      (
+        await sql<{ n: number | string }>(
+          app,
+          `select count(*) as "n" from "membership" where "user_id" = '${user.userId}'`,
+        )
+      )[0]!.n,
+    );
 
   const headerVariants: Array<[string, Record<string, string>]> = [
     ['no Origin and no Referer', {}],
@@ -38,13 +46,31 @@ describe('CSRF: every variant refused on REST and tRPC', () => {
   const bodyVariants: Array<[string, Record<string, string>, string]> = [
     ['a text/plain body (a simple request)', { ...foreign, 'content-type': 'text/plain' }, '{"name":"csrf"}'],
     ['an HTML form (urlencoded)', { ...foreign, 'content-type': 'application/x-www-form-urlencoded' }, 'name=csrf'],
-    ['an HTML form (multipart)', { ...foreign, 'content-type': 'multipart/form-data; boundary=x' }, '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\ncsrf\r\n--x--\r\n'],
-    ['an HTML form without fields (no body)', { ...foreign, 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' }, ''],
+    [
+      'an HTML form (multipart)',
+      { ...foreign, 'content-type': 'multipart/form-data; boundary=x' },
+      '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\ncsrf\r\n--x--\r\n',
+    ],
+    [
+      'an HTML form without fields (no body)',
+      { ...foreign, 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0' },
+      '',
+    ],
   ];
 
   const transports = {
-    REST: (headers: Record<string, string>, body: string) => request(`${app.api}/organizations`, { method: 'POST', headers: { cookie: user.cookie, ...headers }, rawBody: body }),
-    tRPC: (headers: Record<string, string>, body: string) => request(`${app.api}/trpc/organizations.create`, { method: 'POST', headers: { cookie: user.cookie, ...headers }, rawBody: body }),
+    REST: (headers: Record<string, string>, body: string) =>
+      request(`${app.api}/organizations`, {
+        method: 'POST',
+        headers: { cookie: user.cookie, ...headers },
+        rawBody: body,
+      }),
+    tRPC: (headers: Record<string, string>, body: string) =>
+      request(`${app.api}/trpc/organizations.create`, {
+        method: 'POST',
+        headers: { cookie: user.cookie, ...headers },
+        rawBody: body,
+      }),
   };
 
   describe.each(Object.entries(transports))('%s', (_transport, send) => {
@@ -67,8 +93,17 @@ describe('CSRF: every variant refused on REST and tRPC', () => {
       const before = await memberships();
       // A REST create answers 201; tRPC answers 200 to every success.
       const created = _transport === 'REST' ? 201 : 200;
-      expect((await send({ 'content-type': 'application/json', origin: appOrigin }, JSON.stringify({ name: 'own' }))).status).toBe(created);
-      expect((await send({ 'content-type': 'application/json', referer: `${appOrigin}/queues` }, JSON.stringify({ name: 'own' }))).status).toBe(created);
+      expect(
+        (await send({ 'content-type': 'application/json', origin: appOrigin }, JSON.stringify({ name: 'own' }))).status,
+      ).toBe(created);
+      expect(
+        (
+          await send(
+            { 'content-type': 'application/json', referer: `${appOrigin}/queues` },
+            JSON.stringify({ name: 'own' }),
+          )
+        ).status,
+      ).toBe(created);
       expect(await memberships()).toBe(before + 2);
     });
   });

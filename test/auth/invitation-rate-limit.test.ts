@@ -3,7 +3,9 @@ import { bootApp, request } from '../helpers/app.js';
 
 describe('invitation routes are rate limited like sign-in', () => {
   it('answers 429 past RATE_LIMIT_AUTH_MAX, per client', async () => {
-    const app = await bootApp({ env: { NODE_ENV: 'production', APP_BASE_URL: 'https://bullpen.example.test', RATE_LIMIT_AUTH_MAX: '2' } });
+    const app = await bootApp({
+      env: { NODE_ENV: 'production', APP_BASE_URL: 'https://bullpen.example.test', RATE_LIMIT_AUTH_MAX: '2' },
+    });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await request(`${app.api}/invitations/bpi_guess${i}`)).status);

@@ -5,7 +5,16 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../../routers/_app.js';
 import { bootApp, persistenceKinds, request, testAuthSecret, type TestApp } from '../helpers/app.js';
-import { addMember, asBrowser, sessionCookieOf, signUp, sql, sqlTime, testPassword, type SignedInUser } from '../helpers/auth.js';
+import {
+  addMember,
+  asBrowser,
+  sessionCookieOf,
+  signUp,
+  sql,
+  sqlTime,
+  testPassword,
+  type SignedInUser,
+} from '../helpers/auth.js';
 import { repoRoot } from '../helpers/process.js';
 
 const run = promisify(execFile);
@@ -28,9 +37,12 @@ describe.each(persistenceKinds)('sessions and passwords (%s persistence)', (pers
     const cookie = sessionCookieOf(response.headers)!;
     return { ...user, cookie, sessionId: cookie.split('=')[1]! };
   };
-  const works = async (cookie: string) => (await request(`${app.api}/organizations`, { headers: { cookie } })).status === 200;
+  const works = async (cookie: string) =>
+    (await request(`${app.api}/organizations`, { headers: { cookie } })).status === 200;
   const trpcAs = (cookie: string) =>
-    createTRPCClient<AppRouter>({ links: [httpLink({ url: `${app.api}/trpc`, headers: { cookie, origin: app.services.auth.appOrigin } })] });
+    createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${app.api}/trpc`, headers: { cookie, origin: app.services.auth.appOrigin } })],
+    });
 
   it('sign-in issues a new session id, never the one the request carried, and ends that one', async () => {
     const user = await signUp(app, 'fixation');
@@ -45,15 +57,21 @@ describe.each(persistenceKinds)('sessions and passwords (%s persistence)', (pers
   it('sign-out over REST (JSON body) and over tRPC ends the session: the cookie works nowhere after', async () => {
     const user = await signUp(app, 'leaver');
     const rest = await signedInAs(user);
-    expect((await request(`${app.api}/auth/sign-out`, { method: 'POST', headers: asBrowser(app, rest), body: {} })).status).toBe(200);
+    expect(
+      (await request(`${app.api}/auth/sign-out`, { method: 'POST', headers: asBrowser(app, rest), body: {} })).status,
+    ).toBe(200);
     expect(await works(rest.cookie)).toBe(false);
-    await expect(trpcAs(rest.cookie).organizations.list.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+    await expect(trpcAs(rest.cookie).organizations.list.query()).rejects.toMatchObject({
+      data: { code: 'UNAUTHORIZED' },
+    });
 
     const viaTrpc = await signedInAs(user);
     expect(await trpcAs(viaTrpc.cookie).organizations.list.query()).toMatchObject({ organizations: expect.any(Array) });
     await trpcAs(viaTrpc.cookie).auth.signOut.mutate();
     expect(await works(viaTrpc.cookie)).toBe(false);
-    await expect(trpcAs(viaTrpc.cookie).organizations.list.query()).rejects.toMatchObject({ data: { code: 'UNAUTHORIZED' } });
+    await expect(trpcAs(viaTrpc.cookie).organizations.list.query()).rejects.toMatchObject({
+      data: { code: 'UNAUTHORIZED' },
+    });
     // The first session (sign-up) was never signed out: only the ones that were end.
     expect(await works(user.cookie)).toBe(true);
   });
@@ -61,7 +79,8 @@ describe.each(persistenceKinds)('sessions and passwords (%s persistence)', (pers
   it('change-password: a wrong current password changes nothing; a right one ends the other sessions, keeps this one', async () => {
     const user = await signUp(app, 'changer');
     const other = await signedInAs(user);
-    const change = (body: object) => request(`${app.api}/auth/change-password`, { method: 'POST', headers: asBrowser(app, user), body });
+    const change = (body: object) =>
+      request(`${app.api}/auth/change-password`, { method: 'POST', headers: asBrowser(app, user), body });
     const wrong = await change({ currentPassword: 'not my password', newPassword });
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe('CURRENT_PASSWORD_INCORRECT');
@@ -79,7 +98,10 @@ describe.each(persistenceKinds)('sessions and passwords (%s persistence)', (pers
     const member = await signUp(app, 'forgetful');
     await addMember(app, owner, owner.organizationId, member, 'operator');
     const second = await signedInAs(member);
-    const created = await request(`${app.api}/organizations/${owner.organizationId}/members/${member.userId}/password-reset`, { method: 'POST', headers: asBrowser(app, owner), body: {} });
+    const created = await request(
+      `${app.api}/organizations/${owner.organizationId}/members/${member.userId}/password-reset`,
+      { method: 'POST', headers: asBrowser(app, owner), body: {} },
+    );
     expect(created.status).toBe(201);
     expect(created.body.url).toBe(`${app.services.auth.appOrigin}/reset-password#token=${created.body.token}`);
     const lifetime = new Date(created.body.expiresAt).getTime() - Date.now();
@@ -87,7 +109,8 @@ describe.each(persistenceKinds)('sessions and passwords (%s persistence)', (pers
     expect(lifetime).toBeLessThanOrEqual(60 * 60_000);
     expect(JSON.stringify(await sql(app, 'select * from "password_reset"'))).not.toContain(created.body.token);
 
-    const reset = (token: string) => request(`${app.api}/auth/reset-password`, { method: 'POST', body: { token, newPassword } });
+    const reset = (token: string) =>
+      request(`${app.api}/auth/reset-password`, { method: 'POST', body: { token, newPassword } });
     expect((await reset(created.body.token)).status).toBe(200);
     expect(await works(member.cookie)).toBe(false);
     expect(await works(second.cookie)).toBe(false);
@@ -97,8 +120,17 @@ describe.each(persistenceKinds)('sessions and passwords (%s persistence)', (pers
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('RESET_LINK_INVALID');
 
-    const late = (await request(`${app.api}/organizations/${owner.organizationId}/members/${member.userId}/password-reset`, { method: 'POST', headers: asBrowser(app, owner), body: {} })).body;
-    await sql(app, `update "password_reset" set "expires_at" = ${sqlTime(app, new Date(Date.now() - 1000))} where "used_at" is null`);
+    const late = (
+      await request(`${app.api}/organizations/${owner.organizationId}/members/${member.userId}/password-reset`, {
+        method: 'POST',
+        headers: asBrowser(app, owner),
+        body: {},
+      })
+    ).body;
+    await sql(
+      app,
+      `update "password_reset" set "expires_at" = ${sqlTime(app, new Date(Date.now() - 1000))} where "used_at" is null`,
+    );
     expect((await reset(late.token)).body.code).toBe('RESET_LINK_INVALID');
   });
 
@@ -108,7 +140,11 @@ describe.each(persistenceKinds)('sessions and passwords (%s persistence)', (pers
     await addMember(app, owner, owner.organizationId, admin, 'admin');
     await addMember(app, owner, owner.organizationId, operator, 'operator');
     const link = (by: SignedInUser, organizationId: string, userId: string) =>
-      request(`${app.api}/organizations/${organizationId}/members/${userId}/password-reset`, { method: 'POST', headers: asBrowser(app, by, { 'x-organization-id': organizationId }), body: {} });
+      request(`${app.api}/organizations/${organizationId}/members/${userId}/password-reset`, {
+        method: 'POST',
+        headers: asBrowser(app, by, { 'x-organization-id': organizationId }),
+        body: {},
+      });
     expect((await link(admin, owner.organizationId, owner.userId)).status).toBe(403);
     expect((await link(admin, owner.organizationId, operator.userId)).body.code).toBe('FORBIDDEN');
     expect((await link(operator, owner.organizationId, admin.userId)).status).toBe(403);
@@ -129,14 +165,27 @@ describe('npm run admin -- reset-password', () => {
 
   it('prints a one-time reset link on the server, without the network', async () => {
     const owner = await signUp(app, 'locked-out');
-    const env = { PATH: process.env.PATH ?? '', AUTH_SECRET: testAuthSecret, SERVICE_EMBEDDED_DIR: (app.config.persistence as { directory: string }).directory, APP_BASE_URL: 'https://bullpen.example.test' };
-    const { stdout } = await run(path.join(repoRoot, 'node_modules/.bin/tsx'), ['server/admin.ts', 'reset-password', owner.email.toUpperCase()], { cwd: repoRoot, env });
+    const env = {
+      PATH: process.env.PATH ?? '',
+      AUTH_SECRET: testAuthSecret,
+      SERVICE_EMBEDDED_DIR: (app.config.persistence as { directory: string }).directory,
+      APP_BASE_URL: 'https://bullpen.example.test',
+    };
+    const { stdout } = await run(
+      path.join(repoRoot, 'node_modules/.bin/tsx'),
+      ['server/admin.ts', 'reset-password', owner.email.toUpperCase()],
+      { cwd: repoRoot, env },
+    );
     const token = /#token=(\S+)/.exec(stdout)![1]!;
     expect(stdout).toContain('https://bullpen.example.test/reset-password#token=');
     const reset = await request(`${app.api}/auth/reset-password`, { method: 'POST', body: { token, newPassword } });
     expect(reset.status).toBe(200);
     expect((await request(`${app.api}/organizations`, { headers: { cookie: owner.cookie } })).status).toBe(401);
-    const unknown = await run(path.join(repoRoot, 'node_modules/.bin/tsx'), ['server/admin.ts', 'reset-password', 'nobody@example.test'], { cwd: repoRoot, env }).catch((error) => error);
+    const unknown = await run(
+      path.join(repoRoot, 'node_modules/.bin/tsx'),
+      ['server/admin.ts', 'reset-password', 'nobody@example.test'],
+      { cwd: repoRoot, env },
+    ).catch((error) => error);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no user has the email nobody@example.test');
   });

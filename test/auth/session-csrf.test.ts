@@ -10,8 +10,13 @@ describe.each(persistenceKinds)('sessions (%s persistence)', (persistence) => {
   describe('CSRF', () => {
     it('refuses a cookie-authenticated change without a matching Origin or Referer with 403', async () => {
       const user = await signUp(app);
-      const create = (headers: Record<string, string>) => request(`${app.api}/organizations`, { method: 'POST', headers, body: { name: 'csrf' } });
-      const forged: Record<string, string>[] = [{ cookie: user.cookie }, { cookie: user.cookie, origin: 'https://evil.example' }, { cookie: user.cookie, referer: 'http://localhost:3001/x' }];
+      const create = (headers: Record<string, string>) =>
+        request(`${app.api}/organizations`, { method: 'POST', headers, body: { name: 'csrf' } });
+      const forged: Record<string, string>[] = [
+        { cookie: user.cookie },
+        { cookie: user.cookie, origin: 'https://evil.example' },
+        { cookie: user.cookie, referer: 'http://localhost:3001/x' },
+      ];
       for (const headers of forged) {
         const response = await create(headers);
         expect(response.status).toBe(403);
@@ -19,9 +24,14 @@ describe.each(persistenceKinds)('sessions (%s persistence)', (persistence) => {
       }
       // Without APP_BASE_URL the origin is http://localhost:{the port actually bound}.
       expect(app.services.auth.appOrigin).toBe(`http://localhost:${new URL(app.url).port}`);
-      expect((await create({ cookie: user.cookie, referer: `${app.services.auth.appOrigin}/some/page` })).status).toBe(201);
+      expect((await create({ cookie: user.cookie, referer: `${app.services.auth.appOrigin}/some/page` })).status).toBe(
+        201,
+      );
       expect((await create(asBrowser(app, user))).status).toBe(201);
-      const [count] = await sql<{ n: number | string }>(app, `select count(*) as "n" from "membership" where "user_id" = '${user.userId}'`);
+      const [count] = await sql<{ n: number | string }>(
+        app,
+        `select count(*) as "n" from "membership" where "user_id" = '${user.userId}'`,
+      );
       expect(Number(count!.n)).toBe(3);
     });
 

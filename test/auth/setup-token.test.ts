@@ -33,7 +33,10 @@ describe('the setup token on a non-loopback listener', () => {
     const app = await bootApp({ persistence: 'server', env: { HOST: '0.0.0.0' } });
     try {
       const token = /setup token: (\S+)/.exec(app.logs.join(''))![1]!;
-      const rows = await sql<{ value: string }>(app, `select "value" from "instance_setting" where "key" = 'setup-token-hash'`);
+      const rows = await sql<{ value: string }>(
+        app,
+        `select "value" from "instance_setting" where "key" = 'setup-token-hash'`,
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]!.value).not.toContain(token);
       expect((await signUpWith(app, uniqueEmail('stranger'))).response.body.code).toBe('SETUP_TOKEN_REQUIRED');

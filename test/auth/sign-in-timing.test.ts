@@ -27,14 +27,24 @@ describe('sign-in timing', () => {
     ssoOnly = uniqueEmail('sso-only');
     const em = app.services.persistence.fork();
     // As a first sign-in with an identity provider creates it (admit-external-user.ts): no password hash.
-    em.create(User, { id: randomUUID(), email: ssoOnly, name: 'SSO only', passwordHash: '', createdAt: new Date(), lastSignInAt: null });
+    em.create(User, {
+      id: randomUUID(),
+      email: ssoOnly,
+      name: 'SSO only',
+      passwordHash: '',
+      createdAt: new Date(),
+      lastSignInAt: null,
+    });
     await em.flush();
   });
   afterAll(() => app.close());
 
   const timedSignIn = async (email: string) => {
     const started = performance.now();
-    const answer = await request(`${app.api}/auth/sign-in/email`, { method: 'POST', body: { email, password: 'not the password' } });
+    const answer = await request(`${app.api}/auth/sign-in/email`, {
+      method: 'POST',
+      body: { email, password: 'not the password' },
+    });
     expect(answer.status).toBe(401);
     return performance.now() - started;
   };
@@ -51,8 +61,13 @@ describe('sign-in timing', () => {
       times.ssoOnly.push(sso);
       times.unknown.push(unknown);
     }
-    const ratios = { ssoOnly: median(times.ssoOnly) / median(times.wrong), unknown: median(times.unknown) / median(times.wrong) };
-    console.log(`sign-in medians (ms): wrong password ${median(times.wrong).toFixed(1)}, SSO-only ${median(times.ssoOnly).toFixed(1)}, unknown ${median(times.unknown).toFixed(1)}`);
+    const ratios = {
+      ssoOnly: median(times.ssoOnly) / median(times.wrong),
+      unknown: median(times.unknown) / median(times.wrong),
+    };
+    console.log(
+      `sign-in medians (ms): wrong password ${median(times.wrong).toFixed(1)}, SSO-only ${median(times.ssoOnly).toFixed(1)}, unknown ${median(times.unknown).toFixed(1)}`,
+    );
     for (const ratio of Object.values(ratios)) {
       expect(ratio).toBeGreaterThan(1 / factor);
       expect(ratio).toBeLessThan(factor);

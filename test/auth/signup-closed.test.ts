@@ -13,10 +13,19 @@ describe('SERVICE_SIGNUP=closed', () => {
   it('admits the first user only; an invitation does not open sign-up', async () => {
     const first = await signUpWith(app, uniqueEmail('first'));
     expect(first.response.status).toBe(200);
-    const invitation = (await request(`${app.api}/organizations/${first.user.organizationId}/invitations`, { method: 'POST', headers: asBrowser(app, first.user), body: { email: 'later@example.test', role: 'viewer' } })).body;
+    const invitation = (
+      await request(`${app.api}/organizations/${first.user.organizationId}/invitations`, {
+        method: 'POST',
+        headers: asBrowser(app, first.user),
+        body: { email: 'later@example.test', role: 'viewer' },
+      })
+    ).body;
     const later = await signUpWith(app, 'later@example.test', { invitationToken: invitation.token });
     expect(later.response.status).toBe(403);
-    expect(later.response.body).toMatchObject({ code: 'SIGNUP_CLOSED', message: expect.stringContaining('SERVICE_SIGNUP=closed') });
+    expect(later.response.body).toMatchObject({
+      code: 'SIGNUP_CLOSED',
+      message: expect.stringContaining('SERVICE_SIGNUP=closed'),
+    });
   });
 });
 

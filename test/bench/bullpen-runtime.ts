@@ -8,7 +8,12 @@ import { serviceEnvironment, serviceNodeFlags } from '../../server/build/node-fl
  * that figures are of the current sources and never include the TypeScript
  * loader. It runs with the Node.js flags and environment `npm start` passes.
  */
-export async function bullpenEntry(): Promise<{ script: string; runtime: string; nodeFlags: string[]; env: Record<string, string> }> {
+export async function bullpenEntry(): Promise<{
+  script: string;
+  runtime: string;
+  nodeFlags: string[];
+  env: Record<string, string>;
+}> {
   await buildService(esbuild);
   return { script: distEntry, runtime: 'dist/server/main.js', nodeFlags: serviceNodeFlags, env: serviceEnvironment };
 }

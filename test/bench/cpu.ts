@@ -39,7 +39,10 @@ export function rssPeakWatcher(pid: number, everyMs = 200): { stop(): number; pe
  * per queue), and its startup work on the shared cores would read as the next subject's latency.
  * Answers the milliseconds waited.
  */
-export async function waitUntilIdle(pids: number[], options: { windowMs?: number; maxCpuMs?: number; timeoutMs?: number } = {}): Promise<number> {
+export async function waitUntilIdle(
+  pids: number[],
+  options: { windowMs?: number; maxCpuMs?: number; timeoutMs?: number } = {},
+): Promise<number> {
   const { windowMs = 500, maxCpuMs = 25, timeoutMs = 15_000 } = options;
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {

@@ -38,12 +38,15 @@ export async function measure(
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    ...(cpu === undefined ? {} : { cpuMsPerRequest: Math.round((cpu / Math.max(1, result.requests.total)) * 1000) / 1000 }),
+    ...(cpu === undefined
+      ? {}
+      : { cpuMsPerRequest: Math.round((cpu / Math.max(1, result.requests.total)) * 1000) / 1000 }),
   };
 }
 
 /** The `q` quantile of latencies sorted ascending, rounded to 0.01 ms. */
-export const percentileOf = (sorted: readonly number[], q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 100) / 100;
+export const percentileOf = (sorted: readonly number[], q: number) =>
+  Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 100) / 100;
 
 /**
  * One connection, one request at a time (keep-alive), for `seconds`: the same figures as `measure`
@@ -51,11 +54,20 @@ export const percentileOf = (sorted: readonly number[], q: number) => Math.round
  * at a 1.4 ms p50 turns a p99/p50 ratio into noise (1.4 ms reads as 1, 4.2 ms as 4: "4×"). The
  * requests are sent by a small process of their own (sequential-client.mjs), not this one.
  */
-export async function measureSequential(url: string, options: { seconds: number; pid?: number }): Promise<LoadFigures & { latenciesMs: number[] }> {
+export async function measureSequential(
+  url: string,
+  options: { seconds: number; pid?: number },
+): Promise<LoadFigures & { latenciesMs: number[] }> {
   const cpuBefore = options.pid ? await cpuMs(options.pid) : 0;
-  const { stdout } = await run(process.execPath, [sequentialClient, url, String(options.seconds)], { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, [sequentialClient, url, String(options.seconds)], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const cpu = options.pid ? (await cpuMs(options.pid)) - cpuBefore : undefined;
-  const { latenciesUs, non2xx, elapsedSeconds } = JSON.parse(stdout) as { latenciesUs: number[]; non2xx: number; elapsedSeconds: number };
+  const { latenciesUs, non2xx, elapsedSeconds } = JSON.parse(stdout) as {
+    latenciesUs: number[];
+    non2xx: number;
+    elapsedSeconds: number;
+  };
   const latencies = latenciesUs.map((us) => us / 1000).sort((a, b) => a - b);
   return {
     latenciesMs: latencies,

@@ -12,9 +12,16 @@ export interface ServerProcess {
 }
 
 /** Runs an entry point in its own Node process (no tsx wrapper, so the pid is the server's). */
-export async function startServer(script: string, args: string[], env: Record<string, string>, port: number, nodeFlags: readonly string[] = []): Promise<ServerProcess> {
+export async function startServer(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  nodeFlags: readonly string[] = [],
+): Promise<ServerProcess> {
   // A leftover server on the port would answer in place of the new one and skew every figure.
-  if (await answers(`http://127.0.0.1:${port}/`)) throw new Error(`port ${port} is already serving; stop the old process first`);
+  if (await answers(`http://127.0.0.1:${port}/`))
+    throw new Error(`port ${port} is already serving; stop the old process first`);
   // Compiled JavaScript runs as it is; TypeScript through the tsx loader.
   const loader = /\.m?js$/.test(script) ? [] : ['--import', 'tsx'];
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...loader, script, ...args], {
@@ -27,7 +34,8 @@ export async function startServer(script: string, args: string[], env: Record<st
   child.stderr!.on('data', (chunk) => (output += chunk));
   const started = Date.now();
   while (!(await answers(`http://127.0.0.1:${port}/`))) {
-    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`${script} did not start:\n${output}`);
+    if (child.exitCode !== null || Date.now() - started > 60_000)
+      throw new Error(`${script} did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

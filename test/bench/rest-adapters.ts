@@ -72,14 +72,30 @@ function figures(url: Record<Subject, string>): Figure[] {
   const jobs = { ours: job('ours'), stock: job('stock') };
   const boardJob = `${url.bullBoard}/ui/api/queues/${readQueue}/${readJobId}`;
   const bareJob = `${url.bare}/queues/${readQueue}/jobs/${readJobId}`;
-  const logs = { ours: `${jobs.ours}/logs`, stock: `${jobs.stock}/logs`, bullBoard: `${boardJob}/logs`, bare: `${bareJob}/logs` };
+  const logs = {
+    ours: `${jobs.ours}/logs`,
+    stock: `${jobs.stock}/logs`,
+    bullBoard: `${boardJob}/logs`,
+    bare: `${bareJob}/logs`,
+  };
   const barePage = `${url.bare}/queues/pages/jobs?status=completed&pageSize=50`;
   return [
     { name: 'job detail c=1', c: 1, reference: 'bullBoard', urls: { ...jobs, bullBoard: boardJob, bare: bareJob } },
     { name: 'job detail c=16', c: 16, reference: 'bullBoard', urls: { ...jobs, bullBoard: boardJob, bare: bareJob } },
     { name: 'job logs c=16', c: 16, reference: 'bullBoard', urls: logs },
-    { name: 'page of 50 c=1', c: 1, reference: 'bare', urls: { ours: page('ours'), stock: page('stock'), bare: barePage } },
-    { name: 'queue list c=1', c: 1, sequential: true, reference: 'ours', urls: { ours: list('ours'), stock: list('stock') } },
+    {
+      name: 'page of 50 c=1',
+      c: 1,
+      reference: 'bare',
+      urls: { ours: page('ours'), stock: page('stock'), bare: barePage },
+    },
+    {
+      name: 'queue list c=1',
+      c: 1,
+      sequential: true,
+      reference: 'ours',
+      urls: { ours: list('ours'), stock: list('stock') },
+    },
   ];
 }
 
@@ -107,7 +123,10 @@ async function main(): Promise<void> {
     console.log('seeding…');
     await seedTemplates(connection);
     await seedManyQueues(connection, redis, queues);
-    await redis.rpush(`${prefix}:${readQueue}:${readJobId}:logs`, ...Array.from({ length: 20 }, (_, i) => `step ${i} done`));
+    await redis.rpush(
+      `${prefix}:${readQueue}:${readJobId}:logs`,
+      ...Array.from({ length: 20 }, (_, i) => `step ${i} done`),
+    );
     await seedLiveJobs(connection, 'pages');
     await cloneFinishedJobs(redis, 'pages', 'completed', 1000, 1);
     const scripts = await build();
@@ -118,11 +137,19 @@ async function main(): Promise<void> {
       servers[name] = await startServer(scripts[name], [], env, ports[name], serviceNodeFlags);
     }
     const serverArgs = (port: number) => [String(ports.redis), String(port), String(queues)];
-    servers.bullBoard = await startServer('test/bench/servers/bull-board.ts', serverArgs(ports.bullBoard), {}, ports.bullBoard);
+    servers.bullBoard = await startServer(
+      'test/bench/servers/bull-board.ts',
+      serverArgs(ports.bullBoard),
+      {},
+      ports.bullBoard,
+    );
     servers.bare = await startServer('test/bench/servers/bare.ts', serverArgs(ports.bare), {}, ports.bare);
     const all = servers as Record<Subject, ServerProcess>;
     await waitUntilIdle(Object.values(all).map((server) => server.pid));
-    const url = Object.fromEntries(Object.entries(all).map(([name, server]) => [name, server.url])) as Record<Subject, string>;
+    const url = Object.fromEntries(Object.entries(all).map(([name, server]) => [name, server.url])) as Record<
+      Subject,
+      string
+    >;
     await compare(figures(url), all);
   } finally {
     await Promise.allSettled(Object.values(servers).map((server) => server.stop()));
@@ -156,7 +183,8 @@ async function compare(list: Figure[], servers: Record<Subject, ServerProcess>):
       const names = Object.keys(figure.urls) as Subject[];
       const row: Row = {};
       const turn = index % names.length;
-      for (const name of [...names.slice(turn), ...names.slice(0, turn)]) row[name] = await measureOne(figure, name, servers[name].pid);
+      for (const name of [...names.slice(turn), ...names.slice(0, turn)])
+        row[name] = await measureOne(figure, name, servers[name].pid);
       runs.set(figure.name, [...(runs.get(figure.name) ?? []), row]);
     }
     console.log(`round ${index + 1} of ${rounds} done`);

@@ -11,7 +11,12 @@ import { renderTable, rows } from './targets.js';
  * dated copy beside it (git-ignored), so runs can be compared later.
  */
 export async function writeResults(scale: 'quick' | 'full'): Promise<void> {
-  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version };
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  };
   const results = { date: new Date().toISOString(), scale, machine, rows };
   const directory = path.join(repoRoot, 'test', 'bench', 'results');
   await mkdir(directory, { recursive: true });
@@ -20,5 +25,7 @@ export async function writeResults(scale: 'quick' | 'full'): Promise<void> {
   await writeFile(path.join(directory, 'latest.json'), body);
   const readme = path.join(repoRoot, 'test', 'bench', 'README.md');
   await writeFile(readme, withLatest(await readFile(readme, 'utf8'), results));
-  console.log(`\n${renderTable()}\n\nmachine: ${JSON.stringify(machine)}\nresults: test/bench/results/latest.json, test/bench/README.md`);
+  console.log(
+    `\n${renderTable()}\n\nmachine: ${JSON.stringify(machine)}\nresults: test/bench/results/latest.json, test/bench/README.md`,
+  );
 }

@@ -17,7 +17,14 @@ import { rssPeakWatcher, waitUntilIdle } from './cpu.js';
 import { startServer, type ServerProcess } from './processes.js';
 import { writeResults } from './results-file.js';
 import { startRedis } from './redis-server.js';
-import { cloneFinishedJobs, prefix, seedLiveJobs, seedManyQueues, seedTemplates, type BenchConnection } from './seed.js';
+import {
+  cloneFinishedJobs,
+  prefix,
+  seedLiveJobs,
+  seedManyQueues,
+  seedTemplates,
+  type BenchConnection,
+} from './seed.js';
 import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenarios/job-reads.js';
 import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues.js';
 import { purgeScenario, seedPurgeQueues } from './scenarios/purge.js';
@@ -27,14 +34,31 @@ import { renderTable, report, rows } from './targets.js';
 
 const quick = process.argv.includes('--quick');
 const scale = quick
-  ? { queues: 200, pageJobs: 1_000, purgeJobs: 20_000, seconds: 2, listRounds: 5, listSpacingMs: 5_000, many: { queues: 2_000, noiseKeys: 200_000 } }
-  : { queues: 1_000, pageJobs: 1_000, purgeJobs: 100_000, seconds: 5, listRounds: 5, listSpacingMs: 60_000, many: { queues: 10_000, noiseKeys: 2_000_000 } };
+  ? {
+      queues: 200,
+      pageJobs: 1_000,
+      purgeJobs: 20_000,
+      seconds: 2,
+      listRounds: 5,
+      listSpacingMs: 5_000,
+      many: { queues: 2_000, noiseKeys: 200_000 },
+    }
+  : {
+      queues: 1_000,
+      pageJobs: 1_000,
+      purgeJobs: 100_000,
+      seconds: 5,
+      listRounds: 5,
+      listSpacingMs: 60_000,
+      many: { queues: 10_000, noiseKeys: 2_000_000 },
+    };
 const option = (name: string) => {
   const at = process.argv.indexOf(name);
   return at < 0 ? undefined : process.argv[at + 1];
 };
 const only = option('--only');
-if (only !== undefined && only !== 'many-queues' && only !== 'purge') throw new Error(`--only takes many-queues or purge, not ${only}`);
+if (only !== undefined && only !== 'many-queues' && only !== 'purge')
+  throw new Error(`--only takes many-queues or purge, not ${only}`);
 const portBase = Number(option('--ports') ?? 6410);
 const ports = { redis: portBase, bullpen: portBase + 1, bullBoard: portBase + 2, bare: portBase + 3 };
 /** Purge rounds (re-seeded in between): the figures are medians, one round moving by ±20% on a shared machine. */
@@ -45,14 +69,20 @@ async function seed(redis: Redis, connection: { host: string; port: number }): P
   console.log(`seeding (${quick ? 'quick' : 'full'} scale)…`);
   await seedTemplates(connection);
   await seedManyQueues(connection, redis, scale.queues);
-  await redis.rpush(`${prefix}:${readQueue}:${readJobId}:logs`, ...Array.from({ length: 20 }, (_, i) => `step ${i} done`));
+  await redis.rpush(
+    `${prefix}:${readQueue}:${readJobId}:logs`,
+    ...Array.from({ length: 20 }, (_, i) => `step ${i} done`),
+  );
   await seedLiveJobs(connection, 'pages');
   await cloneFinishedJobs(redis, 'pages', 'completed', scale.pageJobs, 1);
   await seedPurgeQueues(redis, connection, scale.purgeJobs);
 }
 
 const runPurge = (bullpen: ServerProcess, redis: Redis, connection: BenchConnection) =>
-  purgeScenario(bullpen, connectionId, ports.redis, { rounds: purgeRounds, reseed: () => seedPurgeQueues(redis, connection, scale.purgeJobs) });
+  purgeScenario(bullpen, connectionId, ports.redis, {
+    rounds: purgeRounds,
+    reseed: () => seedPurgeQueues(redis, connection, scale.purgeJobs),
+  });
 
 function bullpenEnv(redisUrl: string, dataDir: string): Record<string, string> {
   return {
@@ -76,7 +106,13 @@ async function main(): Promise<void> {
   const servers: ServerProcess[] = [];
   const entry = await bullpenEntry();
   const startBullpen = async () => {
-    const server = await startServer(entry.script, [], { ...entry.env, ...bullpenEnv(redisProcess.url, dataDir) }, ports.bullpen, entry.nodeFlags);
+    const server = await startServer(
+      entry.script,
+      [],
+      { ...entry.env, ...bullpenEnv(redisProcess.url, dataDir) },
+      ports.bullpen,
+      entry.nodeFlags,
+    );
     servers.push(server);
     return server;
   };
@@ -101,15 +137,29 @@ async function main(): Promise<void> {
 }
 
 /** Every figure but the 10,000-queue ones: 1,000 queues, Bullpen beside bull-board and the bare floor. */
-async function everyQueueScenario(redis: Redis, runtime: string, startBullpen: () => Promise<ServerProcess>, servers: ServerProcess[]): Promise<void> {
+async function everyQueueScenario(
+  redis: Redis,
+  runtime: string,
+  startBullpen: () => Promise<ServerProcess>,
+  servers: ServerProcess[],
+): Promise<void> {
   await seed(redis, { host: '127.0.0.1', port: ports.redis });
-  report('—', 'scale', `${quick ? 'quick' : 'full'}: ${scale.queues} queues, ${await redis.dbsize()} keys; Bullpen runs ${runtime}`);
+  report(
+    '—',
+    'scale',
+    `${quick ? 'quick' : 'full'}: ${scale.queues} queues, ${await redis.dbsize()} keys; Bullpen runs ${runtime}`,
+  );
   const bullpen = await startBullpen();
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const rssStart = await bullpen.rssMb();
   const peak = rssPeakWatcher(bullpen.pid);
   const serverArgs = (port: number) => [String(ports.redis), String(port), String(scale.queues)];
-  const bullBoard = await startServer('test/bench/servers/bull-board.ts', serverArgs(ports.bullBoard), {}, ports.bullBoard);
+  const bullBoard = await startServer(
+    'test/bench/servers/bull-board.ts',
+    serverArgs(ports.bullBoard),
+    {},
+    ports.bullBoard,
+  );
   servers.push(bullBoard);
   const bare = await startServer('test/bench/servers/bare.ts', serverArgs(ports.bare), {}, ports.bare);
   servers.push(bare);
@@ -118,7 +168,9 @@ async function everyQueueScenario(redis: Redis, runtime: string, startBullpen: (
   report('—', 'subjects idle before the first measurement (each ≤ 5 % CPU over 0.5 s)', `after ${settledMs} ms`);
   // Job reads are measured with no discovery scan under way (a list round may just have started one).
   const quietDiscovery = async () => {
-    while (((await (await fetch(`${bullpen.url}/api/c/${connectionId}/discovery`)).json()) as { scanning: boolean }).scanning) {
+    while (
+      ((await (await fetch(`${bullpen.url}/api/c/${connectionId}/discovery`)).json()) as { scanning: boolean }).scanning
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   };
@@ -138,12 +190,24 @@ async function everyQueueScenario(redis: Redis, runtime: string, startBullpen: (
     floorUrl: `${bare.url}/queues/${readQueue}/jobs/${readJobId}`,
   });
   for (const rest of between) await rest();
-  report('6 memory', `RSS after start / peak through the run (${scale.queues} queues)`, `${rssStart} / ${peak.stop()} MiB`, '≤ 110 / ≤ 250 MiB', rssStart <= 110 && peak.peakMb() <= 250);
+  report(
+    '6 memory',
+    `RSS after start / peak through the run (${scale.queues} queues)`,
+    `${rssStart} / ${peak.stop()} MiB`,
+    '≤ 110 / ≤ 250 MiB',
+    rssStart <= 110 && peak.peakMb() <= 250,
+  );
   await Promise.all(servers.splice(0).map((server) => server.stop()));
   // With every service stopped, the store's command counts are the sampler's alone.
   const sampler = await measureSamplerCost({ host: '127.0.0.1', port: ports.redis }, prefix);
   const callBudget = Math.ceil(sampler.queues / 200);
-  report('20 history', `one history sample of ${sampler.queues} queues: collect / write, script calls`, `${sampler.collectMs} / ${sampler.writeMs} ms, ${sampler.scriptCalls} calls`, `≤ ${callBudget} script calls (1 per 200 queues)`, sampler.scriptCalls <= callBudget);
+  report(
+    '20 history',
+    `one history sample of ${sampler.queues} queues: collect / write, script calls`,
+    `${sampler.collectMs} / ${sampler.writeMs} ms, ${sampler.scriptCalls} calls`,
+    `≤ ${callBudget} script calls (1 per 200 queues)`,
+    sampler.scriptCalls <= callBudget,
+  );
 }
 
 /** `--only purge`: the purge queues alone, then the purge figures. */
@@ -155,6 +219,8 @@ async function purgeAlone(redis: Redis, startBullpen: () => Promise<ServerProces
   await runPurge(await startBullpen(), redis, connection);
 }
 
-
-process.on('exit', (code) => code === 0 && rows.length === 0 && console.error('bench: exited before measuring anything'));
+process.on(
+  'exit',
+  (code) => code === 0 && rows.length === 0 && console.error('bench: exited before measuring anything'),
+);
 await main();

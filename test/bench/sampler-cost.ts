@@ -26,12 +26,24 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function commandCalls(redis: Redis): Promise<{ all: number; scripts: number }> {
   const stats = await redis.info('commandstats');
-  const calls = [...stats.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)].map(([, name, count]) => ({ name: name!, count: Number(count) }));
-  return { all: calls.reduce((sum, call) => sum + call.count, 0), scripts: calls.filter((call) => call.name === 'eval' || call.name === 'evalsha').reduce((sum, call) => sum + call.count, 0) };
+  const calls = [...stats.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)].map(([, name, count]) => ({
+    name: name!,
+    count: Number(count),
+  }));
+  return {
+    all: calls.reduce((sum, call) => sum + call.count, 0),
+    scripts: calls
+      .filter((call) => call.name === 'eval' || call.name === 'evalsha')
+      .reduce((sum, call) => sum + call.count, 0),
+  };
 }
 
 /** What one history sample of a store costs: the sampler's work per interval, measured on the bench store. */
-export async function measureSamplerCost(connection: { host: string; port: number }, prefix: string, rounds = 5): Promise<SamplerCost> {
+export async function measureSamplerCost(
+  connection: { host: string; port: number },
+  prefix: string,
+  rounds = 5,
+): Promise<SamplerCost> {
   const dir = await mkdtemp(path.join(tmpdir(), 'bench-sampler-'));
   const config = loadConfig({ SERVICE_EMBEDDED_DIR: dir, SERVICE_AUTHLESS: 'true', LOG_LEVEL: 'silent' });
   const logger = createLogger({ level: 'silent' });
@@ -39,8 +51,19 @@ export async function measureSamplerCost(connection: { host: string; port: numbe
   const stores = new StoreRegistry({ logger });
   const now = new Date();
   const store = stores.handle({
-    id: 'bench', organizationId: null, name: 'bench', url: `redis://${connection.host}:${connection.port}`, environment: 'development', prefixes: [prefix],
-    isDefault: true, tls: { enabled: false, allowSelfSigned: false }, cluster: false, protection: 'none', source: 'env', createdAt: now, updatedAt: now,
+    id: 'bench',
+    organizationId: null,
+    name: 'bench',
+    url: `redis://${connection.host}:${connection.port}`,
+    environment: 'development',
+    prefixes: [prefix],
+    isDefault: true,
+    tls: { enabled: false, allowSelfSigned: false },
+    cluster: false,
+    protection: 'none',
+    source: 'env',
+    createdAt: now,
+    updatedAt: now,
   });
   const directory = new QueueIndex({ ttlMs: 60_000 });
   const probe = new Redis({ ...connection, lazyConnect: true });
@@ -63,7 +86,13 @@ export async function measureSamplerCost(connection: { host: string; port: numbe
       await writeSample(persistence.fork(), 'bench', { ...sample, at: sample.at + round });
       write.push(performance.now() - writing);
     }
-    return { queues, collectMs: Math.round(median(collect)), writeMs: Math.round(median(write)), commandsExecuted: commands.all, scriptCalls: commands.scripts };
+    return {
+      queues,
+      collectMs: Math.round(median(collect)),
+      writeMs: Math.round(median(write)),
+      commandsExecuted: commands.all,
+      scriptCalls: commands.scripts,
+    };
   } finally {
     probe.disconnect();
     await stores.closeAll();

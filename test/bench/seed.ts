@@ -21,7 +21,11 @@ export async function seedTemplates(connection: BenchConnection): Promise<void> 
   await queue.addBulk(
     Array.from({ length: templateCount * 2 }, (_, index) => ({
       name: 'invoice',
-      data: { fail: index >= templateCount, customer: { id: `customer-${index % templateCount}`, tier: 'gold' }, lines: [{ sku: 'A1', qty: 2 }] },
+      data: {
+        fail: index >= templateCount,
+        customer: { id: `customer-${index % templateCount}`, tier: 'gold' },
+        lines: [{ sku: 'A1', qty: 2 }],
+      },
     })),
   );
   let finished = 0;
@@ -41,7 +45,13 @@ export async function seedTemplates(connection: BenchConnection): Promise<void> 
 }
 
 /** Clones `count` finished jobs of `status` into `queueName` (ids `from`..), 5,000 per round trip. */
-export async function cloneFinishedJobs(redis: Redis, queueName: string, status: 'completed' | 'failed', count: number, from = 1): Promise<void> {
+export async function cloneFinishedJobs(
+  redis: Redis,
+  queueName: string,
+  status: 'completed' | 'failed',
+  count: number,
+  from = 1,
+): Promise<void> {
   const templateIds = status === 'completed' ? range(1, templateCount) : range(templateCount + 1, templateCount * 2);
   const now = Date.now();
   for (let start = 0; start < count; start += 5000) {
@@ -49,7 +59,11 @@ export async function cloneFinishedJobs(redis: Redis, queueName: string, status:
     const scored: Array<number | string> = [];
     for (let offset = start; offset < Math.min(count, start + 5000); offset++) {
       const id = from + offset;
-      pipeline.copy(`${prefix}:${templateQueue}:${templateIds[offset % templateIds.length]!}`, `${prefix}:${queueName}:${id}`, 'REPLACE');
+      pipeline.copy(
+        `${prefix}:${templateQueue}:${templateIds[offset % templateIds.length]!}`,
+        `${prefix}:${queueName}:${id}`,
+        'REPLACE',
+      );
       scored.push(now - count + offset, String(id));
     }
     // One variadic ZADD per batch: far cheaper than one ZADD per job.

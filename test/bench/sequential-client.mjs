@@ -7,7 +7,9 @@ import net from 'node:net';
 
 const [url, secondsArgument] = process.argv.slice(2);
 const target = new URL(url);
-const request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n\r\n`);
+const request = Buffer.from(
+  `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: keep-alive\r\n\r\n`,
+);
 const socket = net.connect({ host: target.hostname, port: Number(target.port) });
 socket.setNoDelay(true);
 await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
@@ -25,7 +27,9 @@ function oneResponse() {
       if (headersAt < 0) return;
       const head = received.subarray(0, headersAt).toString('latin1');
       const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-      const complete = length ? received.length >= headersAt + 4 + Number(length[1]) : received.subarray(received.length - 5).equals(chunkedEnd);
+      const complete = length
+        ? received.length >= headersAt + 4 + Number(length[1])
+        : received.subarray(received.length - 5).equals(chunkedEnd);
       if (!complete) return;
       socket.off('data', onData).off('error', reject);
       resolve(Number(head.slice(9, 12)));

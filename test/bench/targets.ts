@@ -13,13 +13,21 @@ export const rows: TargetRow[] = [];
 export function report(target: string, figure: string, value: number | string, goal = '', met?: boolean): void {
   const row: TargetRow = { target, figure, value, goal, ...(met === undefined ? {} : { met }) };
   rows.push(row);
-  console.log(`  ${target} | ${figure} | ${value}${goal ? ` (target ${goal})` : ''}${met === undefined ? '' : met ? ' ✓' : ' ✗'}`);
+  console.log(
+    `  ${target} | ${figure} | ${value}${goal ? ` (target ${goal})` : ''}${met === undefined ? '' : met ? ' ✓' : ' ✗'}`,
+  );
 }
 
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 export function renderTable(): string {
-  const cells = rows.map((row) => [row.target, row.figure, String(row.value), row.goal, row.met === undefined ? '' : row.met ? '✓' : '✗']);
+  const cells = rows.map((row) => [
+    row.target,
+    row.figure,
+    String(row.value),
+    row.goal,
+    row.met === undefined ? '' : row.met ? '✓' : '✗',
+  ]);
   const header = ['target', 'figure', 'value', 'goal', ''];
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]!.length)));
   const line = (values: string[]) => `| ${values.map((value, column) => value.padEnd(widths[column]!)).join(' | ')} |`;

@@ -18,13 +18,25 @@ describe(`two concurrent moves of the same ${jobs} jobs`, () => {
   const own = ownRedis();
   let app: TestApp;
   beforeAll(async () => {
-    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENV_CONNECTIONS: 'true', SERVICE_REDIS_URL_MAIN: own.server.url, SERVICE_REDIS_URL_MAIN_PREFIX: prefix, DISABLE_RATE_LIMIT: 'true' } });
+    app = await bootApp({
+      env: {
+        SERVICE_AUTHLESS: 'true',
+        SERVICE_ENV_CONNECTIONS: 'true',
+        SERVICE_REDIS_URL_MAIN: own.server.url,
+        SERVICE_REDIS_URL_MAIN_PREFIX: prefix,
+        DISABLE_RATE_LIMIT: 'true',
+      },
+    });
   });
   afterAll(() => app?.close());
 
   it('count each job once, for the move that moved it', { timeout: chaosTimeout() }, async () => {
     await seedFailedJobs(own.redis, prefix, 'orders', jobs);
-    const move = (to: string) => request(`${app.api}/c/main/queues/orders/jobs/move`, { method: 'POST', body: { to: { queueName: to }, status: 'failed', all: true } });
+    const move = (to: string) =>
+      request(`${app.api}/c/main/queues/orders/jobs/move`, {
+        method: 'POST',
+        body: { to: { queueName: to }, status: 'failed', all: true },
+      });
     const [a, b] = await Promise.all([move('orders-a'), move('orders-b')]);
     const held = async (name: string) => {
       const queue = new Queue(name, { connection: own.connection, prefix });

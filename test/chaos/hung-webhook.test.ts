@@ -26,10 +26,19 @@ describe('a hung webhook receiver', () => {
   });
   afterAll(() => hung.close());
 
-  it(`keeps sampling every ${intervalSeconds} s and evaluating rules while ${hungDeliveries} deliveries hang`, { timeout: chaosTimeout() }, async () => {
+  it(`keeps sampling every ${intervalSeconds} s and evaluating rules while ${hungDeliveries} deliveries hang`, {
+    timeout: chaosTimeout(),
+  }, async () => {
     // The queues exist (a delayed job no worker takes) before their rules: the sampler knows them from its first round.
     for (const queueName of ['hung-a', 'hung-b']) {
-      expect((await request(`${service.api}/c/main/queues/${queueName}/jobs`, { method: 'POST', body: { name: 'later', data: {}, delay: 3_600_000 } })).status).toBe(201);
+      expect(
+        (
+          await request(`${service.api}/c/main/queues/${queueName}/jobs`, {
+            method: 'POST',
+            body: { name: 'later', data: {}, delay: 3_600_000 },
+          })
+        ).status,
+      ).toBe(201);
     }
     const destinations = await createDestinations(service.api, await hung.start(), 'hung', hungDeliveries);
     await createFailureRule(service.api, 'hung-a failing', ['hung-a'], destinations);
@@ -41,15 +50,30 @@ describe('a hung webhook receiver', () => {
     await new Promise((resolve) => setTimeout(resolve, watchMs - 3 * intervalSeconds * 1000));
     const failedAt = Date.now();
     await failJobs(stage.prefix, 'hung-b', 1);
-    const event = await waitFor(async () => (await request(`${service.api}/c/main/alerts/events?ruleId=${ruleB}`)).body.events[0], 3 * intervalSeconds * 1000, 'rule B to fire');
+    const event = await waitFor(
+      async () => (await request(`${service.api}/c/main/alerts/events?ruleId=${ruleB}`)).body.events[0],
+      3 * intervalSeconds * 1000,
+      'rule B to fire',
+    );
     const fireLagMs = Date.parse(event.firedAt) - failedAt;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, watchFrom + watchMs - Date.now())));
 
-    const samples = await queryDatabase<{ at: string }>(stage.databaseUrl, "select at from connection_sample where connection_id = 'main' and resolution = 'raw' and at >= $1 order by at", [watchFrom - intervalSeconds * 1000]);
-    const times = [watchFrom, ...samples.map((sample) => Number(sample.at)).filter((at) => at >= watchFrom), Date.now()];
+    const samples = await queryDatabase<{ at: string }>(
+      stage.databaseUrl,
+      "select at from connection_sample where connection_id = 'main' and resolution = 'raw' and at >= $1 order by at",
+      [watchFrom - intervalSeconds * 1000],
+    );
+    const times = [
+      watchFrom,
+      ...samples.map((sample) => Number(sample.at)).filter((at) => at >= watchFrom),
+      Date.now(),
+    ];
     const widestGapMs = Math.max(...times.slice(1).map((at, n) => at - times[n]!));
     const hungSeen = hung.arrivals.length;
-    const held = widestGapMs <= intervalSeconds * 1000 + 1_500 && fireLagMs <= intervalSeconds * 1000 + 2_000 && hungSeen >= hungDeliveries;
+    const held =
+      widestGapMs <= intervalSeconds * 1000 + 1_500 &&
+      fireLagMs <= intervalSeconds * 1000 + 2_000 &&
+      hungSeen >= hungDeliveries;
     recordChaosRow({
       scenario: `hung webhook receiver: ${hungDeliveries} deliveries hanging, ${watchMs / 1000} s watched`,
       expected: `samples every ${intervalSeconds} s (gap ≤ ${intervalSeconds + 1.5} s); a rule fires ≤ ${intervalSeconds + 2} s after a failure`,

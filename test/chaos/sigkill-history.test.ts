@@ -37,21 +37,32 @@ describe('SIGKILL of the history holder, mid-delivery, with failures flowing', (
     const env = { SERVICE_SAMPLE_INTERVAL_SECONDS: String(intervalSeconds) };
     replicas.push(await stage.startService(env), await stage.startService(env));
     for (const queueName of queueNames) {
-      await request(`${replicas[0]!.api}/c/main/queues/${queueName}/jobs`, { method: 'POST', body: { name: 'later', data: {}, delay: 3_600_000 } });
+      await request(`${replicas[0]!.api}/c/main/queues/${queueName}/jobs`, {
+        method: 'POST',
+        body: { name: 'later', data: {}, delay: 3_600_000 },
+      });
     }
   });
   afterAll(() => receiver.close());
 
-  it('hands the lease over ≤ 15 s, resends nothing acknowledged, and counts every failure', { timeout: chaosTimeout() }, async () => {
+  it('hands the lease over ≤ 15 s, resends nothing acknowledged, and counts every failure', {
+    timeout: chaosTimeout(),
+  }, async () => {
     const [first] = replicas as [StageService, StageService];
     const [destination] = await createDestinations(first.api, await receiver.start(), 'ack', 1);
     const ruleId = await createFailureRule(first.api, 'flow failing', ['flow-*'], [destination!]);
-    const holder = await waitFor(() => replicas.find((replica) => leaseTakenAt(replica).length > 0), 15_000, 'a replica to hold the history lease');
+    const holder = await waitFor(
+      () => replicas.find((replica) => leaseTakenAt(replica).length > 0),
+      15_000,
+      'a replica to hold the history lease',
+    );
     const survivor = replicas.find((replica) => replica !== holder)!;
 
     const flow = failureFlow(stage.prefix, queueNames, failures, perSecond);
     try {
-      const fourth = new Promise<void>((resolve) => receiver.onArrival(() => receiver.arrivals.length === 4 && resolve()));
+      const fourth = new Promise<void>((resolve) =>
+        receiver.onArrival(() => receiver.arrivals.length === 4 && resolve()),
+      );
       await fourth;
       const killedAt = Date.now();
       holder!.child.kill('SIGKILL');
@@ -60,15 +71,39 @@ describe('SIGKILL of the history holder, mid-delivery, with failures flowing', (
       await waitFor(async () => (await flow.failed(stage.redis)) >= failures, 20_000, 'every job to fail');
 
       const counted = async () =>
-        Number((await queryDatabase<{ sum: string | null }>(stage.databaseUrl, "select sum(failed_delta) as sum from connection_sample where connection_id = 'main' and resolution = 'raw'"))[0]!.sum ?? 0);
-      const history = await waitFor(async () => ((await counted()) >= failures ? counted() : undefined), 25_000, 'the history to count every failure').catch(counted);
+        Number(
+          (
+            await queryDatabase<{ sum: string | null }>(
+              stage.databaseUrl,
+              "select sum(failed_delta) as sum from connection_sample where connection_id = 'main' and resolution = 'raw'",
+            )
+          )[0]!.sum ?? 0,
+        );
+      const history = await waitFor(
+        async () => ((await counted()) >= failures ? counted() : undefined),
+        25_000,
+        'the history to count every failure',
+      ).catch(counted);
       const handoverMs = (leaseTakenAt(survivor)[0] ?? Infinity) - killedAt;
 
-      const events = (await request(`${survivor.api}/c/main/alerts/events?ruleId=${ruleId}`)).body.events as Array<{ id: string }>;
-      const answered = () => new Set(receiver.arrivals.filter((arrival) => arrival.answeredAt !== null).map((arrival) => arrival.eventId));
-      await waitFor(() => events.every((event) => answered().has(`${event.id}:firing`)), 15_000, 'every delivery to be acknowledged').catch(() => undefined);
-      const ackedBeforeKill = new Set(receiver.arrivals.filter((arrival) => arrival.answeredAt !== null && arrival.answeredAt < killedAt).map((arrival) => arrival.eventId));
-      const resent = receiver.arrivals.filter((arrival) => ackedBeforeKill.has(arrival.eventId) && arrival.arrivedAt > killedAt).length;
+      const events = (await request(`${survivor.api}/c/main/alerts/events?ruleId=${ruleId}`)).body.events as Array<{
+        id: string;
+      }>;
+      const answered = () =>
+        new Set(receiver.arrivals.filter((arrival) => arrival.answeredAt !== null).map((arrival) => arrival.eventId));
+      await waitFor(
+        () => events.every((event) => answered().has(`${event.id}:firing`)),
+        15_000,
+        'every delivery to be acknowledged',
+      ).catch(() => undefined);
+      const ackedBeforeKill = new Set(
+        receiver.arrivals
+          .filter((arrival) => arrival.answeredAt !== null && arrival.answeredAt < killedAt)
+          .map((arrival) => arrival.eventId),
+      );
+      const resent = receiver.arrivals.filter(
+        (arrival) => ackedBeforeKill.has(arrival.eventId) && arrival.arrivedAt > killedAt,
+      ).length;
       const delivered = events.filter((event) => answered().has(`${event.id}:firing`)).length;
 
       recordChaosRow({

@@ -23,24 +23,47 @@ describe(`SIGKILL of the service mid-move (${jobs} jobs, a target Worker with re
 
   const scenario = (across: boolean) => async () => {
     const sourceName = across ? 'far-orders' : 'orders';
-    const ids = await seedFailedJobs(stage.redis, stagePrefix, sourceName, jobs, '{"attempts":1,"removeOnComplete":true}');
+    const ids = await seedFailedJobs(
+      stage.redis,
+      stagePrefix,
+      sourceName,
+      jobs,
+      '{"attempts":1,"removeOnComplete":true}',
+    );
     const callsKey = `chaos:calls:${sourceName}`;
     const targetConnection = { ...stage.connection, db: across ? 1 : 0 };
-    const worker = new Worker('orders-redrive', async (job) => void (await stage.redis.hincrby(callsKey, job.id!, 1)), { connection: targetConnection, prefix: stagePrefix, concurrency: 100 });
+    const worker = new Worker('orders-redrive', async (job) => void (await stage.redis.hincrby(callsKey, job.id!, 1)), {
+      connection: targetConnection,
+      prefix: stagePrefix,
+      concurrency: 100,
+    });
     worker.on('error', () => undefined);
     const source = new Queue(sourceName, { connection: stage.connection, prefix: stagePrefix });
     const target = new Queue('orders-redrive', { connection: targetConnection, prefix: stagePrefix });
     try {
       const first = await stage.startService();
-      const body = { to: { queueName: 'orders-redrive', ...(across ? { connectionId: 'other' } : {}) }, status: 'failed', all: true, async: true, maxPerSecond };
+      const body = {
+        to: { queueName: 'orders-redrive', ...(across ? { connectionId: 'other' } : {}) },
+        status: 'failed',
+        all: true,
+        async: true,
+        maxPerSecond,
+      };
       const accepted = await request(`${first.api}/c/main/queues/${sourceName}/jobs/move`, { method: 'POST', body });
       expect(accepted.status).toBe(202);
       // Killed inside a batch (its scripts of 100 jobs under way) once the worker has run a fifth of the
       // jobs: copies run and removed, the move still going. Late in the move, killed wherever it is.
       const batch = Math.min(1000, maxPerSecond);
       let ranAtKill = 0;
-      for (const deadline = Date.now() + chaosTimeout() / 2; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 2))) {
-        const [ran, inSource] = [await stage.redis.hlen(callsKey), await stage.redis.zcard(`${stagePrefix}:${sourceName}:failed`)];
+      for (
+        const deadline = Date.now() + chaosTimeout() / 2;
+        Date.now() < deadline;
+        await new Promise((resolve) => setTimeout(resolve, 2))
+      ) {
+        const [ran, inSource] = [
+          await stage.redis.hlen(callsKey),
+          await stage.redis.zcard(`${stagePrefix}:${sourceName}:failed`),
+        ];
         ranAtKill = ran;
         if (ran >= jobs / 5 && (inSource % batch !== 0 || inSource < jobs * 0.3)) break;
       }
@@ -48,14 +71,24 @@ describe(`SIGKILL of the service mid-move (${jobs} jobs, a target Worker with re
       const sourceAtKill = await source.getJobCountByTypes('failed');
 
       const second = await stage.startService();
-      const done = (await waitFor(async () => {
-        const task = await stage.task(second, accepted.body.taskId);
-        return task.state === 'done' ? task : undefined;
-      }, chaosTimeout() / 2, 'the resumed move to end'))!;
-      await waitFor(async () => (await target.getJobCountByTypes('waiting', 'active', 'prioritized')) === 0, 20_000, 'the worker to run every moved job');
+      const done = (await waitFor(
+        async () => {
+          const task = await stage.task(second, accepted.body.taskId);
+          return task.state === 'done' ? task : undefined;
+        },
+        chaosTimeout() / 2,
+        'the resumed move to end',
+      ))!;
+      await waitFor(
+        async () => (await target.getJobCountByTypes('waiting', 'active', 'prioritized')) === 0,
+        20_000,
+        'the worker to run every moved job',
+      );
 
       const histogram = await callHistogram(stage.redis, callsKey);
-      const ranTwice = Object.entries(histogram).filter(([calls]) => Number(calls) >= 2).reduce((sum, [, count]) => sum + count, 0);
+      const ranTwice = Object.entries(histogram)
+        .filter(([calls]) => Number(calls) >= 2)
+        .reduce((sum, [, count]) => sum + count, 0);
       const ran = Object.values(histogram).reduce((sum, count) => sum + count, 0);
       const left = await source.getJobCountByTypes('failed', 'waiting', 'completed', 'delayed');
       const lost = jobs - ran - left;

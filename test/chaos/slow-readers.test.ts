@@ -16,7 +16,8 @@ const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 function bigData(): { records: Array<{ id: number; name: string; tags: string[]; amount: number }> } {
   const records = [];
   for (let id = 0; JSON.stringify(records).length < jobBytes; id += 1_000) {
-    for (let n = id; n < id + 1_000; n++) records.push({ id: n, name: `customer-${n}-${'x'.repeat(40)}`, tags: ['a', 'b', `t${n % 17}`], amount: n * 1.5 });
+    for (let n = id; n < id + 1_000; n++)
+      records.push({ id: n, name: `customer-${n}-${'x'.repeat(40)}`, tags: ['a', 'b', `t${n % 17}`], amount: n * 1.5 });
   }
   return { records };
 }
@@ -43,8 +44,17 @@ describe('30 slow readers of a 5 MB job', () => {
     expect(one.status).toBe(200);
     const before = await residentMemory(service.child.pid!);
     let peak = before.rss;
-    const poll = setInterval(() => void residentMemory(service.child.pid!).then((memory) => (peak = Math.max(peak, memory.rss)), () => undefined), 50);
-    const reads = await Promise.all(Array.from({ length: readers }, () => slowRead(jobUrl, readBytesPerSecond))).finally(() => clearInterval(poll));
+    const poll = setInterval(
+      () =>
+        void residentMemory(service.child.pid!).then(
+          (memory) => (peak = Math.max(peak, memory.rss)),
+          () => undefined,
+        ),
+      50,
+    );
+    const reads = await Promise.all(
+      Array.from({ length: readers }, () => slowRead(jobUrl, readBytesPerSecond)),
+    ).finally(() => clearInterval(poll));
     const whole = reads.filter((read) => read.status === 200 && read.bytes === one.bytes).length;
     const slowest = Math.max(...reads.map((read) => read.ms));
     recordChaosRow({

@@ -6,12 +6,25 @@ import { app, bullpen, counts, failedIds, queueName, store, useSeededServer } fr
 useSeededServer();
 
 describe('bullpen CLI (the real binary against a live server)', () => {
-  it('runs compiled, with no tsx, on the machine\'s Node 20 (the `node` on /usr/bin) and prints help', async () => {
-    const version = await new Promise<string>((resolve) => execFile('/usr/bin/node', ['--version'], (_error, stdout) => resolve(stdout.trim())));
+  it("runs compiled, with no tsx, on the machine's Node 20 (the `node` on /usr/bin) and prints help", async () => {
+    const version = await new Promise<string>((resolve) =>
+      execFile('/usr/bin/node', ['--version'], (_error, stdout) => resolve(stdout.trim())),
+    );
     expect(version).toMatch(/^v20\./);
     const run = await runBullpen(['--help'], { path: '/usr/bin:/bin', compiled: true });
     expect(run.code).toBe(0);
-    for (const command of ['connections', 'queues', 'jobs', 'job', 'retry', 'purge', 'pause', 'resume', 'keys', 'watch']) {
+    for (const command of [
+      'connections',
+      'queues',
+      'jobs',
+      'job',
+      'retry',
+      'purge',
+      'pause',
+      'resume',
+      'keys',
+      'watch',
+    ]) {
       expect(run.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
   });
@@ -24,7 +37,9 @@ describe('bullpen CLI (the real binary against a live server)', () => {
       bullpen(['jobs', queueName, '--status', 'failed', '--json']),
       bullpen(['jobs', queueName, '--status', 'failed']),
     ]);
-    expect(JSON.parse(connections.stdout).connections).toEqual([expect.objectContaining({ id: 'main', isDefault: true })]);
+    expect(JSON.parse(connections.stdout).connections).toEqual([
+      expect.objectContaining({ id: 'main', isDefault: true }),
+    ]);
 
     expect(table.code).toBe(0);
     const header = table.stdout.split('\n')[0]!;
@@ -33,9 +48,17 @@ describe('bullpen CLI (the real binary against a live server)', () => {
 
     const listed = JSON.parse(json.stdout);
     expect(listed).toMatchObject({ total: 1, page: 1, hasMore: false });
-    expect(listed.queues[0]).toMatchObject({ name: queueName, isPaused: false, jobCounts: { completed: 3, failed: 3, waiting: 0 } });
+    expect(listed.queues[0]).toMatchObject({
+      name: queueName,
+      isPaused: false,
+      jobCounts: { completed: 3, failed: 3, waiting: 0 },
+    });
 
-    expect(JSON.parse(failedJson.stdout).jobs.map((job: { id: string }) => job.id).sort()).toEqual(failedIds);
+    expect(
+      JSON.parse(failedJson.stdout)
+        .jobs.map((job: { id: string }) => job.id)
+        .sort(),
+    ).toEqual(failedIds);
     expect(failedTable.stdout).toContain('smtp refused 1');
     expect(failedTable.stdout).toMatch(/page 1 of 1, 3 failed jobs/);
   });

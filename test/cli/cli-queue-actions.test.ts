@@ -37,7 +37,9 @@ describe('bullpen obliterate', () => {
 describe('bullpen purge', () => {
   it('asks for the queue name on stdin and purges nothing when it does not match', async () => {
     const run = await bullpen(['purge', queueName, '--status', 'completed'], { input: 'mail\n' });
-    expect(run.stderr).toContain(`This removes every completed job of "${queueName}" on connection "main".\nType the queue name to confirm:`);
+    expect(run.stderr).toContain(
+      `This removes every completed job of "${queueName}" on connection "main".\nType the queue name to confirm:`,
+    );
     expect(run.stderr).toContain('nothing purged');
     expect(run.code).toBe(1);
     expect(await counts()).toMatchObject({ completed: 3, failed: 3 });
@@ -53,7 +55,12 @@ describe('bullpen purge', () => {
   it('purges without asking with --yes and prints the API result with --json', async () => {
     const purged = await bullpen(['purge', queueName, '--status', 'failed', '--yes', '--json']);
     const result = JSON.parse(purged.stdout);
-    expect(result).toMatchObject({ success: true, statusesPurged: ['failed'], totalRemoved: 3, removedByStatus: { failed: 3 } });
+    expect(result).toMatchObject({
+      success: true,
+      statusesPurged: ['failed'],
+      totalRemoved: 3,
+      removedByStatus: { failed: 3 },
+    });
     expect([...result.removedJobIdsSample].sort()).toEqual(failedIds);
     expect(await counts()).toMatchObject({ completed: 0, failed: 0 });
   });

@@ -27,8 +27,16 @@ describe('bullpen retry and watch', () => {
     const { child, result, stdout } = spawnBullpen(['watch', 'watched', '--json'], { env: { BULLPEN_URL: app.url } });
     await waitFor(() => app.services.events.subscribers === 1, 10_000, 'the CLI to subscribe');
     const job = await watched.add('ping', {});
-    const events = () => stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; jobId?: string });
-    await waitFor(() => events().some((event) => event.type === 'added' && event.jobId === job.id), 10_000, 'the added event');
+    const events = () =>
+      stdout()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { type: string; jobId?: string });
+    await waitFor(
+      () => events().some((event) => event.type === 'added' && event.jobId === job.id),
+      10_000,
+      'the added event',
+    );
     child.kill('SIGINT');
     expect((await result).code).toBe(0);
     expect(events()[0]).toMatchObject({ type: 'added', jobId: job.id, queueName: 'watched' });

@@ -30,16 +30,35 @@ describe('sparklines', () => {
 /** One sample of one queue at `at`, as the sampler writes it. */
 function sampleAt(at: number, prefix: string, queueName: string, figures: Partial<QueuePoint>): ConnectionSample {
   const point: QueuePoint = {
-    prefix, queueName, waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0, completedDelta: 0, failedDelta: 0, oldestWaitingSeconds: 0, paused: false, workers: 0, ...figures,
+    prefix,
+    queueName,
+    waiting: 0,
+    active: 0,
+    delayed: 0,
+    failed: 0,
+    completed: 0,
+    completedDelta: 0,
+    failedDelta: 0,
+    oldestWaitingSeconds: 0,
+    paused: false,
+    workers: 0,
+    ...figures,
   };
-  return { at, queues: [point], totals: totalsOf([point]), store: { up: true, usedMemory: 1000, maxMemory: 0, clients: 1, opsPerSecond: 1 } };
+  return {
+    at,
+    queues: [point],
+    totals: totalsOf([point]),
+    store: { up: true, usedMemory: 1000, maxMemory: 0, clients: 1, opsPerSecond: 1 },
+  };
 }
 
 describe('bullpen history and top (the real binary against a live server)', () => {
   const store = storeFixture();
   let app: TestApp;
   beforeAll(async () => {
-    app = await bootApp({ env: { ...store.env, SERVICE_QUEUE_LIST_CACHE_MS: '0', SERVICE_SAMPLE_INTERVAL_SECONDS: '5' } });
+    app = await bootApp({
+      env: { ...store.env, SERVICE_QUEUE_LIST_CACHE_MS: '0', SERVICE_SAMPLE_INTERVAL_SECONDS: '5' },
+    });
     const queue = await seedQueue(store.bullmq, 'invoices', { completed: 2, failed: 3, waiting: 4 });
     await queue.close();
     await app.services.history.sampleOnce();
@@ -65,8 +84,16 @@ describe('bullpen history and top (the real binary against a live server)', () =
     const minute = 60_000;
     const now = Date.now();
     const em = app.services.persistence.fork();
-    for (const [ago, completedDelta] of [[50.5, 1], [49.5, 2], [10.5, 4]] as const) {
-      await writeSample(em, 'main', sampleAt(now - ago * minute, store.prefix, 'gaps', { completedDelta, waiting: 10 }));
+    for (const [ago, completedDelta] of [
+      [50.5, 1],
+      [49.5, 2],
+      [10.5, 4],
+    ] as const) {
+      await writeSample(
+        em,
+        'main',
+        sampleAt(now - ago * minute, store.prefix, 'gaps', { completedDelta, waiting: 10 }),
+      );
     }
     const run = await bullpen(['history', 'gaps', '--since', '1h']);
     expect(run.code).toBe(0);
@@ -75,14 +102,19 @@ describe('bullpen history and top (the real binary against a live server)', () =
     expect(plot).toBe(`${' '.repeat(9)}▃▅${' '.repeat(38)}█${' '.repeat(10)}`);
     expect(line).toMatch(/0\.\.4\s+last 4$/);
     // A steady backlog draws full bars at the same columns: the scale starts at 0, not at the series' minimum.
-    expect(run.stdout).toMatch(new RegExp(`^backlog\\s{6}${' '.repeat(9)}██${' '.repeat(38)}█${' '.repeat(10)}  0\\.\\.10`, 'm'));
+    expect(run.stdout).toMatch(
+      new RegExp(`^backlog\\s{6}${' '.repeat(9)}██${' '.repeat(38)}█${' '.repeat(10)}  0\\.\\.10`, 'm'),
+    );
     const lines = run.stdout.split('\n');
     const rule = lines.find((text) => text.includes('└'))!;
     expect(rule.trim()).toMatch(/^└─+┴─+┘$/);
     expect(rule.trim()).toHaveLength(60);
     const times = lines[lines.indexOf(rule) + 1]!;
     const hhmm = (ms: number) => `${new Date(ms).toISOString().slice(11, 16)}Z`;
-    expect(times.trimStart().startsWith(hhmm(now - 60 * minute)) || times.trimStart().startsWith(hhmm(now - 60 * minute + minute))).toBe(true);
+    expect(
+      times.trimStart().startsWith(hhmm(now - 60 * minute)) ||
+        times.trimStart().startsWith(hhmm(now - 60 * minute + minute)),
+    ).toBe(true);
     expect(times.length).toBe(rule.length);
   });
 

@@ -18,7 +18,9 @@ const env = () => ({ BULLPEN_URL: bed.app.url });
 
 /** `bullpen args… | head -n lines` in bash: what head printed, and bullpen's exit code and stderr. */
 function pipeIntoHead(args: string[], lines: number, extraEnv: Record<string, string>) {
-  const cli = [process.execPath, '--import', 'tsx', path.join(repoRoot, 'client/cli/main.ts'), ...args].map((word) => `'${word}'`).join(' ');
+  const cli = [process.execPath, '--import', 'tsx', path.join(repoRoot, 'client/cli/main.ts'), ...args]
+    .map((word) => `'${word}'`)
+    .join(' ');
   const child = spawn('bash', ['-c', `${cli} 2>"$BULLPEN_STDERR" | head -n ${lines}; echo "exit=\${PIPESTATUS[0]}"`], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', ...extraEnv },
@@ -33,7 +35,11 @@ describe('bullpen top in a terminal', () => {
   it('stays live, redrawing every 2 s, until Ctrl-C, then exits 0', async () => {
     const queue = await bed.seeded('top-live', { waiting: 3 });
     const run = spawnBullpen(['top'], { env: env(), terminal: true });
-    const frames = () => run.stdout().split('\u001b[H\u001b[2J').filter((frame) => frame.includes('top-live')).length;
+    const frames = () =>
+      run
+        .stdout()
+        .split('\u001b[H\u001b[2J')
+        .filter((frame) => frame.includes('top-live')).length;
     await waitFor(() => frames() >= 3, 20_000, 'three frames of bullpen top');
     expect(run.child.exitCode).toBeNull();
     run.child.stdin!.write('\u0003'); // Ctrl-C, as the terminal sends it
@@ -63,7 +69,13 @@ describe('bullpen watch into a closed pipe', () => {
     expect(await piped.done).toBe(0);
     const stderr = await readFile(stderrFile, 'utf8');
     await rm(stderrFile, { force: true });
-    expect(piped.stdout().split('\n').slice(0, 5).every((line) => /^\d\d:\d\d:\d\d\.\d{3}\s+\w+/.test(line))).toBe(true);
+    expect(
+      piped
+        .stdout()
+        .split('\n')
+        .slice(0, 5)
+        .every((line) => /^\d\d:\d\d:\d\d\.\d{3}\s+\w+/.test(line)),
+    ).toBe(true);
     expect(piped.stdout()).toMatch(/exit=0\n$/);
     expect(stderr).not.toMatch(/EPIPE|Error|at /);
   }, 30_000);
@@ -83,9 +95,15 @@ describe('a service the CLI cannot reach', () => {
     const nowhere = `http://127.0.0.1:${await closedPort()}`;
     const fromEnv = await runBullpen(['queues'], { env: { BULLPEN_URL: nowhere } });
     expect(fromEnv.code).toBe(1);
-    expect(fromEnv.stderr).toBe(`error: cannot reach the Bullpen service at ${nowhere} (ECONNREFUSED); that is the address in BULLPEN_URL: is the service running there? (--url overrides it)\n`);
+    expect(fromEnv.stderr).toBe(
+      `error: cannot reach the Bullpen service at ${nowhere} (ECONNREFUSED); that is the address in BULLPEN_URL: is the service running there? (--url overrides it)\n`,
+    );
     const fromFlag = await runBullpen(['queues', '--url', nowhere, '--json']);
-    expect(JSON.parse(fromFlag.stderr).error).toMatchObject({ code: 'NETWORK_ERROR', url: nowhere, reason: 'ECONNREFUSED' });
+    expect(JSON.parse(fromFlag.stderr).error).toMatchObject({
+      code: 'NETWORK_ERROR',
+      url: nowhere,
+      reason: 'ECONNREFUSED',
+    });
     expect(JSON.parse(fromFlag.stderr).error.message).toContain('the address --url gave');
     const watch = await runBullpen(['watch', 'emails', '--url', nowhere]);
     expect(watch.stderr).toContain(`cannot reach the Bullpen service at ${nowhere} (ECONNREFUSED)`);
@@ -101,8 +119,14 @@ describe('bullpen queues right after the first queue appears', () => {
     expect(JSON.parse((await bullpenOnEmpty(['queues', '--json'])).stdout)).toMatchObject({ total: 0, queues: [] });
     const appeared = empty.openQueue('appeared-just-now');
     await appeared.add('first', {});
-    await waitFor(async () => (await empty.fixture.redis.exists(`${empty.fixture.prefix}:appeared-just-now:meta`)) === 1, 5_000, 'the queue meta key');
+    await waitFor(
+      async () => (await empty.fixture.redis.exists(`${empty.fixture.prefix}:appeared-just-now:meta`)) === 1,
+      5_000,
+      'the queue meta key',
+    );
     const listed = await bullpenOnEmpty(['queues', '--json']);
-    expect(JSON.parse(listed.stdout).queues.map((queue: { name: string }) => queue.name)).toEqual(['appeared-just-now']);
+    expect(JSON.parse(listed.stdout).queues.map((queue: { name: string }) => queue.name)).toEqual([
+      'appeared-just-now',
+    ]);
   });
 });

@@ -31,7 +31,9 @@ describe('CLI progress', () => {
 
   it('clears its line when the work fails', async () => {
     const terminal = stream(true);
-    await expect(withProgress(terminal.writable, 'purging…', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(
+      withProgress(terminal.writable, 'purging…', async () => Promise.reject(new Error('boom'))),
+    ).rejects.toThrow('boom');
     expect(terminal.text().endsWith('\r\x1b[2K')).toBe(true);
   });
 

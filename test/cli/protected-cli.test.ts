@@ -8,7 +8,9 @@ describe('bullpen on a confirm-protected connection (the CLI against a live serv
   const env = () => ({ BULLPEN_URL: bed.app.url });
   const bullpen = (args: string[]) => runBullpen(args, { env: env() });
   const addWaiting = async (queueName: string, count: number, data: Record<string, unknown> = {}) =>
-    (await bed.openQueue(queueName).addBulk(Array.from({ length: count }, () => ({ name: 'send', data })))).map((job) => job.id!);
+    (await bed.openQueue(queueName).addBulk(Array.from({ length: count }, () => ({ name: 'send', data })))).map(
+      (job) => job.id!,
+    );
 
   it('refuses remove without --confirm, naming the flag to pass; removes with --confirm <queue>', async () => {
     const queue = bed.openQueue('emails');
@@ -43,7 +45,12 @@ describe('bullpen on a confirm-protected connection (the CLI against a live serv
 
     const refused = await bullpen(['remove', 'sms', '--search', 'customer-42', '--json']);
     expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stderr).error).toMatchObject({ code: 'CONNECTION_PROTECTED', status: 403, protection: 'confirm', confirmName: 'sms' });
+    expect(JSON.parse(refused.stderr).error).toMatchObject({
+      code: 'CONNECTION_PROTECTED',
+      status: 403,
+      protection: 'confirm',
+      confirmName: 'sms',
+    });
     expect(await queue.getWaitingCount()).toBe(6);
 
     const confirmed = await bullpen(['remove', 'sms', '--search', 'customer-42', '--batch', '3', '--confirm', 'sms']);
@@ -65,7 +72,9 @@ describe('bullpen on a confirm-protected connection (the CLI against a live serv
     };
 
     const declined = await answered('emails');
-    expect(declined.stdout).toContain('Connection "main" asks destructive actions for confirmation: this removes jobs of "pushes".');
+    expect(declined.stdout).toContain(
+      'Connection "main" asks destructive actions for confirmation: this removes jobs of "pushes".',
+    );
     expect(declined.stdout).toContain('error: confirmation did not match the queue name "pushes": nothing sent');
     expect(declined.code).toBe(1);
     expect(await queue.getWaitingCount()).toBe(2);

@@ -7,7 +7,12 @@ describe('bullpen queues --state and --totals (the real binary against a live se
   const bed = queueTestBed();
   const bullpen = (args: string[]) => runBullpen(args, { env: { BULLPEN_URL: bed.app.url } });
   /** The listed queue names of a table: the first column of every row between the header and the footer. */
-  const tableNames = (stdout: string) => stdout.split('\n').slice(1).filter((line) => line && !line.startsWith('page ') && !line.startsWith('totals')).map((line) => line.split(/\s+/)[0]);
+  const tableNames = (stdout: string) =>
+    stdout
+      .split('\n')
+      .slice(1)
+      .filter((line) => line && !line.startsWith('page ') && !line.startsWith('totals'))
+      .map((line) => line.split(/\s+/)[0]);
   let queues: Queue[];
 
   beforeAll(async () => {
@@ -22,14 +27,28 @@ describe('bullpen queues --state and --totals (the real binary against a live se
 
   /** The sums BullMQ itself reports over the three queues. */
   async function countedByBullmq() {
-    const counts = await Promise.all(queues.map((queue) => queue.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'completed', 'failed')));
+    const counts = await Promise.all(
+      queues.map((queue) => queue.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'completed', 'failed')),
+    );
     const sum = (kind: string) => counts.reduce((total, one) => total + one[kind]!, 0);
-    return { waiting: sum('wait'), active: sum('active'), delayed: sum('delayed'), prioritized: sum('prioritized'), completed: sum('completed'), failed: sum('failed') };
+    return {
+      waiting: sum('wait'),
+      active: sum('active'),
+      delayed: sum('delayed'),
+      prioritized: sum('prioritized'),
+      completed: sum('completed'),
+      failed: sum('failed'),
+    };
   }
 
   it('keeps the queues of one state with --state (states overlap: a failing queue with nothing to run is idle too)', async () => {
     const inState = (state: string) => bullpen(['queues', '--state', state]);
-    const [paused, running, failing, idle] = await Promise.all([inState('paused'), inState('running'), inState('failing'), inState('idle')]);
+    const [paused, running, failing, idle] = await Promise.all([
+      inState('paused'),
+      inState('running'),
+      inState('failing'),
+      inState('idle'),
+    ]);
     expect(paused.stderr).toBe('');
     expect(tableNames(paused.stdout)).toEqual(['paused']);
     expect(paused.stdout).toMatch(/^paused\s+\S+\s+paused\s+2\s+0\s+0\s+0\s+0\s+0$/m);
@@ -67,7 +86,7 @@ describe('bullpen queues --state and --totals (the real binary against a live se
     expect(plain).not.toHaveProperty('totals');
   });
 
-  it('exits 1 with the server\'s validation message for an unknown state', async () => {
+  it("exits 1 with the server's validation message for an unknown state", async () => {
     const run = await bullpen(['queues', '--state', 'stuck']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/\(VALIDATION_FAILED, HTTP 400\)\n {2}state: /);

@@ -50,7 +50,17 @@ describe('bullpen retry, remove and move --search (the real binary against a liv
     const queue = bed.openQueue('sms');
     await failJobs(bed.fixture.bullmq, queue, customers);
     const waiting = await queue.add('text', { customer: 'customer-7' });
-    const run = await bullpen(['remove', 'sms', '--search', 'customer-7', '--in', 'data', '--status', 'failed', '--json']);
+    const run = await bullpen([
+      'remove',
+      'sms',
+      '--search',
+      'customer-7',
+      '--in',
+      'data',
+      '--status',
+      'failed',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ matched: 10, succeeded: 10, failed: 0, scanned: 50, refused: [] });
     expect(await queue.getJobCountByTypes('failed')).toBe(40);
@@ -64,14 +74,39 @@ describe('bullpen retry, remove and move --search (the real binary against a liv
     const matching = ids.filter((_, n) => customers[n]!.customer === needle);
     const waitingMatch = await source.add('late', { customer: needle });
 
-    const dry = await bullpen(['move', 'invoices', '--to', 'invoices-dlq', '--search', needle, '--status', 'failed', '--dry-run', '--batch', '7']);
+    const dry = await bullpen([
+      'move',
+      'invoices',
+      '--to',
+      'invoices-dlq',
+      '--search',
+      needle,
+      '--status',
+      'failed',
+      '--dry-run',
+      '--batch',
+      '7',
+    ]);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/^would move 20 job\(s\) matching "customer-42" in invoices to invoices-dlq \(50 jobs scanned\)$/m);
+    expect(dry.stdout).toMatch(
+      /^would move 20 job\(s\) matching "customer-42" in invoices to invoices-dlq \(50 jobs scanned\)$/m,
+    );
     expect(await source.getJobCountByTypes('failed')).toBe(50);
     expect(await target.getWaitingCount()).toBe(0);
 
     // 20 matches at 7 a request: only a followed cursor moves them all.
-    const run = await bullpen(['move', 'invoices', '--to', 'invoices-dlq', '--search', needle, '--status', 'failed', '--batch', '7']);
+    const run = await bullpen([
+      'move',
+      'invoices',
+      '--to',
+      'invoices-dlq',
+      '--search',
+      needle,
+      '--status',
+      'failed',
+      '--batch',
+      '7',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('moved 20 job(s) matching "customer-42" in invoices to invoices-dlq (50 jobs scanned)\n');
@@ -86,7 +121,14 @@ describe('bullpen retry, remove and move --search (the real binary against a liv
     await failJobs(bed.fixture.bullmq, bed.openQueue('pushes'), customers.slice(0, 5));
     const started = await bullpen(['retry', 'pushes', '--search', needle, '--async']);
     expect(started.stdout).toMatch(/^task \S+ started; follow it with: bullpen tasks \S+$/m);
-    for (const args of [['retry', 'pushes', '1', '--search', 'x'], ['retry', 'pushes', '--dry-run', '--all-failed'], ['remove', 'pushes', '--search', 'x', '--async', '--dry-run'], ['remove', 'pushes'], ['move', 'pushes', '--to', 'x', '--search', 'y', '1'], ['move', 'pushes', '--to', 'x', '--status', 'failed', '--batch', '5']]) {
+    for (const args of [
+      ['retry', 'pushes', '1', '--search', 'x'],
+      ['retry', 'pushes', '--dry-run', '--all-failed'],
+      ['remove', 'pushes', '--search', 'x', '--async', '--dry-run'],
+      ['remove', 'pushes'],
+      ['move', 'pushes', '--to', 'x', '--search', 'y', '1'],
+      ['move', 'pushes', '--to', 'x', '--status', 'failed', '--batch', '5'],
+    ]) {
       const refused = await bullpen(args);
       expect(refused.code, args.join(' ')).toBe(2);
     }
@@ -98,7 +140,14 @@ describe('bullpen retry, remove and move --search (the real binary against a liv
     const client = createBullpenClient({ baseUrl: bed.app.url });
     const seen: SearchTotals[] = [];
     const totals = await followCursor(
-      (cursor) => client.jobs.remove.mutate({ connectionId: 'main', queueName: 'letters', query: { q: needle, status: ['failed'] }, limit: 6, ...(cursor ? { cursor } : {}) }),
+      (cursor) =>
+        client.jobs.remove.mutate({
+          connectionId: 'main',
+          queueName: 'letters',
+          query: { q: needle, status: ['failed'] },
+          limit: 6,
+          ...(cursor ? { cursor } : {}),
+        }),
       (sum) => seen.push(structuredClone(sum)),
     );
     expect(totals).toMatchObject({ matched: 20, succeeded: 20, failed: 0, scanned: 50 });

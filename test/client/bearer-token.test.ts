@@ -16,7 +16,13 @@ describe('API tokens through the SDK and the CLI', () => {
   let viewerToken: string;
 
   const mint = async (role: string): Promise<string> =>
-    (await request(`${app.api}/auth/tokens`, { method: 'POST', headers: asBrowser(app, owner), body: { name: role, role } })).body.token;
+    (
+      await request(`${app.api}/auth/tokens`, {
+        method: 'POST',
+        headers: asBrowser(app, owner),
+        body: { name: role, role },
+      })
+    ).body.token;
 
   beforeAll(async () => {
     app = await bootApp();
@@ -40,7 +46,11 @@ describe('API tokens through the SDK and the CLI', () => {
 
   it('SDK: the token authenticates as its organization and role; without it calls are 401', async () => {
     const client = createBullpenClient({ baseUrl: app.url, token: viewerToken });
-    expect(await client.system.session.query()).toMatchObject({ authenticated: true, role: 'viewer', activeOrganization: { id: owner.organizationId } });
+    expect(await client.system.session.query()).toMatchObject({
+      authenticated: true,
+      role: 'viewer',
+      activeOrganization: { id: owner.organizationId },
+    });
     const list = await client.queues.list.query({ connectionId });
     expect(list.queues.map((entry) => entry.name)).toEqual(['billing']);
 

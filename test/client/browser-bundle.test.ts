@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/process.js';
 
 /** Packages and folders that only the server may load. */
-const serverOnly = /(^|\/)node_modules\/(express|ioredis|bullmq|@mikro-orm|pino|lucia|prom-client|rate-limiter-flexible|swagger-ui-express|trpc-to-openapi|zod)\/|^(server|routers|domain)\//;
+const serverOnly =
+  /(^|\/)node_modules\/(express|ioredis|bullmq|@mikro-orm|pino|lucia|prom-client|rate-limiter-flexible|swagger-ui-express|trpc-to-openapi|zod)\/|^(server|routers|domain)\//;
 
 describe('the client package in a browser bundle', () => {
   it('bundles client/index.ts for the browser without any server-only module', async () => {

@@ -27,7 +27,13 @@ let project: string;
 async function failOneJob(): Promise<string> {
   await queue.drain(); // the job an earlier run retried would fail again beside the new one
   const job = await queue.add('fails', {});
-  const worker = new Worker('packed', async () => { throw new Error('refused'); }, store.bullmq);
+  const worker = new Worker(
+    'packed',
+    async () => {
+      throw new Error('refused');
+    },
+    store.bullmq,
+  );
   await waitFor(async () => (await queue.getFailedCount()) === 1, 10_000, 'the job to fail');
   await worker.close();
   return job.id!;
@@ -40,10 +46,20 @@ beforeAll(async () => {
   project = await mkdtemp(path.join(tmpdir(), 'bullpen-client-user-'));
   const { stdout } = await npm(['pack', '--pack-destination', project, '--json'], path.join(repoRoot, 'client'));
   const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ filename: string }];
-  await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'bullpen-user', private: true, type: 'module' }));
-  const typesNode = JSON.parse(await readFile(path.join(repoRoot, 'node_modules/@types/node/package.json'), 'utf8')).version;
-  const typescript = JSON.parse(await readFile(path.join(repoRoot, 'node_modules/typescript/package.json'), 'utf8')).version;
-  await npm(['install', `./${filename}`, `typescript@${typescript}`, `@types/node@${typesNode}`, '--prefer-offline'], project);
+  await writeFile(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'bullpen-user', private: true, type: 'module' }),
+  );
+  const typesNode = JSON.parse(
+    await readFile(path.join(repoRoot, 'node_modules/@types/node/package.json'), 'utf8'),
+  ).version;
+  const typescript = JSON.parse(
+    await readFile(path.join(repoRoot, 'node_modules/typescript/package.json'), 'utf8'),
+  ).version;
+  await npm(
+    ['install', `./${filename}`, `typescript@${typescript}`, `@types/node@${typesNode}`, '--prefer-offline'],
+    project,
+  );
 }, 600_000);
 
 afterAll(async () => {
@@ -64,7 +80,9 @@ describe('the packed @bullpen/client installed outside the repository', () => {
     const files = (await readdir(installed, { recursive: true })).filter((file) => !file.startsWith('node_modules'));
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'bin/bullpen.js', 'README.md']));
-    const declarations = await Promise.all(files.filter((file) => file.endsWith('.d.ts')).map((file) => readFile(path.join(installed, file), 'utf8')));
+    const declarations = await Promise.all(
+      files.filter((file) => file.endsWith('.d.ts')).map((file) => readFile(path.join(installed, file), 'utf8')),
+    );
     expect(declarations.join('\n')).not.toMatch(/routers\/|contracts\/|server\//);
   });
 
@@ -83,35 +101,55 @@ describe('the packed @bullpen/client installed outside the repository', () => {
   }, 180_000);
 
   it.each([
-    ['the machine\'s Node 20', machineNode, /^v20\./],
-    ['the project\'s Node 22', path.join(repoRoot, 'node_modules/node/bin/node'), /^v22\./],
-  ])('runs with plain node on %s: lists queues, retries a failed job, reads a typed error', async (_name, node, version) => {
-    const failedJobId = await failOneJob();
-    const { stdout } = await run(node, ['out/check.js'], { cwd: project, env: { BULLPEN_URL: app.url } });
-    const result = JSON.parse(stdout);
-    expect(result.node).toMatch(version);
-    expect(result.queues).toContain('packed');
-    expect(result.failed).toEqual([failedJobId]);
-    expect(result.succeeded).toBe(1);
-    expect(result.error).toEqual({ code: 'NOT_FOUND', status: 404, typed: true });
-    expect(await queue.getFailedCount()).toBe(0);
-  }, 60_000);
+    ["the machine's Node 20", machineNode, /^v20\./],
+    ["the project's Node 22", path.join(repoRoot, 'node_modules/node/bin/node'), /^v22\./],
+  ])(
+    'runs with plain node on %s: lists queues, retries a failed job, reads a typed error',
+    async (_name, node, version) => {
+      const failedJobId = await failOneJob();
+      const { stdout } = await run(node, ['out/check.js'], { cwd: project, env: { BULLPEN_URL: app.url } });
+      const result = JSON.parse(stdout);
+      expect(result.node).toMatch(version);
+      expect(result.queues).toContain('packed');
+      expect(result.failed).toEqual([failedJobId]);
+      expect(result.succeeded).toBe(1);
+      expect(result.error).toEqual({ code: 'NOT_FOUND', status: 404, typed: true });
+      expect(await queue.getFailedCount()).toBe(0);
+    },
+    60_000,
+  );
 
   it('loads in a browser bundle without Node built-ins', async () => {
     const bundle = await build({
       entryPoints: [path.join(project, 'node_modules/@bullpen/client/dist/index.js')],
-      absWorkingDir: project, bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent',
+      absWorkingDir: project,
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
     });
     expect(bundle.errors).toEqual([]);
-    expect(Object.keys(bundle.metafile.inputs).filter((input) => input.startsWith('node:') || !input.includes('node_modules/'))).toEqual([]);
+    expect(
+      Object.keys(bundle.metafile.inputs).filter(
+        (input) => input.startsWith('node:') || !input.includes('node_modules/'),
+      ),
+    ).toEqual([]);
   });
 
-  it('runs `npx bullpen` from the install on the machine\'s Node, and a kill of its PID leaves no process', async () => {
+  it("runs `npx bullpen` from the install on the machine's Node, and a kill of its PID leaves no process", async () => {
     const env = { PATH: '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), BULLPEN_URL: app.url, ...networkEnv() };
     const listed = await run('npx', ['--no-install', 'bullpen', 'queues', '--json'], { cwd: project, env });
-    expect(JSON.parse(listed.stdout).queues.map((listedQueue: { name: string }) => listedQueue.name)).toContain('packed');
+    expect(JSON.parse(listed.stdout).queues.map((listedQueue: { name: string }) => listedQueue.name)).toContain(
+      'packed',
+    );
 
-    const watch = spawn(path.join(project, 'node_modules/.bin/bullpen'), ['watch', 'packed', '--json'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const watch = spawn(path.join(project, 'node_modules/.bin/bullpen'), ['watch', 'packed', '--json'], {
+      cwd: project,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     watch.stdout.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => watch.on('exit', (code) => resolve(code)));

@@ -17,6 +17,7 @@ describe('client/README.md', () => {
       const call = partsOf(procedure).type === 'mutation' ? 'mutate' : 'query';
       expect(readme).toContain(`| \`${name}.${call}\` |`);
     }
-    for (const [code, status] of Object.entries(errorStatusByCode)) expect(readme).toContain(`| \`${code}\` | ${status} |`);
+    for (const [code, status] of Object.entries(errorStatusByCode))
+      expect(readme).toContain(`| \`${code}\` | ${status} |`);
   });
 });

@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 async function rejection(call: Promise<unknown>): Promise<BullpenError> {
-  const error = await call.then(() => undefined, (reason: unknown) => reason);
+  const error = await call.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(error).toBeInstanceOf(BullpenError);
   return error as BullpenError;
 }
@@ -33,20 +36,35 @@ describe('createBullpenClient against a live server', () => {
     const { connections } = await client.connections.list.query();
     expect(connections.map((connection) => connection.id)).toEqual(['main']);
     const list = await client.queues.list.query({ connectionId: 'main' });
-    expect(list.queues).toEqual([expect.objectContaining({ name: 'orders', jobCounts: expect.objectContaining({ waiting: 1 }) })]);
+    expect(list.queues).toEqual([
+      expect.objectContaining({ name: 'orders', jobCounts: expect.objectContaining({ waiting: 1 }) }),
+    ]);
   });
 
   it('rejects with BullpenError carrying the code, HTTP status, route fields and input issues', async () => {
     const client = createBullpenClient({ baseUrl: app.url });
-    const missing = await rejection(client.jobs.get.query({ connectionId: 'main', queueName: 'orders', jobId: 'nope' }));
+    const missing = await rejection(
+      client.jobs.get.query({ connectionId: 'main', queueName: 'orders', jobId: 'nope' }),
+    );
     expect(isBullpenError(missing)).toBe(true);
     expect(missing).toMatchObject({ name: 'BullpenError', code: 'NOT_FOUND', status: 404 });
 
-    const busy = await rejection(client.queues.delete.mutate({ connectionId: 'main', queueName: 'orders', confirmName: 'orders' }));
-    expect(busy).toMatchObject({ code: 'QUEUE_NOT_EMPTY', status: 409, details: { jobCounts: expect.objectContaining({ waiting: 1 }) } });
+    const busy = await rejection(
+      client.queues.delete.mutate({ connectionId: 'main', queueName: 'orders', confirmName: 'orders' }),
+    );
+    expect(busy).toMatchObject({
+      code: 'QUEUE_NOT_EMPTY',
+      status: 409,
+      details: { jobCounts: expect.objectContaining({ waiting: 1 }) },
+    });
 
     const invalid = await rejection(
-      client.queues.purge.mutate({ connectionId: 'main', queueName: 'orders', confirmName: 'orders', statuses: ['stuck' as 'failed'] }),
+      client.queues.purge.mutate({
+        connectionId: 'main',
+        queueName: 'orders',
+        confirmName: 'orders',
+        statuses: ['stuck' as 'failed'],
+      }),
     );
     expect(invalid).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
     expect(invalid.issues?.[0]?.path).toEqual(['statuses', 0]);
@@ -62,11 +80,20 @@ describe('createBullpenClient against a live server', () => {
     const seen: Array<{ url: string; authorization: string | null; organization: string | null }> = [];
     const recordingFetch: typeof fetch = async (input, init) => {
       const headers = new Headers(init?.headers);
-      seen.push({ url: String(input), authorization: headers.get('authorization'), organization: headers.get('x-organization-id') });
+      seen.push({
+        url: String(input),
+        authorization: headers.get('authorization'),
+        organization: headers.get('x-organization-id'),
+      });
       return fetch(input, init);
     };
     const organization = (await app.trpc.system.session.query()).activeOrganization!.id;
-    const client = createBullpenClient({ baseUrl: app.url, token: 'bp_secret', headers: { 'x-organization-id': organization }, fetch: recordingFetch });
+    const client = createBullpenClient({
+      baseUrl: app.url,
+      token: 'bp_secret',
+      headers: { 'x-organization-id': organization },
+      fetch: recordingFetch,
+    });
     await client.connections.list.query();
     const stop = new AbortController();
     const events = client.watchQueue({ connectionId: 'main', queueName: 'orders', signal: stop.signal });

@@ -21,7 +21,10 @@ const seeds = ports.map((port) => `redis://127.0.0.1:${port}`).join(',');
 /** Reads a queue through `ctx.store`, as every connection-scoped route does. */
 const queueRouter = router({
   counts: connectionProcedure
-    .meta({ permission: 'queues.read', openapi: { method: 'GET', path: '/c/{connectionId}/queues/{queueName}/counts' } })
+    .meta({
+      permission: 'queues.read',
+      openapi: { method: 'GET', path: '/c/{connectionId}/queues/{queueName}/counts' },
+    })
     .input(queueParams.extend({ prefix: z.string().optional() }))
     .output(z.object({ waiting: z.number(), delayed: z.number(), masters: z.number() }))
     .query(async ({ ctx, input }) => {
@@ -33,7 +36,9 @@ const queueRouter = router({
 
 async function waitForClusterOk(): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const states = await Promise.all(ports.map((port) => run('redis-cli', ['-p', String(port), 'cluster', 'info']).then((out) => out.stdout)));
+    const states = await Promise.all(
+      ports.map((port) => run('redis-cli', ['-p', String(port), 'cluster', 'info']).then((out) => out.stdout)),
+    );
     if (states.every((state) => state.includes('cluster_state:ok'))) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -51,13 +56,26 @@ describe('a 3-master Redis Cluster as a saved connection', () => {
     directory = await mkdtemp(path.join(tmpdir(), 'bullpen-cluster-'));
     for (const port of ports) {
       nodes.push(
-        await startRedisServer(['--port', String(port), '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`], directory),
+        await startRedisServer(
+          ['--port', String(port), '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`],
+          directory,
+        ),
       );
     }
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
     await waitForClusterOk();
     app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey } });
-    const created = await request(`${app.api}/connections`, { method: 'POST', body: { name: 'cluster', url: seeds, prefixes: ['{bull}', 'jobs'] } });
+    const created = await request(`${app.api}/connections`, {
+      method: 'POST',
+      body: { name: 'cluster', url: seeds, prefixes: ['{bull}', 'jobs'] },
+    });
     expect(created.body).toMatchObject({ cluster: true, prefixes: ['{bull}', 'jobs'], url: seeds });
     connectionId = created.body.id;
     routes = await serveTestRouter(app.services, queueRouter);
@@ -100,10 +118,14 @@ describe('a 3-master Redis Cluster as a saved connection', () => {
     }
     expect(byMaster.size).toBe(3);
     for (const [index, name] of [...byMaster.values()].entries()) {
-      await (await store.queue(name, 'jobs')).addBulk(Array.from({ length: index + 1 }, () => ({ name: 'job', data: {} })));
+      await (await store.queue(name, 'jobs')).addBulk(
+        Array.from({ length: index + 1 }, () => ({ name: 'job', data: {} })),
+      );
     }
     for (const [index, name] of [...byMaster.values()].entries()) {
-      const { body } = await request(`${routes.api}/c/${connectionId}/queues/${encodeURIComponent(name)}/counts?prefix=jobs`);
+      const { body } = await request(
+        `${routes.api}/c/${connectionId}/queues/${encodeURIComponent(name)}/counts?prefix=jobs`,
+      );
       expect(body.waiting).toBe(index + 1);
     }
     const sizes = await Promise.all(cluster.nodes('master').map((node) => node.dbsize()));

@@ -13,13 +13,21 @@ describe('a saved connection is reachable by its name', () => {
   let localId: string;
 
   beforeAll(async () => {
-    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey, DISABLE_RATE_LIMIT: 'true' } });
+    app = await bootApp({
+      env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey, DISABLE_RATE_LIMIT: 'true' },
+    });
     queue = new Queue('named-orders', { connection: { host: '127.0.0.1', port: 6379 }, prefix });
     await queue.add('ship', {});
-    const created = await request(`${app.api}/connections`, { method: 'POST', body: { name: 'local', url: `${redisUrl}/0`, prefix } });
+    const created = await request(`${app.api}/connections`, {
+      method: 'POST',
+      body: { name: 'local', url: `${redisUrl}/0`, prefix },
+    });
     expect(created.status).toBe(201);
     localId = created.body.id;
-    const spaced = await request(`${app.api}/connections`, { method: 'POST', body: { name: 'my store/eu', url: `${redisUrl}/0`, prefix } });
+    const spaced = await request(`${app.api}/connections`, {
+      method: 'POST',
+      body: { name: 'my store/eu', url: `${redisUrl}/0`, prefix },
+    });
     expect(spaced.status).toBe(201);
   });
 
@@ -48,15 +56,25 @@ describe('a saved connection is reachable by its name', () => {
   it('records the id, not the name, in the audit trail of a call by name', async () => {
     expect((await request(`${app.api}/c/local/queues/named-orders/pause`, { method: 'POST' })).status).toBe(200);
     const audit = await request(`${app.api}/audit?action=queues.pause`);
-    expect(audit.body.events[0]).toMatchObject({ action: 'queues.pause', connectionId: localId, queueName: 'named-orders' });
+    expect(audit.body.events[0]).toMatchObject({
+      action: 'queues.pause',
+      connectionId: localId,
+      queueName: 'named-orders',
+    });
   });
 
   it('refuses a name shaped like an id, at create and at rename', async () => {
     const uuid = randomUUID();
-    const created = await request(`${app.api}/connections`, { method: 'POST', body: { name: uuid, url: `${redisUrl}/0` } });
+    const created = await request(`${app.api}/connections`, {
+      method: 'POST',
+      body: { name: uuid, url: `${redisUrl}/0` },
+    });
     expect(created.status).toBe(400);
     expect(created.body.issues[0].path).toEqual(['name']);
-    const renamed = await request(`${app.api}/connections/${localId}`, { method: 'PATCH', body: { name: uuid.toUpperCase() } });
+    const renamed = await request(`${app.api}/connections/${localId}`, {
+      method: 'PATCH',
+      body: { name: uuid.toUpperCase() },
+    });
     expect(renamed.status).toBe(400);
     expect(renamed.body.issues[0].path).toEqual(['name']);
     expect((await request(`${app.api}/connections/${localId}`)).body.name).toBe('local');
@@ -66,7 +84,10 @@ describe('a saved connection is reachable by its name', () => {
     const env = { BULLPEN_URL: app.url };
     const listed = await runBullpen(['queues', '--conn', 'local', '--json'], { env });
     expect(JSON.parse(listed.stdout).queues.map((entry: { name: string }) => entry.name)).toEqual(['named-orders']);
-    const prompt = await runBullpen(['purge', 'named-orders', '--status', 'waiting', '--conn', localId], { env, input: 'no\n' });
+    const prompt = await runBullpen(['purge', 'named-orders', '--status', 'waiting', '--conn', localId], {
+      env,
+      input: 'no\n',
+    });
     expect(prompt.stderr).toContain('on connection "local".');
     expect(prompt.stderr).not.toContain(localId);
     expect(prompt.code).toBe(1);
@@ -77,7 +98,9 @@ describe('a saved connection is reachable by its name', () => {
     const response = await fetch(`${app.api}/prometheus`);
     const text = await response.text();
     expect(text).toContain('bullpen_store_up{connection="local"} 1');
-    expect(text).toContain(`bullmq_job_count{queue="named-orders", state="waiting", connection="local", prefix="${prefix}"}`);
+    expect(text).toContain(
+      `bullmq_job_count{queue="named-orders", state="waiting", connection="local", prefix="${prefix}"}`,
+    );
     expect(text).not.toContain(localId);
   });
 });

@@ -35,7 +35,9 @@ describe('SERVICE_ENCRYPTION_KEY', () => {
     const [version, iv, tag, data] = sealed.split('.');
     const flipped = Buffer.from(data!, 'base64');
     flipped[0]! ^= 1;
-    expect(() => cipher.decrypt([version, iv, tag, flipped.toString('base64')].join('.'), 'id-1')).toThrow(/cannot be decrypted/);
+    expect(() => cipher.decrypt([version, iv, tag, flipped.toString('base64')].join('.'), 'id-1')).toThrow(
+      /cannot be decrypted/,
+    );
     expect(() => cipher.decrypt(sealed, 'id-2')).toThrow(/cannot be decrypted/);
     expect(() => aesGcmUrlCipher(randomBytes(32)).decrypt(sealed, 'id-1')).toThrow(/cannot be decrypted/);
   });
@@ -67,11 +69,17 @@ describe('embedded mode without a key', () => {
   });
 
   it('says so clearly when the key no longer matches (SERVICE_ENCRYPTION_KEY set later to another key)', async () => {
-    const app = await bootApp({ embeddedDir: directory, env: { ...authless, SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('hex') } });
+    const app = await bootApp({
+      embeddedDir: directory,
+      env: { ...authless, SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('hex') },
+    });
     try {
       const response = await request(`${app.api}/connections`);
       expect(response.status).toBe(500);
-      expect(response.body).toMatchObject({ code: 'ENCRYPTION_KEY_MISMATCH', message: expect.stringContaining('SERVICE_ENCRYPTION_KEY') });
+      expect(response.body).toMatchObject({
+        code: 'ENCRYPTION_KEY_MISMATCH',
+        message: expect.stringContaining('SERVICE_ENCRYPTION_KEY'),
+      });
     } finally {
       await app.close();
     }
@@ -80,28 +88,45 @@ describe('embedded mode without a key', () => {
 
 describe('server mode', () => {
   it('refuses to start without SERVICE_ENCRYPTION_KEY, in one line naming it', async () => {
-    const service = startServiceProcess({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/never_opened', AUTH_SECRET: 'x'.repeat(32) });
+    const service = startServiceProcess({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/never_opened',
+      AUTH_SECRET: 'x'.repeat(32),
+    });
     expect(await service.exited).toBe(1);
-    expect(service.output().trim()).toMatch(/^bullpen: Invalid SERVICE_ENCRYPTION_KEY \(unset\): required with server persistence/);
+    expect(service.output().trim()).toMatch(
+      /^bullpen: Invalid SERVICE_ENCRYPTION_KEY \(unset\): required with server persistence/,
+    );
     expect(() => loadConfig({ DATABASE_URL: 'postgres://db/x', SERVICE_AUTHLESS: 'true' })).toThrow(ConfigError);
   });
 
   it('rotates keys: SERVICE_ENCRYPTION_KEY_PREVIOUS opens old rows, which are re-sealed with the new key at startup (count logged)', async () => {
     const database = await createTestDatabase();
     const [oldKey, newKey] = [randomBytes(32).toString('hex'), randomBytes(32).toString('hex')];
-    const boot = (env: Record<string, string>) => bootApp({ persistence: 'server', databaseUrl: database.url, env: { ...authless, ...env } });
+    const boot = (env: Record<string, string>) =>
+      bootApp({ persistence: 'server', databaseUrl: database.url, env: { ...authless, ...env } });
     try {
       const first = await boot({ SERVICE_ENCRYPTION_KEY: oldKey });
       const created = await request(`${first.api}/connections`, { method: 'POST', body });
       expect(created.status).toBe(201);
-      await request(`${first.api}/connections`, { method: 'POST', body: { name: 'second', url: 'redis://127.0.0.1:6379/2' } });
-      const sealedBefore = await queryDatabase<{ url_sealed: string }>(database.url, 'select url_sealed from connection order by name');
+      await request(`${first.api}/connections`, {
+        method: 'POST',
+        body: { name: 'second', url: 'redis://127.0.0.1:6379/2' },
+      });
+      const sealedBefore = await queryDatabase<{ url_sealed: string }>(
+        database.url,
+        'select url_sealed from connection order by name',
+      );
       await first.close();
 
       const rotated = await boot({ SERVICE_ENCRYPTION_KEY: newKey, SERVICE_ENCRYPTION_KEY_PREVIOUS: oldKey });
       expect(rotated.logs.join('')).toContain('re-sealed 2 secret(s)');
       expect((await rotated.services.connections.find(created.body.id))!.url).toBe(body.url);
-      const sealedAfter = await queryDatabase<{ id: string; url_sealed: string }>(database.url, 'select id, url_sealed from connection order by name');
+      const sealedAfter = await queryDatabase<{ id: string; url_sealed: string }>(
+        database.url,
+        'select id, url_sealed from connection order by name',
+      );
       expect(sealedAfter.map((row) => row.url_sealed)).not.toContain(sealedBefore[0]!.url_sealed);
       const row = sealedAfter.find((item) => item.id === created.body.id)!;
       expect(aesGcmUrlCipher(Buffer.from(newKey, 'hex')).decrypt(row.url_sealed, row.id)).toBe(body.url);

@@ -14,7 +14,11 @@ describe('a secret kept beside the embedded database', () => {
   afterEach(() => rm(directory, { recursive: true, force: true }));
 
   it('created by two starts at the same moment: both get the one that was written, 0600', async () => {
-    const [first, second, third] = await Promise.all([loadOrCreateEmbeddedKey(directory), loadOrCreateEmbeddedKey(directory), loadOrCreateEmbeddedKey(directory)]);
+    const [first, second, third] = await Promise.all([
+      loadOrCreateEmbeddedKey(directory),
+      loadOrCreateEmbeddedKey(directory),
+      loadOrCreateEmbeddedKey(directory),
+    ]);
     expect(second.equals(first)).toBe(true);
     expect(third.equals(first)).toBe(true);
     expect((await loadOrCreateEmbeddedKey(directory)).equals(first)).toBe(true);

@@ -17,7 +17,12 @@ describe('tasks on a connection made read-only', () => {
   const queues: Queue[] = [];
   beforeAll(async () => {
     app = await bootApp({ env: { SERVICE_AUTHLESS: 'true' } });
-    connectionId = (await request(`${app.api}/connections`, { method: 'POST', body: { name: 'prod', url: `${redisUrl}/0`, prefixes: [fixture.prefix] } })).body.id;
+    connectionId = (
+      await request(`${app.api}/connections`, {
+        method: 'POST',
+        body: { name: 'prod', url: `${redisUrl}/0`, prefixes: [fixture.prefix] },
+      })
+    ).body.id;
   });
   afterAll(async () => {
     await Promise.all(queues.map((queue) => queue.close()));
@@ -30,11 +35,18 @@ describe('tasks on a connection made read-only', () => {
     queues.push(queue);
     return queue;
   };
-  const protect = (protection: string) => request(`${app.api}/connections/${connectionId}`, { method: 'PATCH', body: { protection } });
+  const protect = (protection: string) =>
+    request(`${app.api}/connections/${connectionId}`, { method: 'PATCH', body: { protection } });
   const retryAll = async (queueName: string, maxPerSecond?: number) =>
-    (await request(`${app.api}/c/prod/queues/${queueName}/jobs/retry`, { method: 'POST', body: { status: 'failed', all: true, async: true, ...(maxPerSecond ? { maxPerSecond } : {}) } })).body.taskId as string;
+    (
+      await request(`${app.api}/c/prod/queues/${queueName}/jobs/retry`, {
+        method: 'POST',
+        body: { status: 'failed', all: true, async: true, ...(maxPerSecond ? { maxPerSecond } : {}) },
+      })
+    ).body.taskId as string;
   const taskRow = (id: string) => app.services.persistence.fork().findOneOrFail(Task, { id });
-  const stoppedMessage = 'Connection "prod" is read-only (protection: read-only): the task was stopped; only reads are allowed';
+  const stoppedMessage =
+    'Connection "prod" is read-only (protection: read-only): the task was stopped; only reads are allowed';
 
   it('a task queued before the change fails when a runner takes it, having acted on nothing', async () => {
     await protect('none');
@@ -53,7 +65,12 @@ describe('tasks on a connection made read-only', () => {
     const taskId = await retryAll('reports', 2);
     // Another replica: its own store clients, which the PATCH of this process does not close.
     const stores = new StoreRegistry({ logger: app.services.logger });
-    const replica = new TaskRunner({ persistence: app.services.persistence, connections: app.services.connections, stores, logger: app.services.logger });
+    const replica = new TaskRunner({
+      persistence: app.services.persistence,
+      connections: app.services.connections,
+      stores,
+      logger: app.services.logger,
+    });
     replica.useHandlers(taskHandlers);
     onTestFinished(() => stores.closeAll());
     const running = replica.runOnce();

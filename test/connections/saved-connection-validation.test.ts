@@ -37,7 +37,8 @@ describe.each(persistenceKinds)('saved connections on %s persistence', (persiste
   });
 
   it('validates a PATCH against the stored fields and leaves the row alone on 400', async () => {
-    const saved = (await create({ name: 'cl', url: 'redis://127.0.0.1:7000,redis://127.0.0.1:7001', prefix: '{bull}' })).body;
+    const saved = (await create({ name: 'cl', url: 'redis://127.0.0.1:7000,redis://127.0.0.1:7001', prefix: '{bull}' }))
+      .body;
     expect([saved.cluster, saved.prefixes]).toEqual([true, ['{bull}']]);
     const bad = await patch(saved.id, { cluster: false });
     expect(bad.status).toBe(400);
@@ -47,7 +48,9 @@ describe.each(persistenceKinds)('saved connections on %s persistence', (persiste
   });
 
   it('merges prefix and prefixes, the prefix first', async () => {
-    const saved = (await create({ name: 'p', url: 'redis://127.0.0.1:6379', prefixes: ['jobs', 'bull'], prefix: 'bull' })).body;
+    const saved = (
+      await create({ name: 'p', url: 'redis://127.0.0.1:6379', prefixes: ['jobs', 'bull'], prefix: 'bull' })
+    ).body;
     expect([saved.prefix, saved.prefixes]).toEqual(['bull', ['bull', 'jobs']]);
     const changed = (await patch(saved.id, { prefix: 'main' })).body;
     expect(changed.prefixes).toEqual(['main', 'jobs']);

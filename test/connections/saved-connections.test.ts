@@ -5,13 +5,26 @@ import { createConnection } from '../../routers/connections/create-connection.js
 import { Organization } from '../../server/persistence/entities/organization.js';
 import { bootApp, persistenceKinds, request } from '../helpers/app.js';
 import { readConnectionRows } from '../helpers/connections.js';
-import { app, create, defaults, list, password, patch, remove, useSavedConnectionsApp } from './support/saved-connections-app.js';
+import {
+  app,
+  create,
+  defaults,
+  list,
+  password,
+  patch,
+  remove,
+  useSavedConnectionsApp,
+} from './support/saved-connections-app.js';
 
 describe.each(persistenceKinds)('saved connections on %s persistence', (persistence) => {
   useSavedConnectionsApp(persistence);
 
   it('creates with 201 and answers every route with the URL redacted, never logging the password', async () => {
-    const created = await create({ name: 'primary', url: `redis://:${password}@127.0.0.1:6379/2`, environment: 'production' });
+    const created = await create({
+      name: 'primary',
+      url: `redis://:${password}@127.0.0.1:6379/2`,
+      environment: 'production',
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -90,7 +103,13 @@ describe.each(persistenceKinds)('saved connections on %s persistence', (persiste
   it('answers 404 for an unknown id and 403 for another organization, on every route', async () => {
     const em = app.services.persistence.fork();
     const organizationId = randomUUID();
-    em.create(Organization, { id: organizationId, name: 'Other', slug: `other-${organizationId}`, isLocal: false, createdAt: new Date() });
+    em.create(Organization, {
+      id: organizationId,
+      name: 'Other',
+      slug: `other-${organizationId}`,
+      isLocal: false,
+      createdAt: new Date(),
+    });
     await em.flush();
     const foreign = await createConnection({
       em: app.services.persistence.fork(),
@@ -100,7 +119,10 @@ describe.each(persistenceKinds)('saved connections on %s persistence', (persiste
       input: { name: 'theirs', url: 'redis://127.0.0.1:6379' },
     });
     const unknown = randomUUID();
-    for (const [id, status] of [[unknown, 404], [foreign.id, 403]] as const) {
+    for (const [id, status] of [
+      [unknown, 404],
+      [foreign.id, 403],
+    ] as const) {
       expect((await request(`${app.api}/connections/${id}`)).status).toBe(status);
       expect((await patch(id, { name: 'mine' })).status).toBe(status);
       expect((await remove(id)).status).toBe(status);

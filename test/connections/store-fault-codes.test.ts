@@ -2,7 +2,12 @@ import { ReplyError } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { describeError } from '../../server/trpc/errors.js';
 import type { StoreConnection } from '../../server/stores/store-connection.js';
-import { countingMidway, isStoreUnavailable, storeUnavailable, StoreFaultMidway } from '../../server/stores/store-errors.js';
+import {
+  countingMidway,
+  isStoreUnavailable,
+  storeUnavailable,
+  StoreFaultMidway,
+} from '../../server/stores/store-errors.js';
 
 const connection = { id: 'c1', name: 'prod' } as StoreConnection;
 const reply = (message: string) => new ReplyError(message);
@@ -22,18 +27,28 @@ describe('store faults as answers', () => {
 
   it('a fault that cut an action short carries the counts it reached', async () => {
     let succeeded = 0;
-    const cut = await countingMidway(() => ({ succeeded, failed: 1 }), async () => {
-      succeeded = 41;
-      throw reply('OOM command not allowed when used memory > maxmemory');
-    }).catch((error: unknown) => error);
+    const cut = await countingMidway(
+      () => ({ succeeded, failed: 1 }),
+      async () => {
+        succeeded = 41;
+        throw reply('OOM command not allowed when used memory > maxmemory');
+      },
+    ).catch((error: unknown) => error);
     expect(cut).toBeInstanceOf(StoreFaultMidway);
     expect(describeError(storeUnavailable(connection, cut))).toMatchObject({
-      code: 'STORE_OUT_OF_MEMORY', httpStatus: 503, details: { connectionId: 'c1', done: false, succeeded: 41, failed: 1 },
+      code: 'STORE_OUT_OF_MEMORY',
+      httpStatus: 503,
+      details: { connectionId: 'c1', done: false, succeeded: 41, failed: 1 },
     });
   });
 
   it('leaves other errors alone', async () => {
     expect(isStoreUnavailable(reply('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(false);
-    await expect(countingMidway(() => ({}), () => Promise.reject(new Error('bug')))).rejects.not.toBeInstanceOf(StoreFaultMidway);
+    await expect(
+      countingMidway(
+        () => ({}),
+        () => Promise.reject(new Error('bug')),
+      ),
+    ).rejects.not.toBeInstanceOf(StoreFaultMidway);
   });
 });

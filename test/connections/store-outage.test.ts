@@ -69,12 +69,24 @@ describe('a store that goes down and comes back', () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const { result, ms } = await timed(waiting);
       expect(result.status).toBe(503);
-      expect(result.body).toMatchObject({ code: 'STORE_UNAVAILABLE', connectionId, message: expect.stringContaining('"flaky store"') });
+      expect(result.body).toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+        connectionId,
+        message: expect.stringContaining('"flaky store"'),
+      });
       expect(ms).toBeLessThan(2500);
     }
-    const { result: tested, ms } = await timed(() => request(`${app.api}/connections/test`, { method: 'POST', body: { id: connectionId } }));
+    const { result: tested, ms } = await timed(() =>
+      request(`${app.api}/connections/test`, { method: 'POST', body: { id: connectionId } }),
+    );
     expect(tested.status).toBe(200);
-    expect(tested.body).toEqual({ ok: false, latencyMs: null, redisVersion: null, mode: 'standalone', error: `no Redis server answered at 127.0.0.1:${port}` });
+    expect(tested.body).toEqual({
+      ok: false,
+      latencyMs: null,
+      redisVersion: null,
+      mode: 'standalone',
+      error: `no Redis server answered at 127.0.0.1:${port}`,
+    });
     expect(ms).toBeLessThan(3000);
     expect(JSON.stringify(app.logs)).not.toContain(password);
   });
@@ -88,7 +100,9 @@ describe('a store that goes down and comes back', () => {
     }
     // Started without persistence: the job is gone, the store answers.
     expect(last).toMatchObject({ status: 200, body: { waiting: 0 } });
-    expect((await request(`${app.api}/connections/test`, { method: 'POST', body: { id: connectionId } })).body.ok).toBe(true);
+    expect((await request(`${app.api}/connections/test`, { method: 'POST', body: { id: connectionId } })).body.ok).toBe(
+      true,
+    );
   });
 
   it('answers 503 too when the store refuses the password, and the test route says why', async () => {
@@ -98,9 +112,14 @@ describe('a store that goes down and comes back', () => {
     });
     const { result, ms } = await timed(() => request(`${probe.api}/c/${wrong.body.id}/waiting`));
     expect(result.status).toBe(503);
-    expect(result.body.message).toBe('The store of connection "wrong password" is unavailable: authentication was refused');
+    expect(result.body.message).toBe(
+      'The store of connection "wrong password" is unavailable: authentication was refused',
+    );
     expect(ms).toBeLessThan(2500);
-    const tested = await request(`${app.api}/connections/test`, { method: 'POST', body: { url: `redis://:not-${password}@127.0.0.1:${port}` } });
+    const tested = await request(`${app.api}/connections/test`, {
+      method: 'POST',
+      body: { url: `redis://:not-${password}@127.0.0.1:${port}` },
+    });
     expect(tested.body).toMatchObject({ ok: false, error: 'authentication was refused' });
     expect(JSON.stringify([result.body, tested.body, app.logs])).not.toContain(password);
   });

@@ -13,7 +13,12 @@ describe('POST /api/connections/test', () => {
   it('reports version, mode and latency of a reachable store', async () => {
     const { status, body } = await test({ url: 'redis://127.0.0.1:6379/0' });
     expect(status).toBe(200);
-    expect(body).toEqual({ ok: true, latencyMs: expect.any(Number), redisVersion: expect.stringMatching(/^\d+\.\d+\.\d+/), mode: 'standalone' });
+    expect(body).toEqual({
+      ok: true,
+      latencyMs: expect.any(Number),
+      redisVersion: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      mode: 'standalone',
+    });
   });
 
   it.each([
@@ -28,11 +33,14 @@ describe('POST /api/connections/test', () => {
     expect(JSON.stringify([body, app.logs])).not.toContain('secret-pw');
   });
 
-  it.each([{}, { id: 'x', url: 'redis://127.0.0.1:6379' }, { url: 'https://127.0.0.1' }])('answers 400 naming url for %j', async (body) => {
-    const response = await test(body);
-    expect(response.status).toBe(400);
-    expect(response.body.message).toContain('url:');
-  });
+  it.each([{}, { id: 'x', url: 'redis://127.0.0.1:6379' }, { url: 'https://127.0.0.1' }])(
+    'answers 400 naming url for %j',
+    async (body) => {
+      const response = await test(body);
+      expect(response.status).toBe(400);
+      expect(response.body.message).toContain('url:');
+    },
+  );
 });
 
 describe('the test route is no port scanner', () => {
@@ -50,7 +58,13 @@ describe('the test route is no port scanner', () => {
     };
     const closed = await timed('redis://127.0.0.1:1');
     const postgres = await timed('redis://127.0.0.1:5432');
-    expect(closed.body).toEqual({ ok: false, latencyMs: null, redisVersion: null, mode: 'standalone', error: 'no Redis server answered at 127.0.0.1:1' });
+    expect(closed.body).toEqual({
+      ok: false,
+      latencyMs: null,
+      redisVersion: null,
+      mode: 'standalone',
+      error: 'no Redis server answered at 127.0.0.1:1',
+    });
     expect(postgres.body).toEqual({ ...closed.body, error: 'no Redis server answered at 127.0.0.1:5432' });
     for (const { ms } of [closed, postgres]) {
       expect(ms).toBeGreaterThanOrEqual(probeFailureMinimumMs);
@@ -59,10 +73,19 @@ describe('the test route is no port scanner', () => {
   });
 
   it('refuses link-local addresses (cloud metadata) before contacting them, on test and on save', async () => {
-    const tested = await request(`${app.api}/connections/test`, { method: 'POST', body: { url: 'redis://169.254.169.254:6379' } });
+    const tested = await request(`${app.api}/connections/test`, {
+      method: 'POST',
+      body: { url: 'redis://169.254.169.254:6379' },
+    });
     expect(tested.status).toBe(400);
-    expect(tested.body).toMatchObject({ code: 'CONNECTION_TARGET_FORBIDDEN', message: expect.stringContaining('link-local') });
-    const saved = await request(`${app.api}/connections`, { method: 'POST', body: { name: 'metadata', url: 'redis://[fe80::1]:6379' } });
+    expect(tested.body).toMatchObject({
+      code: 'CONNECTION_TARGET_FORBIDDEN',
+      message: expect.stringContaining('link-local'),
+    });
+    const saved = await request(`${app.api}/connections`, {
+      method: 'POST',
+      body: { name: 'metadata', url: 'redis://[fe80::1]:6379' },
+    });
     expect(saved.status).toBe(400);
     expect(saved.body.code).toBe('CONNECTION_TARGET_FORBIDDEN');
   });

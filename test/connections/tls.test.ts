@@ -31,16 +31,45 @@ describe('TLS stores (rediss://) with a self-signed certificate', () => {
   let app: TestApp;
   let routes: Awaited<ReturnType<typeof serveTestRouter>>;
   const test = (body: unknown) => request(`${app.api}/connections/test`, { method: 'POST', body });
-  const save = async (body: Record<string, unknown>) => (await request(`${app.api}/connections`, { method: 'POST', body })).body;
+  const save = async (body: Record<string, unknown>) =>
+    (await request(`${app.api}/connections`, { method: 'POST', body })).body;
 
   beforeAll(async () => {
     directory = await mkdtemp(path.join(tmpdir(), 'bullpen-tls-'));
-    await run('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', 'key.pem', '-out', 'cert.pem',
-    ], { cwd: directory });
+    await run(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        'key.pem',
+        '-out',
+        'cert.pem',
+      ],
+      { cwd: directory },
+    );
     redis = await startRedisServer(
-      ['--port', '0', '--tls-port', String(tlsPort), '--tls-cert-file', 'cert.pem', '--tls-key-file', 'key.pem', '--tls-auth-clients', 'no'],
+      [
+        '--port',
+        '0',
+        '--tls-port',
+        String(tlsPort),
+        '--tls-cert-file',
+        'cert.pem',
+        '--tls-key-file',
+        'key.pem',
+        '--tls-auth-clients',
+        'no',
+      ],
       directory,
     );
     app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey } });

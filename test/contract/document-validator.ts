@@ -27,7 +27,10 @@ export async function sendCall(api: string, call: DocumentedCall): Promise<Check
   const hasBody = call.body !== undefined || call.rawBody !== undefined;
   const response = await fetch(`${api}${fillPath(path, call.path ?? {})}${query}`, {
     method,
-    headers: { ...(hasBody && call.rawBody === undefined ? { 'content-type': 'application/json' } : {}), ...call.headers },
+    headers: {
+      ...(hasBody && call.rawBody === undefined ? { 'content-type': 'application/json' } : {}),
+      ...call.headers,
+    },
     body: call.rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body)),
   });
   const text = await response.text();
@@ -48,7 +51,10 @@ export class DocumentValidator {
   readonly seen = new Map<string, Set<number>>();
   private readonly backend: OpenAPIBackend;
 
-  protected constructor(private readonly document: any, protected readonly api: string) {
+  protected constructor(
+    private readonly document: any,
+    protected readonly api: string,
+  ) {
     // quick: no OpenAPI 3.0 schema check of the document (it is 3.1; swagger-parser and the linters check it).
     this.backend = new OpenAPIBackend({ definition: structuredClone(document), quick: true, validate: true });
   }
@@ -72,7 +78,9 @@ export class DocumentValidator {
 
   /** Resolves the response object of a status (following a `components.responses` reference). */
   private responseOf(operation: Operation, status: number) {
-    const response = operation.responses[String(status)] as { $ref?: string; content?: Record<string, unknown> } | undefined;
+    const response = operation.responses[String(status)] as
+      | { $ref?: string; content?: Record<string, unknown> }
+      | undefined;
     if (!response?.$ref) return response;
     return this.document.components.responses[response.$ref.split('/').pop()!];
   }
@@ -110,6 +118,7 @@ export class DocumentValidator {
   /** Every operation of the document, as `METHOD /path`. */
   operations(): string[] {
     return Object.entries<Record<string, unknown>>(this.document.paths).flatMap(([path, operations]) =>
-      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
   }
 }

@@ -32,8 +32,12 @@ const routes = Object.entries(proceduresOf(appRouter))
   .flatMap(([, built]) => {
     const openapi = partsOf(built).meta?.openapi;
     if (!openapi) return [];
-    const takesNoInput = instanceofZodTypeLikeVoid(unwrapZodType(getInputOutputParsers(built as never).inputParser, true));
-    return [{ method: openapi.method, path: openapi.path, operation: `${openapi.method} ${openapi.path}`, takesNoInput }];
+    const takesNoInput = instanceofZodTypeLikeVoid(
+      unwrapZodType(getInputOutputParsers(built as never).inputParser, true),
+    );
+    return [
+      { method: openapi.method, path: openapi.path, operation: `${openapi.method} ${openapi.path}`, takesNoInput },
+    ];
   })
   // Account routes spend the sign-in limit; the tour compares their reads and refusals.
   .filter(({ path }) => !/^\/(auth|invitations)\//.test(path));
@@ -48,7 +52,9 @@ function deliberate(ours: Answer, stock: Answer): boolean {
 }
 
 /** Sends the call to both apps; the calls whose answers differ (other than deliberately), and the deliberate differences seen. */
-async function differences(calls: DocumentedCall[]): Promise<Array<{ operation: string; ours: unknown; stock: unknown }>> {
+async function differences(
+  calls: DocumentedCall[],
+): Promise<Array<{ operation: string; ours: unknown; stock: unknown }>> {
   const found = [];
   for (const call of calls) {
     const { ours, stock } = comparable(await sendCall(app.api, call), await sendCall(mirrored().mirror.stockApi, call));
@@ -62,8 +68,15 @@ const deliberateSeen = new Set<string>();
 type Route = (typeof routes)[number];
 
 /** The route called with path `values` (a harmless `x` for others), as `headers`, with `fields` as query or body. */
-function call(route: Route, values: Record<string, string>, headers: Record<string, string>, fields: Record<string, unknown> = {}): DocumentedCall {
-  const path = Object.fromEntries([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, values[name!] ?? 'x']));
+function call(
+  route: Route,
+  values: Record<string, string>,
+  headers: Record<string, string>,
+  fields: Record<string, unknown> = {},
+): DocumentedCall {
+  const path = Object.fromEntries(
+    [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, values[name!] ?? 'x']),
+  );
   const query = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)]));
   if (route.method === 'GET') return { operation: route.operation, path, headers, query };
   return { operation: route.operation, path, headers, body: fields };
@@ -75,7 +88,12 @@ describe('our REST façade answers as the stock trpc-to-openapi adapter', () => 
   queueAdministrationChecks();
   alertAndEventChecks();
 
-  const known = () => ({ connectionId: state.main!, queueName: 'emails', organizationId: state.organizationId!, userId: state.userId! });
+  const known = () => ({
+    connectionId: state.main!,
+    queueName: 'emails',
+    organizationId: state.organizationId!,
+    userId: state.userId!,
+  });
   const writes = () => routes.filter((route) => route.method !== 'GET');
   const onConnections = () => routes.filter((route) => route.path.startsWith('/c/'));
 

@@ -25,11 +25,19 @@ let queue: Queue;
 beforeAll(async () => {
   app = await bootApp({ env: { ...store.env, SERVICE_QUEUE_LIST_CACHE_MS: '0' } });
   queue = new Queue('invoices', store.bullmq);
-  await queue.addBulk([{ name: 'a', data: { fail: true } }, { name: 'b', data: { fail: true } }, { name: 'c', data: { fail: false } }]);
+  await queue.addBulk([
+    { name: 'a', data: { fail: true } },
+    { name: 'b', data: { fail: true } },
+    { name: 'c', data: { fail: false } },
+  ]);
   let settled = 0;
-  const worker = new Worker('invoices', async (job) => {
-    if (job.data.fail) throw new Error('declined');
-  }, store.bullmq);
+  const worker = new Worker(
+    'invoices',
+    async (job) => {
+      if (job.data.fail) throw new Error('declined');
+    },
+    store.bullmq,
+  );
   worker.on('completed', () => settled++);
   worker.on('failed', () => settled++);
   await waitFor(() => settled === 3, 10_000, 'jobs to settle');
@@ -62,7 +70,9 @@ describe('REST contract for outside tools (openapi-typescript + tsc)', () => {
     await copyFile(path.join(sources, 'misuse.ts'), misuseFile);
 
     // One program for both (one load of the libs); misuse.ts must fail, the client must not.
-    diagnostics = compileStrict([path.join(workDir, 'rest-client.ts'), misuseFile], path.join(workDir, 'out'), { noUncheckedIndexedAccess: true });
+    diagnostics = compileStrict([path.join(workDir, 'rest-client.ts'), misuseFile], path.join(workDir, 'out'), {
+      noUncheckedIndexedAccess: true,
+    });
     const clientProblems = diagnostics.filter((d) => d.file?.fileName !== misuseFile);
     expect(clientProblems.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
     await writeFile(path.join(workDir, 'out', 'package.json'), '{ "type": "module" }\n');
@@ -79,18 +89,37 @@ describe('REST contract for outside tools (openapi-typescript + tsc)', () => {
 
   it('lists queues through the compiled client', async () => {
     const listed = await client.listQueues(app.api, { connectionId: 'main' }, { search: 'invoices' });
-    expect(listed).toMatchObject({ ok: true, body: { total: 1, queues: [{ name: 'invoices', jobCounts: { failed: 2, completed: 1 } }] } });
+    expect(listed).toMatchObject({
+      ok: true,
+      body: { total: 1, queues: [{ name: 'invoices', jobCounts: { failed: 2, completed: 1 } }] },
+    });
   });
 
   it('gets typed error bodies: 400 on a purge confirmation mismatch, 409 with its route fields on a busy delete', async () => {
-    const mismatch = await client.purgeQueue(app.api, { connectionId: 'main', queueName: 'invoices' }, { confirmName: 'Invoices', statuses: ['failed'] });
+    const mismatch = await client.purgeQueue(
+      app.api,
+      { connectionId: 'main', queueName: 'invoices' },
+      { confirmName: 'Invoices', statuses: ['failed'] },
+    );
     expect(mismatch).toMatchObject({ ok: false, status: 400, error: { code: 'CONFIRMATION_MISMATCH' } });
 
-    const busy = await client.deleteQueue(app.api, { connectionId: 'main', queueName: 'invoices' }, { confirmName: 'invoices' });
-    expect(busy).toMatchObject({ ok: false, status: 409, error: { code: 'QUEUE_NOT_EMPTY', jobCounts: { failed: 2 } } });
+    const busy = await client.deleteQueue(
+      app.api,
+      { connectionId: 'main', queueName: 'invoices' },
+      { confirmName: 'invoices' },
+    );
+    expect(busy).toMatchObject({
+      ok: false,
+      status: 409,
+      error: { code: 'QUEUE_NOT_EMPTY', jobCounts: { failed: 2 } },
+    });
     expect(await queue.getJobCounts('failed', 'completed')).toEqual({ failed: 2, completed: 1 });
 
-    const purged = await client.purgeQueue(app.api, { connectionId: 'main', queueName: 'invoices' }, { confirmName: 'invoices', statuses: ['failed'] });
+    const purged = await client.purgeQueue(
+      app.api,
+      { connectionId: 'main', queueName: 'invoices' },
+      { confirmName: 'invoices', statuses: ['failed'] },
+    );
     expect(purged).toMatchObject({ ok: true, body: { totalRemoved: 2, removedByStatus: { failed: 2 } } });
   });
 
@@ -105,7 +134,10 @@ describe('REST contract for outside tools (openapi-typescript + tsc)', () => {
     expect(own.properties.code.enum).toEqual(['IDEMPOTENCY_KEY_IN_USE', 'PURGE_CAP_REACHED']);
     expect(Object.keys(own.properties)).toEqual(expect.arrayContaining(['status', 'removedSoFar']));
     const addJob409 = document.paths['/c/{connectionId}/queues/{queueName}/jobs'].post.responses['409'];
-    expect(addJob409.content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['IDEMPOTENCY_KEY_IN_USE', 'CONFLICT']);
+    expect(addJob409.content['application/json'].schema.allOf[1].properties.code.enum).toEqual([
+      'IDEMPOTENCY_KEY_IN_USE',
+      'CONFLICT',
+    ]);
     expect(document.paths['/connections'].post.responses['409'].description).toMatch(/Name already used/);
   });
 });

@@ -91,8 +91,12 @@ describe('tRPC internals (server/trpc/trpc-internals.ts)', () => {
     const caller = t.createCallerFactory(router)({ seen: [] });
     const ping = partsOf(proceduresOf(router).ping!);
     const conflict = partsOf(proceduresOf(router).conflict!);
-    expect(await outcome(callProcedure(ping, call('ping', 'query', { n: 1 })))).toEqual(await outcome(caller.ping({ n: 1 })));
-    expect(await outcome(callProcedure(ping, call('ping', 'query', { n: 1 })))).toEqual({ data: { n: 1, user: 'ada' } });
+    expect(await outcome(callProcedure(ping, call('ping', 'query', { n: 1 })))).toEqual(
+      await outcome(caller.ping({ n: 1 })),
+    );
+    expect(await outcome(callProcedure(ping, call('ping', 'query', { n: 1 })))).toEqual({
+      data: { n: 1, user: 'ada' },
+    });
     const invalid = await outcome(callProcedure(ping, call('ping', 'query', { n: 'one' })));
     expect(invalid).toEqual(await outcome(caller.ping({ n: 'one' } as never)));
     expect(invalid).toMatchObject({ code: 'BAD_REQUEST' });

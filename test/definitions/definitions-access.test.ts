@@ -12,7 +12,8 @@ describe('definitions: roles and organizations', () => {
   let admin: SignedInUser;
   let outsider: SignedInUser;
   const prefix = uniquePrefix('acl');
-  const call = (path: string, headers: Record<string, string>, init: { method?: string; body?: unknown } = {}) => request(`${app.api}${path}`, { ...init, headers });
+  const call = (path: string, headers: Record<string, string>, init: { method?: string; body?: unknown } = {}) =>
+    request(`${app.api}${path}`, { ...init, headers });
 
   beforeAll(async () => {
     app = await bootApp({ env: { SERVICE_SIGNUP: 'open' } });
@@ -23,8 +24,18 @@ describe('definitions: roles and organizations', () => {
     await addMember(app, owner, owner.organizationId, operator, 'operator');
     await addMember(app, owner, owner.organizationId, admin, 'admin');
     const inA = (user: SignedInUser) => asBrowser(app, user, { 'x-organization-id': owner.organizationId });
-    expect((await call('/connections', inA(owner), { method: 'POST', body: { name: 'main', url: `${redisUrl}/0`, prefix } })).status).toBe(201);
-    expect((await call('/c/main/alerts/rules', inA(owner), { method: 'POST', body: { name: 'backlog', type: 'backlog', threshold: 10, windowMinutes: 5 } })).status).toBe(201);
+    expect(
+      (await call('/connections', inA(owner), { method: 'POST', body: { name: 'main', url: `${redisUrl}/0`, prefix } }))
+        .status,
+    ).toBe(201);
+    expect(
+      (
+        await call('/c/main/alerts/rules', inA(owner), {
+          method: 'POST',
+          body: { name: 'backlog', type: 'backlog', threshold: 10, windowMinutes: 5 },
+        })
+      ).status,
+    ).toBe(201);
   });
   afterAll(async () => {
     await app?.close();
@@ -39,12 +50,20 @@ describe('definitions: roles and organizations', () => {
     const exported = await call('/definitions', inA(operator));
     expect(exported.status).toBe(403);
     expect(exported.body).toMatchObject({ code: 'FORBIDDEN', permission: 'definitions.read' });
-    const imported = await call('/definitions', inA(operator), { method: 'POST', body: { definitions: { bullpenDefinitions: 1 }, dryRun: true } });
+    const imported = await call('/definitions', inA(operator), {
+      method: 'POST',
+      body: { definitions: { bullpenDefinitions: 1 }, dryRun: true },
+    });
     expect(imported.body).toMatchObject({ code: 'FORBIDDEN', permission: 'definitions.write' });
     expect((await call('/definitions', inA(admin))).status).toBe(200);
-    expect((await call('/definitions', inA(owner))).body.connections.map((c: { name: string }) => c.name)).toEqual(['main']);
+    expect((await call('/definitions', inA(owner))).body.connections.map((c: { name: string }) => c.name)).toEqual([
+      'main',
+    ]);
     const token = await call('/auth/tokens', inA(admin), { method: 'POST', body: { name: 'ci', role: 'admin' } });
-    const byToken = await call('/definitions', bearer(token.body.token), { method: 'POST', body: { definitions: { bullpenDefinitions: 1 }, dryRun: true } });
+    const byToken = await call('/definitions', bearer(token.body.token), {
+      method: 'POST',
+      body: { definitions: { bullpenDefinitions: 1 }, dryRun: true },
+    });
     expect(byToken.status).toBe(200);
     expect(byToken.body.changes).toContainEqual({ kind: 'connection', name: 'main', action: 'notInFile' });
   });
@@ -54,19 +73,34 @@ describe('definitions: roles and organizations', () => {
     const mine = asBrowser(app, outsider);
     expect((await call('/definitions', mine)).body.connections).toEqual([]);
     const before = await sql(app, `select * from "connection" where "organization_id" = '${owner.organizationId}'`);
-    const rulesBefore = await sql(app, `select * from "alert_rule" where "organization_id" = '${owner.organizationId}'`);
+    const rulesBefore = await sql(
+      app,
+      `select * from "alert_rule" where "organization_id" = '${owner.organizationId}'`,
+    );
     const imported = await call('/definitions', mine, { method: 'POST', body: { definitions: document } });
     expect(imported.status).toBe(200);
-    expect(imported.body.changes).toEqual(expect.arrayContaining([{ kind: 'connection', name: 'main', action: 'create' }, { kind: 'alertRule', name: 'main/backlog', action: 'create' }]));
-    expect(await sql(app, `select * from "connection" where "organization_id" = '${owner.organizationId}'`)).toEqual(before);
-    expect(await sql(app, `select * from "alert_rule" where "organization_id" = '${owner.organizationId}'`)).toEqual(rulesBefore);
-    const theirs = await sql<{ id: string }>(app, `select "id" from "connection" where "organization_id" = '${outsider.organizationId}'`);
+    expect(imported.body.changes).toEqual(
+      expect.arrayContaining([
+        { kind: 'connection', name: 'main', action: 'create' },
+        { kind: 'alertRule', name: 'main/backlog', action: 'create' },
+      ]),
+    );
+    expect(await sql(app, `select * from "connection" where "organization_id" = '${owner.organizationId}'`)).toEqual(
+      before,
+    );
+    expect(await sql(app, `select * from "alert_rule" where "organization_id" = '${owner.organizationId}'`)).toEqual(
+      rulesBefore,
+    );
+    const theirs = await sql<{ id: string }>(
+      app,
+      `select "id" from "connection" where "organization_id" = '${outsider.organizationId}'`,
+    );
     expect(theirs).toHaveLength(1);
     expect(theirs[0]!.id).not.toBe(before[0]!.id);
   });
 });
 
-describe('definitions: Bullpen\'s records change in one transaction', () => {
+describe("definitions: Bullpen's records change in one transaction", () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_CONNECTION_ALLOW: '127.0.0.1:6379' } });
@@ -76,7 +110,9 @@ describe('definitions: Bullpen\'s records change in one transaction', () => {
   it('rolls the destination back when a connection after it is refused (SERVICE_CONNECTION_ALLOW)', async () => {
     const definitions = {
       bullpenDefinitions: 1,
-      alertDestinations: [{ name: 'pager', type: 'webhook', target: { secret: 'pager.url' }, signingSecret: { secret: 'pager.key' } }],
+      alertDestinations: [
+        { name: 'pager', type: 'webhook', target: { secret: 'pager.url' }, signingSecret: { secret: 'pager.key' } },
+      ],
       connections: [{ name: 'elsewhere', url: 'redis://127.0.0.1:6499/0', credentials: null }],
     };
     const secrets = { 'pager.url': 'http://127.0.0.1:9/hook', 'pager.key': 'whsec_x' };

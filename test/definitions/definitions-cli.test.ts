@@ -19,7 +19,8 @@ describe('bullpen definitions, on environment connections', () => {
   const hooks = receiver();
   let dir: string;
   let hookUrl: string;
-  const bullpen = (args: string[], env: Record<string, string> = {}) => runBullpen(args, { env: { BULLPEN_URL: bed.app.url, ...env } });
+  const bullpen = (args: string[], env: Record<string, string> = {}) =>
+    runBullpen(args, { env: { BULLPEN_URL: bed.app.url, ...env } });
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'bullpen-definitions-'));
@@ -35,12 +36,19 @@ describe('bullpen definitions, on environment connections', () => {
     const run = await bullpen(['definitions', 'export']);
     expect(run.code).toBe(0);
     const document = JSON.parse(run.stdout);
-    expect(document.connections.map((c: { name: string; source: string }) => [c.name, c.source])).toEqual([['down', 'env'], ['main', 'env']]);
-    expect(document.warnings).toEqual([expect.stringMatching(/^The store of connection "down" is unavailable: .*: its queue settings and job schedulers are not in this document$/)]);
+    expect(document.connections.map((c: { name: string; source: string }) => [c.name, c.source])).toEqual([
+      ['down', 'env'],
+      ['main', 'env'],
+    ]);
+    expect(document.warnings).toEqual([
+      expect.stringMatching(
+        /^The store of connection "down" is unavailable: .*: its queue settings and job schedulers are not in this document$/,
+      ),
+    ]);
     await writeFile(path.join(dir, 'defs.json'), run.stdout);
   });
 
-  it('imports schedulers, queue settings, rules and a destination under an environment connection; its own settings stay the environment\'s', async () => {
+  it("imports schedulers, queue settings, rules and a destination under an environment connection; its own settings stay the environment's", async () => {
     const document = JSON.parse(await readFile(path.join(dir, 'defs.json'), 'utf8'));
     const main = document.connections.find((c: { name: string }) => c.name === 'main');
     Object.assign(main, {
@@ -50,7 +58,14 @@ describe('bullpen definitions, on environment connections', () => {
       alertRules: [{ name: 'mail stuck', type: 'stalled', threshold: 0, windowMinutes: 30, destinations: ['pager'] }],
     });
     document.connections = [main];
-    document.alertDestinations = [{ name: 'pager', type: 'webhook', target: { secret: 'pager.url', env: 'PAGER_URL' }, signingSecret: { secret: 'pager.key', env: 'PAGER_KEY' } }];
+    document.alertDestinations = [
+      {
+        name: 'pager',
+        type: 'webhook',
+        target: { secret: 'pager.url', env: 'PAGER_URL' },
+        signingSecret: { secret: 'pager.key', env: 'PAGER_KEY' },
+      },
+    ];
     const file = path.join(dir, 'edited.json');
     await writeFile(file, JSON.stringify(document));
 
@@ -68,7 +83,10 @@ describe('bullpen definitions, on environment connections', () => {
     expect(refused.stderr).toContain('missing secret pager.key (set PAGER_KEY)');
     expect((await request(`${bed.app.api}/c/main/scheduled-jobs/queue/mail`)).body.schedulers).toEqual([]);
 
-    const applied = await bullpen(['definitions', 'import', file], { PAGER_URL: hookUrl, PAGER_KEY: 'whsec_known-to-the-receiver' });
+    const applied = await bullpen(['definitions', 'import', file], {
+      PAGER_URL: hookUrl,
+      PAGER_KEY: 'whsec_known-to-the-receiver',
+    });
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(/^created 4, changed 0, unchanged 0, not in the file 1/m);
     const queue = bed.openQueue('mail');
@@ -81,7 +99,10 @@ describe('bullpen definitions, on environment connections', () => {
     await waitFor(() => ran.includes('beat'), 10_000, 'a worker to run what the imported scheduler produced');
     await worker.close();
 
-    const again = await bullpen(['definitions', 'import', file, '--all'], { PAGER_URL: hookUrl, PAGER_KEY: 'whsec_known-to-the-receiver' });
+    const again = await bullpen(['definitions', 'import', file, '--all'], {
+      PAGER_URL: hookUrl,
+      PAGER_KEY: 'whsec_known-to-the-receiver',
+    });
     expect(again.stdout).toMatch(/^created 0, changed 0, unchanged 4, not in the file 1/m);
     expect(again.stdout).toMatch(/^unchanged\s+scheduler\s+main\/mail\/beat/m);
   });
@@ -90,7 +111,10 @@ describe('bullpen definitions, on environment connections', () => {
     expect((await bullpen(['definitions', 'import'])).code).toBe(2);
     expect((await bullpen(['definitions', 'import', path.join(dir, 'nope.json')])).code).toBe(2);
     expect((await bullpen(['definitions', 'export', 'extra'])).code).toBe(2);
-    const unknown = await request(`${bed.app.api}/definitions`, { method: 'POST', body: { definitions: { bullpenDefinitions: 1, connections: [{ name: 'elsewhere' }] } } });
+    const unknown = await request(`${bed.app.api}/definitions`, {
+      method: 'POST',
+      body: { definitions: { bullpenDefinitions: 1, connections: [{ name: 'elsewhere' }] } },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toMatch(/"elsewhere" is not one of the environment's/);
   });

@@ -19,7 +19,10 @@ describe('the compiled service, first requests that load BullMQ and cron-parser'
     await queue.add('charge', { order: 7 }, { jobId: 'order-41', attempts: 3, keepLogs: 5, removeOnFail: 10 });
     await queue.upsertJobScheduler('nightly', { pattern: '0 3 * * *', tz: 'UTC' }, { name: 'report' });
     await queue.close();
-    service = startServiceProcess({ ...fixture.env, PORT: '0', HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: `/tmp/bullpen-first-use-${process.pid}` }, { entry: await compiledServiceEntry() });
+    service = startServiceProcess(
+      { ...fixture.env, PORT: '0', HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: `/tmp/bullpen-first-use-${process.pid}` },
+      { entry: await compiledServiceEntry() },
+    );
     const listening = await service.waitForOutput(/"url":"http:\/\/127\.0\.0\.1:\d+"/);
     api = `${/http:\/\/127\.0\.0\.1:\d+/.exec(listening)![0]}/api/c/${fixture.connectionId}`;
   }, 60_000);
@@ -42,19 +45,29 @@ describe('the compiled service, first requests that load BullMQ and cron-parser'
   it('lists a cron scheduler with its health (its latest runs computed by cron-parser)', async () => {
     const response = await fetch(`${api}/scheduled-jobs/queue/orders`);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { schedulers: Array<{ id: string; pattern?: string; recentFailures: number }> };
-    expect(body.schedulers).toEqual([expect.objectContaining({ id: 'nightly', pattern: '0 3 * * *', recentFailures: 0 })]);
+    const body = (await response.json()) as {
+      schedulers: Array<{ id: string; pattern?: string; recentFailures: number }>;
+    };
+    expect(body.schedulers).toEqual([
+      expect.objectContaining({ id: 'nightly', pattern: '0 3 * * *', recentFailures: 0 }),
+    ]);
   });
 
   it('refuses an invalid cron pattern with a 400 naming the field, through the lazily loaded parser', async () => {
     const response = await fetch(`${api}/scheduled-jobs/queue/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ schedulerId: 'broken', name: 'report', schedule: { type: 'cron', pattern: 'not a cron' } }),
+      body: JSON.stringify({
+        schedulerId: 'broken',
+        name: 'report',
+        schedule: { type: 'cron', pattern: 'not a cron' },
+      }),
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toMatch(/schedule\.pattern/);
-    const listed = (await (await fetch(`${api}/scheduled-jobs/queue/orders`)).json()) as { schedulers: Array<{ id: string }> };
+    const listed = (await (await fetch(`${api}/scheduled-jobs/queue/orders`)).json()) as {
+      schedulers: Array<{ id: string }>;
+    };
     expect(listed.schedulers.map((scheduler) => scheduler.id)).toEqual(['nightly']);
   });
 });

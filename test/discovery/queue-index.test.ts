@@ -17,7 +17,8 @@ import { storeFixture, type StoreFixture } from '../helpers/stores.js';
 
 async function createQueues(fixture: StoreFixture, names: string[]): Promise<void> {
   const pipeline = fixture.redis.pipeline();
-  for (const name of names) pipeline.hset(`${fixture.prefix}:${name}:meta`, 'opts.maxLenEvents', '10000', 'version', 'bullmq:6.7.0');
+  for (const name of names)
+    pipeline.hset(`${fixture.prefix}:${name}:meta`, 'opts.maxLenEvents', '10000', 'version', 'bullmq:6.7.0');
   await pipeline.exec();
 }
 
@@ -67,13 +68,18 @@ describe('a scan cut short by the SCAN cap', () => {
   afterAll(() => fixture.cleanup());
 
   it('says it is incomplete and why, instead of passing for complete', async () => {
-    await createQueues(fixture, Array.from({ length: 50 }, (_, i) => `q${i}`));
+    await createQueues(
+      fixture,
+      Array.from({ length: 50 }, (_, i) => `q${i}`),
+    );
     const noise = fixture.redis.pipeline();
     for (let i = 0; i < 2000; i++) noise.set(`${fixture.prefix}:noise:${i}`, 'x');
     await noise.exec();
     const store = { client: fixture.redis, prefixes: [fixture.prefix] };
     const cut = await scanQueueNames(store, { count: 10, maxCalls: 3 });
-    expect(cut.incomplete).toEqual([{ prefix: fixture.prefix, reason: expect.stringMatching(/^SCAN stopped after 3 calls of COUNT 10 /) }]);
+    expect(cut.incomplete).toEqual([
+      { prefix: fixture.prefix, reason: expect.stringMatching(/^SCAN stopped after 3 calls of COUNT 10 /) },
+    ]);
     expect(cut.refs.length).toBeLessThan(50);
     const whole = await scanQueueNames(store);
     expect([whole.refs.length, whole.incomplete]).toEqual([50, []]);
@@ -91,23 +97,42 @@ describe('preloading at startup', () => {
   it("connects each environment connection's store and reads its persisted index, without scanning", async () => {
     const now = new Date();
     const connection = {
-      id: 'main', organizationId: null, name: 'main', url: 'redis://127.0.0.1:6379', environment: 'development' as const, prefixes: [fixture.prefix],
-      isDefault: true, tls: { enabled: false, allowSelfSigned: false }, cluster: false, protection: 'none' as const, source: 'env' as const, createdAt: now, updatedAt: now,
+      id: 'main',
+      organizationId: null,
+      name: 'main',
+      url: 'redis://127.0.0.1:6379',
+      environment: 'development' as const,
+      prefixes: [fixture.prefix],
+      isDefault: true,
+      tls: { enabled: false, allowSelfSigned: false },
+      cluster: false,
+      protection: 'none' as const,
+      source: 'env' as const,
+      createdAt: now,
+      updatedAt: now,
     };
     const loaded: string[] = [];
     let scans = 0;
     const queueDirectory = new QueueIndex({
       ttlMs: 600_000,
-      store: { load: async (id) => {
-        loaded.push(id);
-        return { refs: [{ prefix: fixture.prefix, name: 'kept' }], scans: [] };
-      }, save: async () => undefined },
+      store: {
+        load: async (id) => {
+          loaded.push(id);
+          return { refs: [{ prefix: fixture.prefix, name: 'kept' }], scans: [] };
+        },
+        save: async () => undefined,
+      },
       scan: async () => {
         scans++;
         return { refs: [], incomplete: [] };
       },
     });
-    await preloadQueueIndex({ connections: envConnectionCatalog([connection], () => 'org'), stores, queueDirectory, logger: createLogger({ level: 'silent' }) });
+    await preloadQueueIndex({
+      connections: envConnectionCatalog([connection], () => 'org'),
+      stores,
+      queueDirectory,
+      logger: createLogger({ level: 'silent' }),
+    });
     expect([loaded, scans, stores.openHandles()[0]?.client.status]).toEqual([['main'], 0, 'ready']);
   });
 });
@@ -133,11 +158,10 @@ describe.each(['embedded', 'server'] as const)('the queue index across a real re
   beforeAll(async () => {
     directory = await mkdtemp(path.join(tmpdir(), 'bullpen-index-'));
     if (mode === 'server') database = await createTestDatabase();
-    const persistence: Record<string, string> =
-      database
-        // Server persistence refuses to start without an encryption key (issue 14).
-        ? { DATABASE_URL: database.url, AUTH_SECRET: testAuthSecret, SERVICE_ENCRYPTION_KEY: testEncryptionKey }
-        : { SERVICE_EMBEDDED_DIR: directory };
+    const persistence: Record<string, string> = database
+      ? // Server persistence refuses to start without an encryption key (issue 14).
+        { DATABASE_URL: database.url, AUTH_SECRET: testAuthSecret, SERVICE_ENCRYPTION_KEY: testEncryptionKey }
+      : { SERVICE_EMBEDDED_DIR: directory };
     env = { ...(fixture.env as Record<string, string>), ...persistence, SERVICE_QUEUE_LIST_CACHE_MS: '600000' };
     await createQueues(fixture, ['kept', 'gone']);
   });
@@ -159,7 +183,11 @@ describe.each(['embedded', 'server'] as const)('the queue index across a real re
     await runService(env, async (api) => {
       const first = await request(`${api}/c/main/queues`);
       expect(['gone,kept', 'kept,new']).toContain(listedNames(first.body).join());
-      await waitFor(async () => listedNames((await request(`${api}/c/main/queues`)).body).join() === 'kept,new', 10_000, 'the reconciling scan');
+      await waitFor(
+        async () => listedNames((await request(`${api}/c/main/queues`)).body).join() === 'kept,new',
+        10_000,
+        'the reconciling scan',
+      );
       expect((await request(`${api}/c/main/discovery`)).body).toMatchObject({ queues: 2, complete: true });
     });
   });

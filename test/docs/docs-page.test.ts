@@ -11,7 +11,9 @@ import { storeFixture } from '../helpers/stores.js';
 const chromiumPath = '/usr/bin/chromium';
 const chromiumMissing = !existsSync(chromiumPath);
 if (chromiumMissing) {
-  console.warn(`docs page test skipped: no Chromium at ${chromiumPath} (Debian: apt-get install -y chromium; .ci/run installs it)`);
+  console.warn(
+    `docs page test skipped: no Chromium at ${chromiumPath} (Debian: apt-get install -y chromium; .ci/run installs it)`,
+  );
 }
 
 const artifacts = path.join(repoRoot, 'test-artifacts');
@@ -37,7 +39,15 @@ describe.skipIf(chromiumMissing)('the /api/docs page in headless Chromium', () =
     await queue.add('welcome', {});
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
   afterAll(async () => {
@@ -60,7 +70,9 @@ describe.skipIf(chromiumMissing)('the /api/docs page in headless Chromium', () =
     expect(loaded?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     const purge = page.locator(`.opblock-post:has(.opblock-summary-path[data-path="${purgePath}"])`);
     await purge.waitFor({ timeout: 15_000 });
-    await expect(purge.locator('.opblock-summary-description').textContent()).resolves.toBe('Remove every job of the selected statuses; the queue stays');
+    await expect(purge.locator('.opblock-summary-description').textContent()).resolves.toBe(
+      'Remove every job of the selected statuses; the queue stays',
+    );
     await purge.locator('.opblock-summary').click();
     const conflict = purge.locator('.responses-table tr.response[data-code="409"]');
     await conflict.waitFor({ timeout: 10_000 });

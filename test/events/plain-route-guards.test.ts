@@ -10,7 +10,8 @@ import { storeFixture } from '../helpers/stores.js';
  */
 describe('plain routes guarded like the procedures', () => {
   const store = storeFixture();
-  const eventsUrl = (app: TestApp, queueName: string) => `${app.api}/c/${store.connectionId}/queues/${encodeURIComponent(queueName)}/events`;
+  const eventsUrl = (app: TestApp, queueName: string) =>
+    `${app.api}/c/${store.connectionId}/queues/${encodeURIComponent(queueName)}/events`;
 
   describe('signed out', () => {
     let app: TestApp;
@@ -32,7 +33,9 @@ describe('plain routes guarded like the procedures', () => {
   describe('rate limited', () => {
     let app: TestApp;
     beforeAll(async () => {
-      app = await bootApp({ env: { ...store.env, RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_MAX: '2', TRUST_PROXY: 'true' } });
+      app = await bootApp({
+        env: { ...store.env, RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_MAX: '2', TRUST_PROXY: 'true' },
+      });
     });
     afterAll(() => app.close());
 

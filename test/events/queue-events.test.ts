@@ -4,7 +4,10 @@ import { createBullpenClient, type QueueEvent } from '../../client/index.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { storeFixture } from '../helpers/stores.js';
 
-async function collect(iterator: AsyncGenerator<QueueEvent>, until: (events: QueueEvent[]) => boolean): Promise<QueueEvent[]> {
+async function collect(
+  iterator: AsyncGenerator<QueueEvent>,
+  until: (events: QueueEvent[]) => boolean,
+): Promise<QueueEvent[]> {
   const events: QueueEvent[] = [];
   for await (const event of iterator) {
     events.push(event);
@@ -47,14 +50,25 @@ describe('GET /api/c/:connectionId/queues/:queueName/events (SSE)', () => {
     );
     const ok = await queue.add('send', { fail: false });
     const bad = await queue.add('send', { fail: true });
-    const events = [(await first).value as QueueEvent, ...(await collect(stream, (seen) => seen.some((e) => e.type === 'failed')))];
+    const events = [
+      (await first).value as QueueEvent,
+      ...(await collect(stream, (seen) => seen.some((e) => e.type === 'failed'))),
+    ];
     controller.abort();
     await worker.close();
 
-    const lifecycle = (jobId: string) => events.filter((e) => e.jobId === jobId).map((e) => e.type).filter((t) => t !== 'waiting');
+    const lifecycle = (jobId: string) =>
+      events
+        .filter((e) => e.jobId === jobId)
+        .map((e) => e.type)
+        .filter((t) => t !== 'waiting');
     expect(lifecycle(ok.id!)).toEqual(['added', 'active', 'completed']);
     expect(lifecycle(bad.id!)).toEqual(['added', 'active', 'failed']);
-    expect(events.find((e) => e.type === 'failed')).toMatchObject({ jobId: bad.id, state: 'failed', failedReason: 'smtp refused' });
+    expect(events.find((e) => e.type === 'failed')).toMatchObject({
+      jobId: bad.id,
+      state: 'failed',
+      failedReason: 'smtp refused',
+    });
     expect(events.find((e) => e.type === 'completed')!.returnvalue).toBeUndefined();
     const ids = events.map((e) => e.id);
     expect([...ids].sort(compareStreamIds)).toEqual(ids);
@@ -64,7 +78,12 @@ describe('GET /api/c/:connectionId/queues/:queueName/events (SSE)', () => {
     const first = new AbortController();
     const second = new AbortController();
     const client = createBullpenClient({ baseUrl: app.url });
-    const a = client.watchQueue({ connectionId: store.connectionId, queueName, signal: first.signal, includeData: true });
+    const a = client.watchQueue({
+      connectionId: store.connectionId,
+      queueName,
+      signal: first.signal,
+      includeData: true,
+    });
     const b = client.watchQueue({ connectionId: store.connectionId, queueName, signal: second.signal });
     const nextA = a.next();
     const nextB = b.next();
@@ -86,7 +105,9 @@ describe('GET /api/c/:connectionId/queues/:queueName/events (SSE)', () => {
     await idle.add('before', {});
     await idle.close();
     const controller = new AbortController();
-    const response = await fetch(`${app.api}/c/${store.connectionId}/queues/idle/events`, { signal: controller.signal });
+    const response = await fetch(`${app.api}/c/${store.connectionId}/queues/idle/events`, {
+      signal: controller.signal,
+    });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const reader = response.body!.getReader();
     let text = '';

@@ -26,16 +26,34 @@ export function uniqueEmail(label = 'user'): string {
   return `${label}-${randomBytes(4).toString('hex')}@example.test`;
 }
 
-export async function signUp(app: TestApp, label = 'user', headers: Record<string, string> = {}): Promise<SignedInUser> {
+export async function signUp(
+  app: TestApp,
+  label = 'user',
+  headers: Record<string, string> = {},
+): Promise<SignedInUser> {
   const email = uniqueEmail(label);
-  const response = await request(`${app.api}/auth/sign-up/email`, { method: 'POST', headers, body: { email, password: testPassword, name: label } });
+  const response = await request(`${app.api}/auth/sign-up/email`, {
+    method: 'POST',
+    headers,
+    body: { email, password: testPassword, name: label },
+  });
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
   const cookie = sessionCookieOf(response.headers)!;
-  return { userId: response.body.user.id, email, organizationId: response.body.session.activeOrganizationId, cookie, sessionId: cookie.split('=')[1]! };
+  return {
+    userId: response.body.user.id,
+    email,
+    organizationId: response.body.session.activeOrganizationId,
+    cookie,
+    sessionId: cookie.split('=')[1]!,
+  };
 }
 
 /** Headers of a browser call from the app's own origin with the session cookie. */
-export function asBrowser(app: TestApp, user: { cookie: string }, extra: Record<string, string> = {}): Record<string, string> {
+export function asBrowser(
+  app: TestApp,
+  user: { cookie: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return { cookie: user.cookie, origin: app.services.auth.appOrigin, ...extra };
 }
 
@@ -45,15 +63,25 @@ export const bearer = (token: string): Record<string, string> => ({ authorizatio
  * Makes `user` a member of `organizationId` with `role` the only way there is:
  * its owner invites them (POST …/members answers an invitation) and they accept it.
  */
-export async function addMember(app: TestApp, owner: SignedInUser, organizationId: string, user: SignedInUser, role: string): Promise<void> {
+export async function addMember(
+  app: TestApp,
+  owner: SignedInUser,
+  organizationId: string,
+  user: SignedInUser,
+  role: string,
+): Promise<void> {
   const invited = await request(`${app.api}/organizations/${organizationId}/members`, {
     method: 'POST',
     headers: asBrowser(app, owner),
     body: { email: user.email, role },
   });
   if (invited.status !== 201) throw new Error(`invitation failed: ${invited.status} ${JSON.stringify(invited.body)}`);
-  const accepted = await request(`${app.api}/invitations/${invited.body.token}/accept`, { method: 'POST', headers: asBrowser(app, user) });
-  if (accepted.status !== 200) throw new Error(`accepting the invitation failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
+  const accepted = await request(`${app.api}/invitations/${invited.body.token}/accept`, {
+    method: 'POST',
+    headers: asBrowser(app, user),
+  });
+  if (accepted.status !== 200)
+    throw new Error(`accepting the invitation failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
 }
 
 /** Runs SQL on the app's own database, SQLite or PostgreSQL (write identifiers in double quotes, no parameters). */

@@ -40,7 +40,9 @@ export function spawnBullpen(
   options: CliOptions = {},
 ): { child: ChildProcess; result: Promise<CliRun>; stdout(): string } {
   const [command, ...prefix] = options.compiled ? [bullpenBin] : sourceCommand;
-  const argv = options.terminal ? ['script', '-qefc', `exec ${[command, ...prefix, ...args].map(quoted).join(' ')}`, '/dev/null'] : [command, ...prefix, ...args];
+  const argv = options.terminal
+    ? ['script', '-qefc', `exec ${[command, ...prefix, ...args].map(quoted).join(' ')}`, '/dev/null']
+    : [command, ...prefix, ...args];
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: repoRoot,
     env: { PATH: options.path ?? process.env.PATH ?? '', ...options.env },

@@ -20,4 +20,5 @@ export function compileStrict(files: string[], outDir: string, extra: ts.Compile
 }
 
 /** 1-based line of a diagnostic, for messages that point into generated test files. */
-export const lineOf = (diagnostic: ts.Diagnostic) => diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start!).line + 1;
+export const lineOf = (diagnostic: ts.Diagnostic) =>
+  diagnostic.file!.getLineAndCharacterOfPosition(diagnostic.start!).line + 1;

@@ -30,7 +30,12 @@ export function compiledServiceEntry(): Promise<string> {
     const code = result.outputFiles[0]!.contents;
     const directory = path.join(repoRoot, 'node_modules', '.cache', 'compiled-service');
     const outfile = path.join(directory, `main-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-    if (await access(outfile).then(() => false, () => true)) {
+    if (
+      await access(outfile).then(
+        () => false,
+        () => true,
+      )
+    ) {
       await mkdir(directory, { recursive: true });
       // Written aside and renamed: another test process may be loading the same file.
       const aside = `${outfile}.${process.pid}.tmp`;

@@ -1,4 +1,11 @@
-import { Queue, Worker, createPostgresBackend, runMigrations, type PostgresConnectionOptions, type PostgresQueueBackend } from 'bullmq';
+import {
+  Queue,
+  Worker,
+  createPostgresBackend,
+  runMigrations,
+  type PostgresConnectionOptions,
+  type PostgresQueueBackend,
+} from 'bullmq';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 import type { JobMix } from './queues.js';
@@ -36,7 +43,9 @@ export async function migrateBullmqSchema(url: string, schema = 'bullmq'): Promi
  * A fresh database per test file holding BullMQ's PostgreSQL schema, and
  * queues filled by real BullMQ Workers on `createPostgresBackend`.
  */
-export async function postgresQueueFixture(options: { name?: string; schema?: string } = {}): Promise<PostgresQueueFixture> {
+export async function postgresQueueFixture(
+  options: { name?: string; schema?: string } = {},
+): Promise<PostgresQueueFixture> {
   const database = await createTestDatabase();
   const schema = options.schema ?? 'bullmq';
   await migrateBullmqSchema(database.url, schema);
@@ -68,7 +77,11 @@ export async function postgresQueueFixture(options: { name?: string; schema?: st
 }
 
 /** As seedQueue (helpers/queues.ts) on PostgreSQL: a real Worker completes and fails jobs (stack traces, a log line), then the rest are added. */
-export async function seedPostgresQueue(bullmq: PostgresBullmq, queue: PostgresQueue, mix: JobMix): Promise<PostgresQueue> {
+export async function seedPostgresQueue(
+  bullmq: PostgresBullmq,
+  queue: PostgresQueue,
+  mix: JobMix,
+): Promise<PostgresQueue> {
   const total = (mix.completed ?? 0) + (mix.failed ?? 0);
   if (total > 0) {
     let settled = 0;
@@ -89,12 +102,16 @@ export async function seedPostgresQueue(bullmq: PostgresBullmq, queue: PostgresQ
       started.on('failed', settle);
       worker = started;
     });
-    await queue.addBulk(Array.from({ length: total }, (_, i) => ({ name: 'work', data: { fail: i >= (mix.completed ?? 0) } })));
+    await queue.addBulk(
+      Array.from({ length: total }, (_, i) => ({ name: 'work', data: { fail: i >= (mix.completed ?? 0) } })),
+    );
     await done;
     await worker!.close();
   }
   const add = (count: number, opts: object, label: string) =>
-    count > 0 ? queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: `${label}-${i}`, data: {}, opts }))) : Promise.resolve([]);
+    count > 0
+      ? queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: `${label}-${i}`, data: {}, opts })))
+      : Promise.resolve([]);
   await add(mix.waiting ?? 0, {}, 'waiting');
   await add(mix.delayed ?? 0, { delay: 3_600_000 }, 'delayed');
   await add(mix.prioritized ?? 0, { priority: 5 }, 'prioritized');

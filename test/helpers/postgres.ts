@@ -26,12 +26,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     name,
     url: `postgres://postgres@127.0.0.1:5432/${name}`,
-    drop: () => withAdmin((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+    drop: () =>
+      withAdmin((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
 }
 
 /** Runs one query against a test database (to read rows the API wrote). */
-export async function queryDatabase<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function queryDatabase<T extends pg.QueryResultRow>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

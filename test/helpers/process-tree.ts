@@ -31,7 +31,9 @@ export async function waitUntilGone(pids: number[], timeoutMs = 15_000): Promise
   const deadline = Date.now() + timeoutMs;
   let alive = pids;
   while (Date.now() < deadline) {
-    alive = (await Promise.all(pids.map(async (pid) => ((await isRunning(pid)) ? pid : null)))).filter((pid) => pid !== null);
+    alive = (await Promise.all(pids.map(async (pid) => ((await isRunning(pid)) ? pid : null)))).filter(
+      (pid) => pid !== null,
+    );
     if (alive.length === 0) return [];
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -20,7 +20,10 @@ export interface ServiceProcess {
  * With `entry` (a compiled bundle: compiled-service.ts) it runs `node
  * ...nodeArgs entry`, as the image does.
  */
-export function startServiceProcess(env: Record<string, string>, options: { nodeArgs?: string[]; entry?: string } = {}): ServiceProcess {
+export function startServiceProcess(
+  env: Record<string, string>,
+  options: { nodeArgs?: string[]; entry?: string } = {},
+): ServiceProcess {
   const [command, args] = options.entry
     ? [process.execPath, [...(options.nodeArgs ?? []), options.entry]]
     : options.nodeArgs
@@ -64,8 +67,20 @@ export function startServiceProcess(env: Record<string, string>, options: { node
  * (read once through the machine's own Node), beside the CA and proxy variables Node itself honours.
  */
 export function networkEnv(): Record<string, string> {
-  const names = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy'];
-  const passed = Object.fromEntries(names.filter((name) => process.env[name]).map((name) => [name, process.env[name]!]));
+  const names = [
+    'NODE_EXTRA_CA_CERTS',
+    'SSL_CERT_FILE',
+    'SSL_CERT_DIR',
+    'HTTPS_PROXY',
+    'HTTP_PROXY',
+    'NO_PROXY',
+    'https_proxy',
+    'http_proxy',
+    'no_proxy',
+  ];
+  const passed = Object.fromEntries(
+    names.filter((name) => process.env[name]).map((name) => [name, process.env[name]!]),
+  );
   const cafile = machineNpmCafile();
   return cafile ? { ...passed, npm_config_cafile: cafile } : passed;
 }
@@ -74,7 +89,11 @@ let machineCafile: string | null | undefined;
 function machineNpmCafile(): string | null {
   if (machineCafile === undefined) {
     try {
-      const value = execFileSync('npm', ['config', 'get', 'cafile'], { env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: process.env.HOME ?? '/' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      const value = execFileSync('npm', ['config', 'get', 'cafile'], {
+        env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: process.env.HOME ?? '/' },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
       machineCafile = value && value !== 'null' && value !== 'undefined' ? value : null;
     } catch {
       machineCafile = null;

@@ -26,14 +26,21 @@ export async function seedQueue(options: BullmqOptions, name: string, mix: JobMi
   const processed = (mix.completed ?? 0) + (mix.failed ?? 0);
   if (processed > 0) await runThroughWorker(options, queue, mix.completed ?? 0, mix.failed ?? 0);
   const add = (count: number, opts: object, label: string) =>
-    count > 0 ? queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: `${label}-${i}`, data: {}, opts }))) : Promise.resolve([]);
+    count > 0
+      ? queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: `${label}-${i}`, data: {}, opts })))
+      : Promise.resolve([]);
   await add(mix.waiting ?? 0, {}, 'waiting');
   await add(mix.delayed ?? 0, { delay: 3_600_000 }, 'delayed');
   await add(mix.prioritized ?? 0, { priority: 5 }, 'prioritized');
   return queue;
 }
 
-async function runThroughWorker(options: BullmqOptions, queue: Queue, completed: number, failed: number): Promise<void> {
+async function runThroughWorker(
+  options: BullmqOptions,
+  queue: Queue,
+  completed: number,
+  failed: number,
+): Promise<void> {
   const total = completed + failed;
   let settled = 0;
   let worker: Worker | undefined;
@@ -51,7 +58,10 @@ async function runThroughWorker(options: BullmqOptions, queue: Queue, completed:
     worker.on('failed', settle);
   });
   for (let start = 0; start < total; start += 1000) {
-    const jobs = Array.from({ length: Math.min(1000, total - start) }, (_, i) => ({ name: 'work', data: { fail: start + i >= completed } }));
+    const jobs = Array.from({ length: Math.min(1000, total - start) }, (_, i) => ({
+      name: 'work',
+      data: { fail: start + i >= completed },
+    }));
     await queue.addBulk(jobs);
   }
   await done;
@@ -63,11 +73,19 @@ async function runThroughWorker(options: BullmqOptions, queue: Queue, completed:
  * first item's job fails first and ends oldest in the failed set); answers
  * the job ids in that order.
  */
-export async function failJobs(options: BullmqOptions, queue: Queue, items: Array<Record<string, unknown>>): Promise<string[]> {
+export async function failJobs(
+  options: BullmqOptions,
+  queue: Queue,
+  items: Array<Record<string, unknown>>,
+): Promise<string[]> {
   const before = await queue.getJobCountByTypes('failed');
-  const worker = new Worker(queue.name, async () => {
-    throw new Error('seeded failure');
-  }, { ...options, concurrency: 1, autorun: false });
+  const worker = new Worker(
+    queue.name,
+    async () => {
+      throw new Error('seeded failure');
+    },
+    { ...options, concurrency: 1, autorun: false },
+  );
   const added = await queue.addBulk(items.map((data) => ({ name: 'work', data })));
   void worker.run();
   const deadline = Date.now() + 60_000;
@@ -97,12 +115,18 @@ export interface QueueTestBed {
  * otherwise; embedded persistence unless `options` say `server`), torn down
  * with everything the file seeded.
  */
-export function queueTestBed(env: Record<string, string> = {}, options: { persistence?: PersistenceKind } = {}): QueueTestBed {
+export function queueTestBed(
+  env: Record<string, string> = {},
+  options: { persistence?: PersistenceKind } = {},
+): QueueTestBed {
   const fixture = storeFixture();
   const closers: Array<{ close(): Promise<unknown> }> = [];
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await bootApp({ persistence: options.persistence, env: { ...fixture.env, SERVICE_QUEUE_LIST_CACHE_MS: '0', ...env } });
+    app = await bootApp({
+      persistence: options.persistence,
+      env: { ...fixture.env, SERVICE_QUEUE_LIST_CACHE_MS: '0', ...env },
+    });
   });
   afterAll(async () => {
     await Promise.all(closers.map((closer) => closer.close()));

@@ -16,7 +16,9 @@ export interface LocalCluster {
 
 async function waitForClusterOk(ports: number[]): Promise<void> {
   for (let attempt = 0; attempt < 150; attempt++) {
-    const states = await Promise.all(ports.map((port) => run('redis-cli', ['-p', String(port), 'cluster', 'info']).then((out) => out.stdout)));
+    const states = await Promise.all(
+      ports.map((port) => run('redis-cli', ['-p', String(port), 'cluster', 'info']).then((out) => out.stdout)),
+    );
     if (states.every((state) => state.includes('cluster_state:ok'))) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -33,9 +35,21 @@ export async function startLocalCluster(ports: number[]): Promise<LocalCluster> 
   };
   try {
     for (const port of ports) {
-      nodes.push(await startRedisServer(['--port', String(port), '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`], directory));
+      nodes.push(
+        await startRedisServer(
+          ['--port', String(port), '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`],
+          directory,
+        ),
+      );
     }
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
     await waitForClusterOk(ports);
   } catch (error) {
     await stop();

@@ -11,13 +11,20 @@ export interface RedisServer {
 const readyTimeoutMs = 10_000;
 
 function launch(args: string[], cwd: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', ...args], {
-    cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'redis-server',
+    ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no', ...args],
+    {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`redis-server ${args.join(' ')} not ready:\n${output}`)), readyTimeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`redis-server ${args.join(' ')} not ready:\n${output}`)),
+      readyTimeoutMs,
+    );
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');

@@ -35,10 +35,12 @@ export function permissionedRoutes(): RouteInfo[] {
 export const isConnectionScoped = (route: RouteInfo) => route.path.startsWith('/c/{connectionId}');
 
 /** Routes under one queue: `/c/{connectionId}/queues/{queueName}…` and `scheduled-jobs/queue/{queueName}…`. */
-export const isQueueScoped = (route: RouteInfo) => /^\/c\/\{connectionId\}\/(queues|scheduled-jobs\/queue)\/\{queueName\}/.test(route.path);
+export const isQueueScoped = (route: RouteInfo) =>
+  /^\/c\/\{connectionId\}\/(queues|scheduled-jobs\/queue)\/\{queueName\}/.test(route.path);
 
 /** Mutations a viewer may not perform. */
-export const isBeyondViewer = (route: RouteInfo) => route.mutation && minimumRoleByPermission[route.permission] !== 'viewer';
+export const isBeyondViewer = (route: RouteInfo) =>
+  route.mutation && minimumRoleByPermission[route.permission] !== 'viewer';
 
 /** The path with every placeholder filled: the given values, else a harmless `x`. */
 export function fillPath(path: string, values: Record<string, string>): string {

@@ -10,10 +10,20 @@ export interface SpawnedRedis {
 
 /** Starts a throwaway redis-server on a loopback port (no persistence) and waits until it answers. */
 export async function spawnRedis(port: number, extraArgs: string[] = []): Promise<SpawnedRedis> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs], {
-    stdio: 'ignore',
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const probe = new Redis({
+    port,
+    host: '127.0.0.1',
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
   });
-  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => undefined);
   try {
     for (let attempt = 0; ; attempt++) {
@@ -22,7 +32,8 @@ export async function spawnRedis(port: number, extraArgs: string[] = []): Promis
         await probe.ping();
         break;
       } catch (error) {
-        if (attempt >= 50 || child.exitCode !== null) throw new Error(`redis-server on ${port} did not start: ${(error as Error).message}`);
+        if (attempt >= 50 || child.exitCode !== null)
+          throw new Error(`redis-server on ${port} did not start: ${(error as Error).message}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }

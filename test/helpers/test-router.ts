@@ -8,7 +8,10 @@ import type { Services } from '../../server/services.js';
 import { createInnerContext } from '../../server/trpc/context.js';
 
 /** Serves a test's own router over REST on port 0 with the app's real services, the errors shaped as the app shapes them. */
-export async function serveTestRouter(services: Services, testRouter: AnyRouter): Promise<{ api: string; close(): void }> {
+export async function serveTestRouter(
+  services: Services,
+  testRouter: AnyRouter,
+): Promise<{ api: string; close(): void }> {
   const app = express();
   app.use(
     '/api',

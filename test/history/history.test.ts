@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { request } from '../helpers/app.js';
 import { queueTestBed } from '../helpers/queues.js';
 
-const sum = (points: Array<Record<string, unknown>>, field: string) => points.reduce((total, point) => total + Number(point[field]), 0);
+const sum = (points: Array<Record<string, unknown>>, field: string) =>
+  points.reduce((total, point) => total + Number(point[field]), 0);
 
 describe('history: sampled queue and connection figures', () => {
   const bed = queueTestBed({ SERVICE_SAMPLE_INTERVAL_SECONDS: '5' });
@@ -23,7 +24,16 @@ describe('history: sampled queue and connection figures', () => {
     expect(emails.status).toBe(200);
     expect(emails.body.stepSeconds).toBe(5);
     expect(emails.body.points).toHaveLength(1);
-    expect(emails.body.points[0]).toMatchObject({ waiting: 4, failed: 2, completed: 3, completedDelta: 3, failedDelta: 2, active: 0, paused: false, workers: 0 });
+    expect(emails.body.points[0]).toMatchObject({
+      waiting: 4,
+      failed: 2,
+      completed: 3,
+      completedDelta: 3,
+      failedDelta: 2,
+      active: 0,
+      paused: false,
+      workers: 0,
+    });
     expect(emails.body.points[0].oldestWaitingSeconds).toBeGreaterThanOrEqual(1);
 
     const consumer = await history('/queues/idle-consumer/history');
@@ -31,7 +41,15 @@ describe('history: sampled queue and connection figures', () => {
 
     const connection = await history('/history');
     expect(connection.status).toBe(200);
-    expect(connection.body.points[0]).toMatchObject({ queues: 2, waiting: 4, failed: 2, delayed: 1, workers: 1, up: true, paused: 0 });
+    expect(connection.body.points[0]).toMatchObject({
+      queues: 2,
+      waiting: 4,
+      failed: 2,
+      delayed: 1,
+      workers: 1,
+      up: true,
+      paused: 0,
+    });
     expect(connection.body.points[0].usedMemory).toBeGreaterThan(0);
   });
 
@@ -39,9 +57,18 @@ describe('history: sampled queue and connection figures', () => {
     const queue = await bed.seeded('reports', { failed: 2 });
     await bed.app.services.history.sampleOnce();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const worker = new Worker('reports', async () => { throw new Error('down'); }, bed.fixture.bullmq);
+    const worker = new Worker(
+      'reports',
+      async () => {
+        throw new Error('down');
+      },
+      bed.fixture.bullmq,
+    );
     bed.closeLater(worker);
-    const failedTwice = new Promise<void>((resolve) => { let n = 0; worker.on('failed', () => ++n === 3 && resolve()); });
+    const failedTwice = new Promise<void>((resolve) => {
+      let n = 0;
+      worker.on('failed', () => ++n === 3 && resolve());
+    });
     await queue.addBulk([1, 2, 3].map((i) => ({ name: `r${i}`, data: {} })));
     await failedTwice;
     await bed.app.services.history.sampleOnce();

@@ -1,7 +1,12 @@
 import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { latencyJobsPerCall, latencyJobsPerQueue } from '../../server/history/sample-latency.js';
-import { collectSample, totalsOf, type ConnectionSample, type QueuePoint } from '../../server/history/collect-sample.js';
+import {
+  collectSample,
+  totalsOf,
+  type ConnectionSample,
+  type QueuePoint,
+} from '../../server/history/collect-sample.js';
 import { commandsDuring } from '../helpers/command-count.js';
 import { writeSample } from '../../server/history/write-sample.js';
 import { persistenceKinds, request } from '../helpers/app.js';
@@ -11,13 +16,22 @@ import { queueTestBed, type QueueTestBed } from '../helpers/queues.js';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs one job per entry through a real Worker (concurrency 1): each sleeps `ms`, then fails when `fail` is set. */
-async function runJobs(bed: QueueTestBed, queueName: string, jobs: Array<{ name?: string; ms: number; fail?: boolean }>, concurrency = 1): Promise<string[]> {
+async function runJobs(
+  bed: QueueTestBed,
+  queueName: string,
+  jobs: Array<{ name?: string; ms: number; fail?: boolean }>,
+  concurrency = 1,
+): Promise<string[]> {
   const queue = bed.openQueue(queueName);
-  const worker = new Worker(queueName, async (job) => {
-    await sleep(job.data.ms);
-    if (job.data.fail) throw new Error(`${job.name} failed`);
-    return 'ok';
-  }, { ...bed.fixture.bullmq, concurrency });
+  const worker = new Worker(
+    queueName,
+    async (job) => {
+      await sleep(job.data.ms);
+      if (job.data.fail) throw new Error(`${job.name} failed`);
+      return 'ok';
+    },
+    { ...bed.fixture.bullmq, concurrency },
+  );
   const settled = new Promise<void>((resolve) => {
     let n = 0;
     const settle = () => ++n === jobs.length && resolve();
@@ -54,26 +68,73 @@ describe.each(persistenceKinds)('latency in the history (%s persistence)', (pers
 
     // Nothing finished since: the next sample measures nothing (its row; steps of 5 s would merge the two samples).
     await bed.app.services.history.sampleOnce();
-    const [latest] = await bed.app.services.persistence.fork().execute<Array<Record<string, unknown>>>(
-      "select completed_delta, latency_jobs, processing_p50_ms, wait_p99_ms from queue_sample where queue_name = 'timed' and resolution = 'raw' order by at desc limit 1",
-    );
+    const [latest] = await bed.app.services.persistence
+      .fork()
+      .execute<Array<Record<string, unknown>>>(
+        "select completed_delta, latency_jobs, processing_p50_ms, wait_p99_ms from queue_sample where queue_name = 'timed' and resolution = 'raw' order by at desc limit 1",
+      );
     expect(latest).toMatchObject({ latency_jobs: 0, processing_p50_ms: null, wait_p99_ms: null });
     expect(Number(latest!.completed_delta)).toBe(0);
   });
 
-  it('rolls samples up into 15 minutes: jobs summed, each percentile the worst sample\'s, a sample without jobs changing none', async () => {
+  it("rolls samples up into 15 minutes: jobs summed, each percentile the worst sample's, a sample without jobs changing none", async () => {
     const bucket = Math.floor(Date.now() / 900_000) * 900_000 - 900_000;
     const point = (latency: QueuePoint['latency']): QueuePoint => ({
-      prefix: bed.fixture.prefix, queueName: 'rolled', waiting: 0, active: 0, delayed: 0, failed: 0, completed: 0, completedDelta: 0, failedDelta: 0, oldestWaitingSeconds: 0, paused: false, workers: 0, latency,
+      prefix: bed.fixture.prefix,
+      queueName: 'rolled',
+      waiting: 0,
+      active: 0,
+      delayed: 0,
+      failed: 0,
+      completed: 0,
+      completedDelta: 0,
+      failedDelta: 0,
+      oldestWaitingSeconds: 0,
+      paused: false,
+      workers: 0,
+      latency,
     });
-    const sample = (at: number, latency: QueuePoint['latency']): ConnectionSample => ({ at, queues: [point(latency)], totals: totalsOf([point(latency)]), store: { up: true, usedMemory: 1, maxMemory: 0, clients: 1, opsPerSecond: 0 } });
+    const sample = (at: number, latency: QueuePoint['latency']): ConnectionSample => ({
+      at,
+      queues: [point(latency)],
+      totals: totalsOf([point(latency)]),
+      store: { up: true, usedMemory: 1, maxMemory: 0, clients: 1, opsPerSecond: 0 },
+    });
     const em = () => bed.app.services.persistence.fork();
-    await writeSample(em(), 'main', sample(bucket + 60_000, { jobs: 10, processingMs: [10, 90, 200], waitMs: [5, 50, 80] }));
-    await writeSample(em(), 'main', sample(bucket + 120_000, { jobs: 4, processingMs: [30, 40, 500], waitMs: [1, 2, 3] }));
+    await writeSample(
+      em(),
+      'main',
+      sample(bucket + 60_000, { jobs: 10, processingMs: [10, 90, 200], waitMs: [5, 50, 80] }),
+    );
+    await writeSample(
+      em(),
+      'main',
+      sample(bucket + 120_000, { jobs: 4, processingMs: [30, 40, 500], waitMs: [1, 2, 3] }),
+    );
     await writeSample(em(), 'main', sample(bucket + 180_000, null));
-    const [row] = await em().execute<Array<Record<string, unknown>>>("select * from queue_sample where queue_name = 'rolled' and resolution = '15m'");
-    expect(Object.fromEntries(['latency_jobs', 'processing_p50_ms', 'processing_p95_ms', 'processing_p99_ms', 'wait_p50_ms', 'wait_p95_ms', 'wait_p99_ms'].map((column) => [column, Number(row![column])]))).toEqual({
-      latency_jobs: 14, processing_p50_ms: 30, processing_p95_ms: 90, processing_p99_ms: 500, wait_p50_ms: 5, wait_p95_ms: 50, wait_p99_ms: 80,
+    const [row] = await em().execute<Array<Record<string, unknown>>>(
+      "select * from queue_sample where queue_name = 'rolled' and resolution = '15m'",
+    );
+    expect(
+      Object.fromEntries(
+        [
+          'latency_jobs',
+          'processing_p50_ms',
+          'processing_p95_ms',
+          'processing_p99_ms',
+          'wait_p50_ms',
+          'wait_p95_ms',
+          'wait_p99_ms',
+        ].map((column) => [column, Number(row![column])]),
+      ),
+    ).toEqual({
+      latency_jobs: 14,
+      processing_p50_ms: 30,
+      processing_p95_ms: 90,
+      processing_p99_ms: 500,
+      wait_p50_ms: 5,
+      wait_p95_ms: 50,
+      wait_p99_ms: 80,
     });
   });
 
@@ -83,7 +144,9 @@ describe.each(persistenceKinds)('latency in the history (%s persistence)', (pers
     await runJobs(bed, 'busy-b', [{ ms: 5 }]);
     const store = bed.app.services.stores.handle((await bed.app.services.connections.find('main'))!);
     const scripts = async (since: number) => {
-      const sent = await commandsDuring(store.client, () => collectSample(store, bed.app.services.queueDirectory, since, Date.now()));
+      const sent = await commandsDuring(store.client, () =>
+        collectSample(store, bed.app.services.queueDirectory, since, Date.now()),
+      );
       expect(sent.filter((name) => ['zrevrangebyscore', 'hmget', 'zcount', 'zrange'].includes(name))).toEqual([]);
       return sent.filter((name) => name === 'evalsha' || name === 'eval').length;
     };
@@ -111,16 +174,34 @@ describe('latency roll-ups, insights, Prometheus and the CLI', () => {
 
   it('GET …/history/insights names the jobs failing most and the slowest jobs of the window', async () => {
     const ids = await runJobs(bed, 'checkout', [
-      ...Array(4).fill({ name: 'charge', ms: 1, fail: true }), ...Array(2).fill({ name: 'email', ms: 1, fail: true }), { name: 'email', ms: 1 },
-      { name: 'report', ms: 250 }, { name: 'charge', ms: 120 }, ...Array(5).fill({ name: 'ok', ms: 1 }),
+      ...Array(4).fill({ name: 'charge', ms: 1, fail: true }),
+      ...Array(2).fill({ name: 'email', ms: 1, fail: true }),
+      { name: 'email', ms: 1 },
+      { name: 'report', ms: 250 },
+      { name: 'charge', ms: 120 },
+      ...Array(5).fill({ name: 'ok', ms: 1 }),
     ]);
     const insights = await api('/c/main/queues/checkout/history/insights?window=1h');
     expect(insights.status).toBe(200);
     expect(insights.body).toMatchObject({
-      queueName: 'checkout', prefix: bed.fixture.prefix, exact: true, completed: { inWindow: 8, examined: 8 }, failed: { inWindow: 6, examined: 6 },
-      topFailingNames: [{ name: 'charge', failed: 4, completed: 1, failureRate: 0.8 }, { name: 'email', failed: 2, completed: 1 }],
+      queueName: 'checkout',
+      prefix: bed.fixture.prefix,
+      exact: true,
+      completed: { inWindow: 8, examined: 8 },
+      failed: { inWindow: 6, examined: 6 },
+      topFailingNames: [
+        { name: 'charge', failed: 4, completed: 1, failureRate: 0.8 },
+        { name: 'email', failed: 2, completed: 1 },
+      ],
     });
-    expect(insights.body.slowestJobs.slice(0, 2).map((job: { id: string; name: string; state: string }) => [job.id, job.name, job.state])).toEqual([[ids[7], 'report', 'completed'], [ids[8], 'charge', 'completed']]);
+    expect(
+      insights.body.slowestJobs
+        .slice(0, 2)
+        .map((job: { id: string; name: string; state: string }) => [job.id, job.name, job.state]),
+    ).toEqual([
+      [ids[7], 'report', 'completed'],
+      [ids[8], 'charge', 'completed'],
+    ]);
     expect(insights.body.slowestJobs[0].processingMs).toBeGreaterThanOrEqual(250);
     expect(insights.body.slowestJobs).toHaveLength(10);
     expect(insights.body.processingMs.p99).toBeGreaterThanOrEqual(250);
@@ -140,7 +221,10 @@ describe('latency roll-ups, insights, Prometheus and the CLI', () => {
     await bed.app.services.history.sampleOnce();
     const text: string = (await api('/prometheus')).body;
     expect(text).toContain('# TYPE bullpen_job_processing_seconds summary\n');
-    const p99 = new RegExp(`^bullpen_job_processing_seconds\\{queue="checkout-slow", connection="main", prefix="${bed.fixture.prefix}", quantile="0.99"\\} (\\S+)$`, 'm').exec(text);
+    const p99 = new RegExp(
+      `^bullpen_job_processing_seconds\\{queue="checkout-slow", connection="main", prefix="${bed.fixture.prefix}", quantile="0.99"\\} (\\S+)$`,
+      'm',
+    ).exec(text);
     expect(Number(p99?.[1])).toBeGreaterThanOrEqual(0.2);
     expect(Number(p99?.[1])).toBeLessThan(1);
     expect(text).not.toMatch(/bullpen_job_processing_seconds\{queue="elsewhere"/);

@@ -47,12 +47,37 @@ describe('the compiled package entry', () => {
   }, 60_000);
 
   it('is typed for a TypeScript consumer: a right call compiles, a wrong one does not', async () => {
-    const consumer = (body: string) => `import { createBullpen, type Bullpen } from 'bullpen';\nconst bullpen: Bullpen = await createBullpen();\n${body}\nexport {};\n`;
-    await writeFile(path.join(directory, 'right.ts'), consumer("const { queues } = await bullpen.api({ system: true }).queues.list({ connectionId: 'main' });\nconst names: string[] = queues.map((queue) => queue.name);\nconsole.log(names);"));
-    await writeFile(path.join(directory, 'wrong.ts'), consumer("await bullpen.api({ system: true }).queues.list({ connectionId: 42 });"));
-    const options = ['--ignoreConfig', '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--skipLibCheck', '--types', 'node'];
+    const consumer = (body: string) =>
+      `import { createBullpen, type Bullpen } from 'bullpen';\nconst bullpen: Bullpen = await createBullpen();\n${body}\nexport {};\n`;
+    await writeFile(
+      path.join(directory, 'right.ts'),
+      consumer(
+        "const { queues } = await bullpen.api({ system: true }).queues.list({ connectionId: 'main' });\nconst names: string[] = queues.map((queue) => queue.name);\nconsole.log(names);",
+      ),
+    );
+    await writeFile(
+      path.join(directory, 'wrong.ts'),
+      consumer('await bullpen.api({ system: true }).queues.list({ connectionId: 42 });'),
+    );
+    const options = [
+      '--ignoreConfig',
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2023',
+      '--skipLibCheck',
+      '--types',
+      'node',
+    ];
     await run(tsc, [...options, path.join(directory, 'right.ts')], { cwd: repoRoot });
-    const wrong = await run(tsc, [...options, path.join(directory, 'wrong.ts')], { cwd: repoRoot }).then(() => null, (error: { stdout: string }) => error.stdout);
+    const wrong = await run(tsc, [...options, path.join(directory, 'wrong.ts')], { cwd: repoRoot }).then(
+      () => null,
+      (error: { stdout: string }) => error.stdout,
+    );
     expect(wrong).toMatch(/connectionId[\s\S]*number|number[\s\S]*string/);
   }, 120_000);
 });

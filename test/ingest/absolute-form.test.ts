@@ -22,7 +22,9 @@ describe('/ingest with an absolute-form request target', () => {
   let app: TestApp;
   beforeAll(async () => {
     upstream = await startUpstream();
-    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', ANALYTICS_KEY: 'phc_test', ANALYTICS_UPSTREAM_URL: `${upstream.url}/` } });
+    app = await bootApp({
+      env: { SERVICE_AUTHLESS: 'true', ANALYTICS_KEY: 'phc_test', ANALYTICS_UPSTREAM_URL: `${upstream.url}/` },
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -37,7 +39,9 @@ describe('/ingest with an absolute-form request target', () => {
     const before = upstream.received.length;
     const status = await rawRequest(app.url, requestLine);
     expect(status).toBe('HTTP/1.1 201 Created');
-    expect(upstream.received.slice(before).map(({ url, headers }) => ({ url, host: headers.host }))).toEqual([{ url: path, host: new URL(upstream.url).host }]);
+    expect(upstream.received.slice(before).map(({ url, headers }) => ({ url, host: headers.host }))).toEqual([
+      { url: path, host: new URL(upstream.url).host },
+    ]);
   });
 
   it('still passes an origin-form target as it is', async () => {

@@ -73,7 +73,8 @@ describe('/ingest analytics proxy', () => {
     expect(first).toBe('first part;');
     upstream.release();
     let rest = '';
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
     expect(rest).toBe('second part');
   });
 
@@ -92,7 +93,10 @@ describe('/ingest analytics proxy', () => {
     const started = Date.now();
     const response = await request(`${app.url}/ingest/slow`);
     expect(response.status).toBe(502);
-    expect(response.body).toEqual({ code: 'UPSTREAM_UNAVAILABLE', message: 'The analytics upstream is no answer within 0.4 s' });
+    expect(response.body).toEqual({
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: 'The analytics upstream is no answer within 0.4 s',
+    });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -129,7 +133,15 @@ describe('/ingest without ANALYTICS_KEY', () => {
 describe('/ingest rate limit', () => {
   it('counts against the general API limit per client IP', async () => {
     const upstream = await startUpstream();
-    const app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', ANALYTICS_KEY: 'phc_test', ANALYTICS_UPSTREAM_URL: upstream.url, RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_MAX: '2' } });
+    const app = await bootApp({
+      env: {
+        SERVICE_AUTHLESS: 'true',
+        ANALYTICS_KEY: 'phc_test',
+        ANALYTICS_UPSTREAM_URL: upstream.url,
+        RATE_LIMIT_ENABLED: 'true',
+        RATE_LIMIT_MAX: '2',
+      },
+    });
     try {
       const statuses = [];
       for (let i = 0; i < 3; i += 1) statuses.push((await request(`${app.url}/ingest/e/`)).status);

@@ -6,7 +6,12 @@ import { request } from '../helpers/app.js';
 import { failJobs, queueTestBed, type QueueTestBed } from '../helpers/queues.js';
 
 /** Fails one job per customer (the first oldest); answers their ids in that order. */
-const failFor = (bed: QueueTestBed, queue: Queue, customers: string[]) => failJobs(bed.fixture.bullmq, queue, customers.map((customer, order) => ({ customer, order })));
+const failFor = (bed: QueueTestBed, queue: Queue, customers: string[]) =>
+  failJobs(
+    bed.fixture.bullmq,
+    queue,
+    customers.map((customer, order) => ({ customer, order })),
+  );
 
 /** 300 customers: every fifth job and the one after it belong to customer-42 (120 in all), spread through the whole status. */
 const customers = Array.from({ length: 300 }, (_, n) => (n % 5 < 2 ? 'customer-42' : `customer-${7 + (n % 3)}`));
@@ -14,7 +19,8 @@ const needle = 'customer-42';
 
 describe('bulk actions on search results', () => {
   const bed = queueTestBed();
-  const post = (queueName: string, action: string, body: unknown) => request(`${bed.app.api}/c/main/queues/${queueName}/jobs/${action}`, { method: 'POST', body });
+  const post = (queueName: string, action: string, body: unknown) =>
+    request(`${bed.app.api}/c/main/queues/${queueName}/jobs/${action}`, { method: 'POST', body });
 
   it('retries exactly what the dry run counted, across cursor continuations, while others remove jobs it already examined', async () => {
     const queue = bed.openQueue('invoices');
@@ -24,7 +30,15 @@ describe('bulk actions on search results', () => {
 
     const dry = await post('invoices', 'retry', { query, dryRun: true });
     expect(dry.status).toBe(200);
-    expect(dry.body).toMatchObject({ matched: 120, matchedTotal: 120, scanned: 300, done: true, cursor: null, succeeded: 0, failed: 0 });
+    expect(dry.body).toMatchObject({
+      matched: 120,
+      matchedTotal: 120,
+      scanned: 300,
+      done: true,
+      cursor: null,
+      succeeded: 0,
+      failed: 0,
+    });
     expect(dry.body.sampleIds).toHaveLength(20);
     for (const id of dry.body.sampleIds) expect(matching).toContain(id);
     expect(await queue.getJobCountByTypes('failed')).toBe(300);
@@ -107,7 +121,17 @@ describe('bulk actions on search results', () => {
     let cursor: string | undefined;
     const scannedPerCall: number[] = [];
     for (let calls = 0; calls < 10; calls++) {
-      const outcome = await actOnQuery({ client: bed.fixture.redis, queue, query: { q: needle }, statuses: ['failed'], scope: 'remove', act, cursor, budgetMs: 0, chunkSize: 30 });
+      const outcome = await actOnQuery({
+        client: bed.fixture.redis,
+        queue,
+        query: { q: needle },
+        statuses: ['failed'],
+        scope: 'remove',
+        act,
+        cursor,
+        budgetMs: 0,
+        chunkSize: 30,
+      });
       scannedPerCall.push(outcome.scanned);
       if (outcome.done) break;
       cursor = outcome.cursor!;
@@ -152,7 +176,11 @@ describe('bulk actions on search results', () => {
     await failFor(bed, queue, customers.slice(0, 60));
     const first = await post('receipts', 'retry', { query: { q: needle }, dryRun: true, limit: 1 });
     expect(first.body.cursor).toEqual(expect.any(String));
-    for (const body of [{ query: { q: 'customer-7' }, dryRun: true }, { query: { q: needle } }, { query: { q: needle }, dryRun: true, cursor: 'bm90LWEtY3Vyc29y' }]) {
+    for (const body of [
+      { query: { q: 'customer-7' }, dryRun: true },
+      { query: { q: needle } },
+      { query: { q: needle }, dryRun: true, cursor: 'bm90LWEtY3Vyc29y' },
+    ]) {
       const answer = await post('receipts', 'retry', { cursor: first.body.cursor, ...body });
       expect(answer.status).toBe(400);
       expect(answer.body.message).toMatch(/cursor/);

@@ -9,12 +9,24 @@ describe('POST /jobs', () => {
   it('adds a job and answers 201 with its summary', async () => {
     const { status, body } = await request(`${base}/jobs`, {
       method: 'POST',
-      body: { name: 'send', data: { to: 'a@b.c' }, jobId: 'send-1', delay: 60_000, attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 10 },
+      body: {
+        name: 'send',
+        data: { to: 'a@b.c' },
+        jobId: 'send-1',
+        delay: 60_000,
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 500 },
+        removeOnComplete: 10,
+      },
     });
     expect(status).toBe(201);
     expect(body).toMatchObject({ id: 'send-1', name: 'send', state: 'delayed', data: { to: 'a@b.c' }, delay: 60_000 });
     const stored = await queue.getJob('send-1');
-    expect(stored!.opts).toMatchObject({ attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 10 });
+    expect(stored!.opts).toMatchObject({
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: 10,
+    });
   });
 
   it('honours priority and lifo', async () => {
@@ -49,13 +61,19 @@ describe('POST /jobs', () => {
   });
 
   it('refuses an existing jobId with 409 and leaves the job alone', async () => {
-    const { status, body } = await request(`${base}/jobs`, { method: 'POST', body: { name: 'other', jobId: 'send-1', data: { replaced: true } } });
+    const { status, body } = await request(`${base}/jobs`, {
+      method: 'POST',
+      body: { name: 'other', jobId: 'send-1', data: { replaced: true } },
+    });
     expect([status, body.code]).toEqual([409, 'CONFLICT']);
     expect((await queue.getJob('send-1'))!.data).toEqual({ to: 'a@b.c' });
   });
 
   it('applies the 1 MB body limit', async () => {
-    const { status, body } = await request(`${base}/jobs`, { method: 'POST', body: { name: 'huge', data: 'x'.repeat(1_100_000) } });
+    const { status, body } = await request(`${base}/jobs`, {
+      method: 'POST',
+      body: { name: 'huge', data: 'x'.repeat(1_100_000) },
+    });
     expect([status, body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
   });
 

@@ -23,7 +23,11 @@ describe('responses capped by SERVICE_MAX_RESPONSE_BYTES', () => {
 
     const refused = await request(base);
     expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ code: 'RESPONSE_TOO_LARGE', maxBytes, readInParts: expect.stringContaining('/fields/{field}') });
+    expect(refused.body).toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      maxBytes,
+      readInParts: expect.stringContaining('/fields/{field}'),
+    });
     const stored = JSON.stringify(data);
     expect(refused.body.fieldBytes.data).toBe(Buffer.byteLength(stored));
 
@@ -58,7 +62,10 @@ describe('responses capped by SERVICE_MAX_RESPONSE_BYTES', () => {
     const logs = `${queueUrl(bed.app, bed.fixture, 'big-logs')}/jobs/${job.id}/logs`;
     const refused = await request(`${logs}?start=0&end=2`);
     expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ code: 'RESPONSE_TOO_LARGE', readInParts: expect.stringContaining('start and end') });
+    expect(refused.body).toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      readInParts: expect.stringContaining('start and end'),
+    });
     expect((await request(`${logs}?start=0&end=1`)).status).toBe(200);
   });
 });
@@ -73,7 +80,10 @@ describe('the body budget', () => {
       return release;
     });
     const gone = new AbortController();
-    const c = budget.acquire(3, gone.signal).then(() => order.push('c'), () => order.push('c abandoned'));
+    const c = budget.acquire(3, gone.signal).then(
+      () => order.push('c'),
+      () => order.push('c abandoned'),
+    );
     const d = budget.acquire(4).then((release) => {
       order.push('d');
       return release;

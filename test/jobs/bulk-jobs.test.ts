@@ -9,7 +9,11 @@ useBulkApp();
 describe('POST /jobs/retry', () => {
   it('retries exactly the named jobs, reporting each id', async () => {
     const { queue, ids } = await settledQueue('retry', [
-      { name: 'f1', fail: true }, { name: 'f2', fail: true }, { name: 'f3', fail: true }, { name: 'c1' }, { name: 'c2' },
+      { name: 'f1', fail: true },
+      { name: 'f2', fail: true },
+      { name: 'f3', fail: true },
+      { name: 'c1' },
+      { name: 'c2' },
     ]);
     const delayed = await queue.add('d1', {}, { delay: 60_000 });
     const { status, body } = await post(`${queueUrl(app, fixture, 'retry')}/jobs/retry`, {
@@ -24,13 +28,22 @@ describe('POST /jobs/retry', () => {
       { jobId: 'missing', ok: false, code: 'NOT_FOUND', error: expect.stringContaining('missing') },
     ]);
     expect(await states(queue, [ids.f1!, ids.c1!, ids.f2!, ids.f3!, ids.c2!, delayed.id!])).toEqual([
-      'waiting', 'waiting', 'failed', 'failed', 'completed', 'delayed',
+      'waiting',
+      'waiting',
+      'failed',
+      'failed',
+      'completed',
+      'delayed',
     ]);
     await queue.close();
   });
 
   it('retries every failed job with { status, all: true }', async () => {
-    const { queue } = await settledQueue('retry-all', [{ name: 'a', fail: true }, { name: 'b', fail: true }, { name: 'c' }]);
+    const { queue } = await settledQueue('retry-all', [
+      { name: 'a', fail: true },
+      { name: 'b', fail: true },
+      { name: 'c' },
+    ]);
     const { body } = await post(`${queueUrl(app, fixture, 'retry-all')}/jobs/retry`, { status: 'failed', all: true });
     expect(body).toEqual({ results: [], succeeded: 2, failed: 0, status: 'failed', remaining: 0, done: true });
     expect(await queue.getJobCounts('failed', 'completed', 'wait')).toEqual({ failed: 0, completed: 1, wait: 2 });
@@ -38,7 +51,11 @@ describe('POST /jobs/retry', () => {
   });
 
   it('stops at the batch cap and says the work is not done', async () => {
-    const { queue } = await settledQueue('capped', [{ name: 'a', fail: true }, { name: 'b', fail: true }, { name: 'c', fail: true }]);
+    const { queue } = await settledQueue('capped', [
+      { name: 'a', fail: true },
+      { name: 'b', fail: true },
+      { name: 'c', fail: true },
+    ]);
     const retryOne = async () => {
       const [job] = await queue.getFailed(0, 0);
       await (job as Job).retry('failed');
@@ -59,7 +76,9 @@ describe('POST /jobs/remove', () => {
     const active = await queue.add('busy', {});
     await waitFor(async () => (await queue.getJobState(active.id!)) === 'active', 10_000, 'the job to become active');
     const waiting = await queue.add('idle', {});
-    const { status, body } = await post(`${queueUrl(app, fixture, 'locked')}/jobs/remove`, { jobIds: [active.id, waiting.id, 'missing'] });
+    const { status, body } = await post(`${queueUrl(app, fixture, 'locked')}/jobs/remove`, {
+      jobIds: [active.id, waiting.id, 'missing'],
+    });
     expect(status).toBe(200);
     expect(body.results).toEqual([
       { jobId: active.id, ok: false, code: 'LOCKED', error: expect.stringContaining('locked') },
@@ -76,7 +95,10 @@ describe('POST /jobs/remove', () => {
 
   it('removes every completed job with { status, all: true }, and nothing else', async () => {
     const { queue } = await settledQueue('remove-all', [{ name: 'a' }, { name: 'b' }, { name: 'c', fail: true }]);
-    const { body } = await post(`${queueUrl(app, fixture, 'remove-all')}/jobs/remove`, { status: 'completed', all: true });
+    const { body } = await post(`${queueUrl(app, fixture, 'remove-all')}/jobs/remove`, {
+      status: 'completed',
+      all: true,
+    });
     expect(body).toMatchObject({ succeeded: 2, remaining: 0, done: true });
     expect(await queue.getJobCounts('completed', 'failed')).toEqual({ completed: 0, failed: 1 });
     await queue.close();
@@ -88,7 +110,10 @@ describe('POST /jobs/invoke', () => {
     const queue = new Queue('invoke', fixture.bullmq);
     const [d1, d2, d3] = await Promise.all([1, 2, 3].map((n) => queue.add(`d${n}`, { n }, { delay: 60_000 })));
     const waiting = await queue.add('w', { n: 0 });
-    const { body } = await post(`${queueUrl(app, fixture, 'invoke')}/jobs/invoke`, { jobIds: [d1!.id, d2!.id, waiting.id], data: { replaced: true } });
+    const { body } = await post(`${queueUrl(app, fixture, 'invoke')}/jobs/invoke`, {
+      jobIds: [d1!.id, d2!.id, waiting.id],
+      data: { replaced: true },
+    });
     expect(body.results).toEqual([
       { jobId: d1!.id, ok: true },
       { jobId: d2!.id, ok: true },

@@ -23,14 +23,22 @@ const idsByClass = new Map<string, string[]>();
 
 /** A real Worker fails jobs with two error classes whose messages differ in numbers, addresses and ids. */
 async function failThroughWorker(): Promise<void> {
-  await queue.addBulk(Array.from({ length: total }, (_, n) => ({ name: 'send', data: { n, to: `customer${n}@example.com` } })));
+  await queue.addBulk(
+    Array.from({ length: total }, (_, n) => ({ name: 'send', data: { n, to: `customer${n}@example.com` } })),
+  );
   let settled = 0;
   const worker = new Worker(
     queueName,
     async (job) => {
       const { n, to } = job.data as { n: number; to: string };
-      if (n % 10 < 4) throw new InvalidRecipientError(`recipient "${to}" refused by mx-${n}.example.net: 550 5.1.1 user unknown (order ord-${7000 + n})`);
-      if (n % 10 < 9) throw new SmtpTimeoutError(`connection to smtp.example.com:587 timed out after ${30_000 + n} ms (session 0x${(0xbeef00 + n).toString(16)})`);
+      if (n % 10 < 4)
+        throw new InvalidRecipientError(
+          `recipient "${to}" refused by mx-${n}.example.net: 550 5.1.1 user unknown (order ord-${7000 + n})`,
+        );
+      if (n % 10 < 9)
+        throw new SmtpTimeoutError(
+          `connection to smtp.example.com:587 timed out after ${30_000 + n} ms (session 0x${(0xbeef00 + n).toString(16)})`,
+        );
       return 'sent';
     },
     { ...fixture.bullmq, concurrency: 8 },
@@ -57,7 +65,15 @@ afterAll(async () => {
   await fixture.cleanup();
 });
 
-type Group = { errorClass: string | null; reason: string; exampleReason: string; count: number; firstSeen: number; lastSeen: number; exampleIds: string[] };
+type Group = {
+  errorClass: string | null;
+  reason: string;
+  exampleReason: string;
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+  exampleIds: string[];
+};
 
 /** Follows the cursor to the end, adding up the groups as a client does. */
 async function wholeWindow(query: string): Promise<{ groups: Map<string, Group>; pages: number; scanned: number[] }> {
@@ -65,13 +81,20 @@ async function wholeWindow(query: string): Promise<{ groups: Map<string, Group>;
   const scanned: number[] = [];
   let cursor: string | null = null;
   do {
-    const page: { status: number; body: any } = await request(`${base}/failures?${query}${cursor ? `&cursor=${cursor}` : ''}`);
+    const page: { status: number; body: any } = await request(
+      `${base}/failures?${query}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     expect(page.status).toBe(200);
     scanned.push(page.body.scanned);
     for (const group of page.body.groups as Group[]) {
       const key = `${group.errorClass}|${group.reason}`;
       const known = groups.get(key);
-      groups.set(key, known ? { ...known, count: known.count + group.count, exampleIds: [...known.exampleIds, ...group.exampleIds] } : group);
+      groups.set(
+        key,
+        known
+          ? { ...known, count: known.count + group.count, exampleIds: [...known.exampleIds, ...group.exampleIds] }
+          : group,
+      );
     }
     cursor = page.body.cursor;
   } while (cursor);
@@ -91,7 +114,9 @@ describe('GET …/queues/{queueName}/failures (failure triage)', () => {
     const [smtp, recipient] = body.groups as Group[];
     expect(smtp!.reason).toBe('connection to smtp.example.com:<n> timed out after <n> ms (session <hex>)');
     expect(recipient!.reason).toBe('recipient "…" refused by <id>.example.net: <n> <n> user unknown (order <id>)');
-    expect(recipient!.exampleReason).toMatch(/^recipient "customer\d+@example\.com" refused by mx-\d+\.example\.net: 550 5\.1\.1 user unknown \(order ord-\d+\)$/);
+    expect(recipient!.exampleReason).toMatch(
+      /^recipient "customer\d+@example\.com" refused by mx-\d+\.example\.net: 550 5\.1\.1 user unknown \(order ord-\d+\)$/,
+    );
     for (const group of [smtp!, recipient!]) {
       expect(group.exampleIds).toHaveLength(5);
       for (const id of group.exampleIds) expect(idsByClass.get(group.errorClass!)).toContain(id);
@@ -107,7 +132,8 @@ describe('GET …/queues/{queueName}/failures (failure triage)', () => {
   it('reads a bounded number of jobs per request and continues by cursor, each job counted once', async () => {
     // Jobs that failed in the same millisecond straddle pages: the cursor skips exactly those already read.
     const failed = await queue.getFailed();
-    for (const job of failed.slice(0, 20)) await fixture.redis.zadd(`${fixture.prefix}:${queueName}:failed`, String(failed[0]!.finishedOn), job.id!);
+    for (const job of failed.slice(0, 20))
+      await fixture.redis.zadd(`${fixture.prefix}:${queueName}:failed`, String(failed[0]!.finishedOn), job.id!);
     const { groups, pages, scanned } = await wholeWindow('window=1h&limit=7');
     expect(pages).toBe(8);
     expect(scanned.every((count) => count <= 7)).toBe(true);
@@ -125,7 +151,10 @@ describe('GET …/queues/{queueName}/failures (failure triage)', () => {
     await fixture.redis.hdel(`${fixture.prefix}:${queueName}:${traceless!.id}`, 'stacktrace');
     const hour = (await request(`${base}/failures?window=1h`)).body;
     expect(hour.scanned).toBe(53);
-    expect(hour.groups.find((group: Group) => group.errorClass === null)).toMatchObject({ count: 1, exampleIds: [traceless!.id] });
+    expect(hour.groups.find((group: Group) => group.errorClass === null)).toMatchObject({
+      count: 1,
+      exampleIds: [traceless!.id],
+    });
     const threeHours = (await request(`${base}/failures?window=3h`)).body;
     expect(threeHours.scanned).toBe(54);
   });
@@ -154,7 +183,9 @@ describe('failure reasons, normalised', () => {
   it('replaces numbers, ids, hex, addresses and quoted values, and keeps the words', () => {
     expect(normaliseReason("User 'ada' (id 42) not found")).toBe('User "…" (id <n>) not found');
     expect(normaliseReason("can't reach db-7.internal:5432")).toBe("can't reach <id>.internal:<n>");
-    expect(normaliseReason('hash 9f86d081884c7d65 mismatch for 3fa85f64-5717-4562-b3fc-2c963f66afa6')).toBe('hash <hex> mismatch for <uuid>');
+    expect(normaliseReason('hash 9f86d081884c7d65 mismatch for 3fa85f64-5717-4562-b3fc-2c963f66afa6')).toBe(
+      'hash <hex> mismatch for <uuid>',
+    );
     expect(normaliseReason('bounce from bob.smith+x@mail.example.org')).toBe('bounce from <email>');
     expect(normaliseReason('ECONNRESET   after\n2.5 s')).toBe('ECONNRESET after <n> s');
   });

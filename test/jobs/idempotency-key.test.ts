@@ -11,7 +11,8 @@ describe.each(['embedded', 'server'] as const)('Idempotency-Key (%s persistence)
   const jobsOf = (queueName: string) => `${queueUrl(bed.app, bed.fixture, queueName)}/jobs`;
   const add = (queueName: string, key: string, body: unknown = { name: 'charge', data: { amount: 5 } }) =>
     request(jobsOf(queueName), { method: 'POST', headers: { 'idempotency-key': key }, body });
-  const jobCount = async (queueName: string) => (await bed.openQueue(queueName).getJobCountByTypes('waiting', 'delayed', 'prioritized'));
+  const jobCount = async (queueName: string) =>
+    await bed.openQueue(queueName).getJobCountByTypes('waiting', 'delayed', 'prioritized');
 
   it('answers a retry with the first answer, status and body, and adds nothing', async () => {
     const queueName = `idem-seq-${randomUUID()}`;
@@ -76,7 +77,11 @@ describe.each(['embedded', 'server'] as const)('Idempotency-Key (%s persistence)
     await bed.seeded(queueName, { failed: 3 });
     const key = randomUUID();
     const retry = () =>
-      request(`${queueUrl(bed.app, bed.fixture, queueName)}/jobs/retry`, { method: 'POST', headers: { 'idempotency-key': key }, body: { status: 'failed', all: true, async: true } });
+      request(`${queueUrl(bed.app, bed.fixture, queueName)}/jobs/retry`, {
+        method: 'POST',
+        headers: { 'idempotency-key': key },
+        body: { status: 'failed', all: true, async: true },
+      });
     const [one, two] = await Promise.all([retry(), retry()]);
     const three = await retry();
     expect([one.status, two.status, three.status]).toEqual([202, 202, 202]);
@@ -88,6 +93,9 @@ describe.each(['embedded', 'server'] as const)('Idempotency-Key (%s persistence)
 
   it('refuses a malformed key with 400', async () => {
     const answer = await add(`idem-bad-${randomUUID()}`, 'x'.repeat(256));
-    expect(answer).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', message: expect.stringMatching(/Idempotency-Key/) } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', message: expect.stringMatching(/Idempotency-Key/) },
+    });
   });
 });

@@ -39,7 +39,8 @@ describe('GET /jobs/:jobId', () => {
 });
 
 describe('round trips', () => {
-  const storeClient = async () => app.services.stores.handle((await app.services.connections.find(fixture.connectionId))!).client;
+  const storeClient = async () =>
+    app.services.stores.handle((await app.services.connections.find(fixture.connectionId))!).client;
 
   it('reads a detail in one Redis command and a range of logs in one', async () => {
     await request(`${base}/jobs/${failedId}`); // opens the store and caches the scripts
@@ -53,7 +54,11 @@ describe('round trips', () => {
 
   it('answers 404 naming the queue when the queue does not exist, in that same command', async () => {
     const { status, body } = await request(`${queueUrl(app, fixture, 'no-such-queue')}/jobs/${failedId}`);
-    expect([status, body.code, body.message]).toEqual([404, 'NOT_FOUND', expect.stringContaining('Queue "no-such-queue"')]);
+    expect([status, body.code, body.message]).toEqual([
+      404,
+      'NOT_FOUND',
+      expect.stringContaining('Queue "no-such-queue"'),
+    ]);
     const logs = await request(`${queueUrl(app, fixture, 'no-such-queue')}/jobs/${failedId}/logs`);
     expect([logs.status, logs.body.message]).toEqual([404, expect.stringContaining('Queue "no-such-queue"')]);
   });
@@ -61,11 +66,16 @@ describe('round trips', () => {
   it('gives, from the script, the very 404 body the queue middleware gives (with and without a prefix), and still refuses a foreign prefix', async () => {
     const missing = queueUrl(app, fixture, 'no-such-queue');
     for (const prefix of [undefined, fixture.prefix]) {
-      const query = (first: string) => (prefix === undefined ? first : `${first}${first ? '&' : '?'}prefix=${encodeURIComponent(prefix)}`);
+      const query = (first: string) =>
+        prefix === undefined ? first : `${first}${first ? '&' : '?'}prefix=${encodeURIComponent(prefix)}`;
       // GET /queues/{queueName} resolves its queue in the middleware (an EXISTS round trip).
       const resolved = await request(`${missing}${query('')}`);
       expect(resolved.status).toBe(404);
-      for (const path of [`/jobs/${failedId}${query('')}`, `/jobs/${failedId}/logs${query('')}`, `/jobs${query('?status=completed')}`]) {
+      for (const path of [
+        `/jobs/${failedId}${query('')}`,
+        `/jobs/${failedId}/logs${query('')}`,
+        `/jobs${query('?status=completed')}`,
+      ]) {
         const answer = await request(`${missing}${path}`);
         expect([answer.status, answer.body], path).toEqual([404, resolved.body]);
       }

@@ -31,12 +31,20 @@ describe('flows', () => {
     expect(parent.state).toBe('waitingChildren');
     expect(parent.children.counts).toEqual({ processed: 0, unprocessed: 3, failed: 0, ignored: 0 });
     expect(parent.children.truncated).toBe(false);
-    const names = parent.children.items.map((child: { name: string; queueName: string }) => `${child.queueName}/${child.name}`).sort();
+    const names = parent.children.items
+      .map((child: { name: string; queueName: string }) => `${child.queueName}/${child.name}`)
+      .sort();
     expect(names).toEqual(['parts/frame', 'parts/wheel', 'parts/wheel']);
     const wheel = parent.children.items.find((child: { name: string }) => child.name === 'wheel');
     expect(wheel).toMatchObject({ prefix: fixture.prefix, state: 'waiting' });
     const { body: child } = await request(`${queueUrl(app, fixture, 'parts')}/jobs/${wheel.id}`);
-    expect(child.parent).toMatchObject({ id: parentId, queueName, prefix: fixture.prefix, name: 'assemble', state: 'waitingChildren' });
+    expect(child.parent).toMatchObject({
+      id: parentId,
+      queueName,
+      prefix: fixture.prefix,
+      name: 'assemble',
+      state: 'waitingChildren',
+    });
   });
 
   it('returns the tree, bounded in depth and breadth', async () => {

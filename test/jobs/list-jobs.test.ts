@@ -15,7 +15,9 @@ async function pageThrough(status: string, order: string, pageSize: number) {
   const ids: string[] = [];
   const pages: any[] = [];
   for (let page = 1; page <= 20; page++) {
-    const { status: code, body } = await request(`${base}/jobs?status=${status}&order=${order}&pageSize=${pageSize}&page=${page}`);
+    const { status: code, body } = await request(
+      `${base}/jobs?status=${status}&order=${order}&pageSize=${pageSize}&page=${page}`,
+    );
     expect(code).toBe(200);
     pages.push(body);
     ids.push(...body.jobs.map((job: { id: string }) => job.id));
@@ -40,10 +42,14 @@ beforeAll(async () => {
     },
     { ...fixture.bullmq, concurrency: 1 },
   );
-  await waitFor(async () => {
-    const counts = await queue.getJobCounts('completed', 'failed');
-    return counts.completed === 7 && counts.failed === 5;
-  }, 15_000, 'the worker to finish');
+  await waitFor(
+    async () => {
+      const counts = await queue.getJobCounts('completed', 'failed');
+      return counts.completed === 7 && counts.failed === 5;
+    },
+    15_000,
+    'the worker to finish',
+  );
   await worker.close();
   for (let n = 0; n < 6; n++) await queue.add(`wait-${n}`, { n });
   for (let n = 0; n < 4; n++) await queue.add(`later-${n}`, { n }, { delay: 60_000 * (n + 1) });
@@ -67,7 +73,9 @@ describe('GET /jobs', () => {
   ])('pages %s exactly: every job once, totals right', async (status, expected) => {
     const newest = await pageThrough(status, 'newest', 2);
     const oldest = await pageThrough(status, 'oldest', 2);
-    const truth = (await queue.getJobs(status === 'waiting' ? 'wait' : (status as 'completed'), 0, -1)).map((job) => job.id);
+    const truth = (await queue.getJobs(status === 'waiting' ? 'wait' : (status as 'completed'), 0, -1)).map(
+      (job) => job.id,
+    );
     expect(newest.ids).toHaveLength(expected);
     expect(new Set(newest.ids)).toEqual(new Set(truth));
     expect(oldest.ids).toEqual([...newest.ids].reverse());
@@ -88,10 +96,18 @@ describe('GET /jobs', () => {
   it('summarises completed and failed jobs with what the worker left', async () => {
     const { body: completed } = await request(`${base}/jobs?status=completed&pageSize=100`);
     const ok = completed.jobs.find((job: { name: string }) => job.name === 'ok-3');
-    expect(ok).toMatchObject({ returnvalue: { doubled: 6 }, data: { n: 3 }, attemptsMade: 1, truncated: false, truncatedFields: [] });
+    expect(ok).toMatchObject({
+      returnvalue: { doubled: 6 },
+      data: { n: 3 },
+      attemptsMade: 1,
+      truncated: false,
+      truncatedFields: [],
+    });
     expect(ok.finishedOn).toBeGreaterThanOrEqual(ok.processedOn);
     const { body: failed } = await request(`${base}/jobs?status=failed&pageSize=100`);
-    expect(failed.jobs.map((job: { failedReason: string }) => job.failedReason).sort()).toEqual([0, 1, 2, 3, 4].map((n) => `failure ${n}`));
+    expect(failed.jobs.map((job: { failedReason: string }) => job.failedReason).sort()).toEqual(
+      [0, 1, 2, 3, 4].map((n) => `failure ${n}`),
+    );
   });
 
   it('returns only the fields asked for', async () => {

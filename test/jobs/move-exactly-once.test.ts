@@ -26,19 +26,33 @@ function withinPlan(from: Queue, to: string, mover = ''): MovePlan {
   return {
     source: { client: fixture.redis, ref: ref(from.name), queue: from },
     target: { ref: ref(to), keepIds: false },
-    carry: (orders) => moveWithinStore(fixture.redis, ref(from.name), ref(to), orders, mover && moveTallyKey(ref(to), mover)),
+    carry: (orders) =>
+      moveWithinStore(fixture.redis, ref(from.name), ref(to), orders, mover && moveTallyKey(ref(to), mover)),
   };
 }
 
 describe('a move within one store: copy and removal in one step', () => {
   it('keeps name, data, options, creation time, attempts made, logs and priority; drops delay and the old id', async () => {
     const source = queue('keep');
-    const job = await source.add('invoice', { n: 7 }, { attempts: 5, backoff: { type: 'fixed', delay: 10 }, removeOnComplete: true, delay: 60_000, timestamp: 1_700_000_000_000 });
+    const job = await source.add(
+      'invoice',
+      { n: 7 },
+      {
+        attempts: 5,
+        backoff: { type: 'fixed', delay: 10 },
+        removeOnComplete: true,
+        delay: 60_000,
+        timestamp: 1_700_000_000_000,
+      },
+    );
     await job.log('first try');
     await fixture.redis.hset(`${fixture.prefix}:keep:${job.id}`, 'atm', 2, 'ats', 2);
     const urgent = await source.add('urgent', {}, { priority: 3 });
     const results = await moveJobIds(withinPlan(source, 'keep-retry'), [job.id!, urgent.id!]);
-    expect(results).toEqual([{ jobId: job.id, ok: true }, { jobId: urgent.id, ok: true }]);
+    expect(results).toEqual([
+      { jobId: job.id, ok: true },
+      { jobId: urgent.id, ok: true },
+    ]);
     const moved = (await queue('keep-retry').getJob(movedJobId('keep', job.id!)))!;
     expect(moved).toMatchObject({ name: 'invoice', data: { n: 7 }, timestamp: 1_700_000_000_000, attemptsMade: 2 });
     expect(moved.opts).toMatchObject({ attempts: 5, backoff: { type: 'fixed', delay: 10 }, removeOnComplete: true });
@@ -53,7 +67,10 @@ describe('a move within one store: copy and removal in one step', () => {
   it('leaves a job a worker holds, and one whose id the target already holds, where they are', async () => {
     const source = queue('held');
     const target = queue('held-retry');
-    const worker = new Worker('held', () => new Promise((resolve) => setTimeout(resolve, 3000)), { ...fixture.bullmq, concurrency: 1 });
+    const worker = new Worker('held', () => new Promise((resolve) => setTimeout(resolve, 3000)), {
+      ...fixture.bullmq,
+      concurrency: 1,
+    });
     opened.push(worker);
     const active = await source.add('slow', {});
     await waitFor(async () => (await source.getJobState(active.id!)) === 'active', 5000, 'the job to be active');
@@ -80,7 +97,10 @@ describe('a move within one store: copy and removal in one step', () => {
     const [a, b] = await Promise.all([moveAll('twice-a'), moveAll('twice-b')]);
     expect(a + b).toBe(2000);
     expect((await queue('twice-a').getWaitingCount()) + (await queue('twice-b').getWaitingCount())).toBe(2000);
-    expect({ a: await queue('twice-a').getWaitingCount(), b: await queue('twice-b').getWaitingCount() }).toEqual({ a, b });
+    expect({ a: await queue('twice-a').getWaitingCount(), b: await queue('twice-b').getWaitingCount() }).toEqual({
+      a,
+      b,
+    });
   });
 });
 
@@ -89,17 +109,25 @@ describe('a move across two stores: the move journal decides', () => {
     const targetClient = new Redis(fixture.bullmq.connection);
     opened.push({ close: async () => targetClient.disconnect() });
     const source = queue('far');
-    const jobs = await source.addBulk(Array.from({ length: 50 }, (_, n) => ({ name: 'work', data: { n }, opts: { removeOnComplete: true } })));
+    const jobs = await source.addBulk(
+      Array.from({ length: 50 }, (_, n) => ({ name: 'work', data: { n }, opts: { removeOnComplete: true } })),
+    );
     const plan = (client: Redis): MovePlan => ({
       source: { client: fixture.redis, ref: ref('far'), queue: source },
       target: { ref: ref('far-retry'), keepIds: false },
       carry: (orders) =>
-        moveAcrossStores({
-          source: redisMoveSource({ client, ref: ref('far') }),
-          target: redisMoveTarget({ client: targetClient, ref: ref('far-retry') }, moveJournalKey(ref('far-retry'), 'main', ref('far'))),
-          mover: 'task-1',
-          tallied: true,
-        }, orders),
+        moveAcrossStores(
+          {
+            source: redisMoveSource({ client, ref: ref('far') }),
+            target: redisMoveTarget(
+              { client: targetClient, ref: ref('far-retry') },
+              moveJournalKey(ref('far-retry'), 'main', ref('far')),
+            ),
+            mover: 'task-1',
+            tallied: true,
+          },
+          orders,
+        ),
     });
     // The first run dies between delivering to the target and releasing the source: its release never reaches the store.
     const crashOnRelease = new Proxy(fixture.redis, {
@@ -107,18 +135,36 @@ describe('a move across two stores: the move journal decides', () => {
         const real = Reflect.get(target, key, receiver) as unknown;
         if (key !== 'evalsha' && key !== 'eval') return real;
         // Once the copies are in the target, the source is never reached again.
-        return async (...args: unknown[]) => ((await targetClient.llen(`${fixture.prefix}:far-retry:wait`)) > 0 ? Promise.reject(new Error('killed')) : (real as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        return async (...args: unknown[]) =>
+          (await targetClient.llen(`${fixture.prefix}:far-retry:wait`)) > 0
+            ? Promise.reject(new Error('killed'))
+            : (real as (...a: unknown[]) => Promise<unknown>).apply(target, args);
       },
     });
-    await expect(moveJobIds(plan(crashOnRelease), jobs.map((job) => job.id!))).rejects.toThrow('killed');
+    await expect(
+      moveJobIds(
+        plan(crashOnRelease),
+        jobs.map((job) => job.id!),
+      ),
+    ).rejects.toThrow('killed');
     expect(await source.getWaitingCount()).toBe(50);
     expect(await queue('far-retry').getWaitingCount()).toBe(50);
     const processed: string[] = [];
-    const worker = new Worker('far-retry', async (job) => void processed.push(job.id!), { ...fixture.bullmq, concurrency: 50 });
+    const worker = new Worker('far-retry', async (job) => void processed.push(job.id!), {
+      ...fixture.bullmq,
+      concurrency: 50,
+    });
     opened.push(worker);
-    await waitFor(async () => processed.length === 50 && (await queue('far-retry').getCompletedCount()) === 0, 10_000, 'the copies to run and be removed');
+    await waitFor(
+      async () => processed.length === 50 && (await queue('far-retry').getCompletedCount()) === 0,
+      10_000,
+      'the copies to run and be removed',
+    );
 
-    const resumed = await moveJobIds(plan(fixture.redis), jobs.map((job) => job.id!));
+    const resumed = await moveJobIds(
+      plan(fixture.redis),
+      jobs.map((job) => job.id!),
+    );
     expect(resumed.every((result) => result.ok)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(processed).toHaveLength(50);
@@ -138,7 +184,8 @@ describe('a move across two stores: the move journal decides', () => {
         const real = Reflect.get(target, key, receiver) as unknown;
         if (key !== 'evalsha' && key !== 'eval') return real;
         return async (...args: unknown[]) => {
-          if ((await targetClient.llen(`${fixture.prefix}:grabbed-retry:wait`)) > 0) await fixture.redis.set(`${fixture.prefix}:grabbed:${job.id}:lock`, 'worker-token');
+          if ((await targetClient.llen(`${fixture.prefix}:grabbed-retry:wait`)) > 0)
+            await fixture.redis.set(`${fixture.prefix}:grabbed:${job.id}:lock`, 'worker-token');
           return (real as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         };
       },
@@ -147,9 +194,19 @@ describe('a move across two stores: the move journal decides', () => {
       source: { client: fixture.redis, ref: ref('grabbed'), queue: source },
       target: { ref: ref('grabbed-retry'), keepIds: false },
       carry: (orders) =>
-        moveAcrossStores({ source: redisMoveSource({ client: lockingSource, ref: ref('grabbed') }), target: redisMoveTarget({ client: targetClient, ref: ref('grabbed-retry') }, journal), mover: 'task-2', tallied: true }, orders),
+        moveAcrossStores(
+          {
+            source: redisMoveSource({ client: lockingSource, ref: ref('grabbed') }),
+            target: redisMoveTarget({ client: targetClient, ref: ref('grabbed-retry') }, journal),
+            mover: 'task-2',
+            tallied: true,
+          },
+          orders,
+        ),
     };
-    expect(await moveJobIds(plan, [job.id!])).toEqual([expect.objectContaining({ jobId: job.id, ok: false, code: 'LOCKED' })]);
+    expect(await moveJobIds(plan, [job.id!])).toEqual([
+      expect.objectContaining({ jobId: job.id, ok: false, code: 'LOCKED' }),
+    ]);
     expect(await queue('grabbed-retry').getJobCountByTypes('waiting', 'prioritized')).toBe(0);
     expect(await fixture.redis.exists(`${fixture.prefix}:grabbed-retry:${movedJobId('grabbed', job.id!)}`)).toBe(0);
     expect(await fixture.redis.hlen(journal)).toBe(0);

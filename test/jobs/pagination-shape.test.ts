@@ -16,7 +16,11 @@ describe('lists page by limit and cursor', () => {
       const answer = await request(target);
       expect(answer.status).toBe(200);
       pages += 1;
-      ids.push(...(answer.body.jobs ?? answer.body.queues ?? answer.body.keys).map((item: { id?: string; name?: string; key?: string }) => item.id ?? item.name ?? item.key));
+      ids.push(
+        ...(answer.body.jobs ?? answer.body.queues ?? answer.body.keys).map(
+          (item: { id?: string; name?: string; key?: string }) => item.id ?? item.name ?? item.key,
+        ),
+      );
       target = answer.body.nextCursor ? `${first}&cursor=${encodeURIComponent(answer.body.nextCursor)}` : null;
     }
     return { ids, pages };
@@ -29,7 +33,9 @@ describe('lists page by limit and cursor', () => {
     expect(byCursor).toMatchObject({ pages: 3 });
     expect(new Set(byCursor.ids).size).toBe(7);
     const byPage = [1, 2, 3].map((page) => request(`${base}&pageSize=3&page=${page}`));
-    const pageIds = (await Promise.all(byPage)).flatMap((answer) => answer.body.jobs.map((job: { id: string }) => job.id));
+    const pageIds = (await Promise.all(byPage)).flatMap((answer) =>
+      answer.body.jobs.map((job: { id: string }) => job.id),
+    );
     expect(byCursor.ids).toEqual(pageIds);
     const last = await request(`${base}&pageSize=3&page=3`);
     expect(last.body).toMatchObject({ nextCursor: null, hasMore: false, total: 7 });
@@ -39,9 +45,15 @@ describe('lists page by limit and cursor', () => {
     for (const name of ['paged-q-a', 'paged-q-b', 'paged-q-c']) await bed.seeded(name, { waiting: 1 });
     const first = await request(`${bed.app.api}/c/main/queues?search=paged-q&limit=2`);
     expect(first.body).toMatchObject({ total: 3, nextCursor: expect.any(String) });
-    const rest = await request(`${bed.app.api}/c/main/queues?search=paged-q&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+    const rest = await request(
+      `${bed.app.api}/c/main/queues?search=paged-q&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+    );
     expect(rest.body.nextCursor).toBeNull();
-    expect([...first.body.queues, ...rest.body.queues].map((queue: { name: string }) => queue.name).sort()).toEqual(['paged-q-a', 'paged-q-b', 'paged-q-c']);
+    expect([...first.body.queues, ...rest.body.queues].map((queue: { name: string }) => queue.name).sort()).toEqual([
+      'paged-q-a',
+      'paged-q-b',
+      'paged-q-c',
+    ]);
   });
 
   it('answers nextCursor on searches and key scans (their older cursor and done kept)', async () => {

@@ -16,7 +16,10 @@ describe('the meta hash of a queue', () => {
   });
 
   it('is written when adding a job creates the queue, as a BullMQ producer writes it', async () => {
-    const added = await request(`${queueUrl(bed.app, fixture, 'fresh')}/jobs`, { method: 'POST', body: { name: 'first' } });
+    const added = await request(`${queueUrl(bed.app, fixture, 'fresh')}/jobs`, {
+      method: 'POST',
+      body: { name: 'first' },
+    });
     expect(added.status).toBe(201);
     expect(await fixture.redis.hget(`${fixture.prefix}:fresh:meta`, 'version')).toMatch(/^bullmq:/);
   });

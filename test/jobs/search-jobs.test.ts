@@ -50,7 +50,9 @@ describe('GET /search', () => {
     let requests = 0;
     let last: any;
     do {
-      const { status, body } = await search(`q=ouagadougou&in=data&status=waiting&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const { status, body } = await search(
+        `q=ouagadougou&in=data&status=waiting&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(status).toBe(200);
       found.push(...body.jobs.map((job: { id: string }) => job.id));
       cursor = body.cursor;
@@ -64,7 +66,9 @@ describe('GET /search', () => {
   });
 
   it('reports matches with their state and a previewed summary', async () => {
-    const { body } = await search('q=OUAGADOUGOU&in=data&status=waiting&limit=100&maxDataBytes=20&fields=name,state,data');
+    const { body } = await search(
+      'q=OUAGADOUGOU&in=data&status=waiting&limit=100&maxDataBytes=20&fields=name,state,data',
+    );
     expect(body.jobs).toHaveLength(3);
     expect(body.jobs[0]).toMatchObject({ state: 'waiting', truncated: true, data: '{"order":2900,"custo' });
     expect(body.scanned).toBe(jobCount);
@@ -93,7 +97,9 @@ describe('GET /search', () => {
       // The search is a substring test within a time budget; generous for a loaded machine.
       expect(performance.now() - started).toBeLessThan(5000);
     }
-    const names = await request(`${base.replace(/\/queues\/[^/]+$/, '/queues')}?search=${encodeURIComponent('(s+)+$')}`);
+    const names = await request(
+      `${base.replace(/\/queues\/[^/]+$/, '/queues')}?search=${encodeURIComponent('(s+)+$')}`,
+    );
     expect(names.status).toBe(200);
     expect(names.body.queues).toEqual([]);
   });
@@ -107,7 +113,12 @@ describe('GET /search', () => {
   });
 
   it('rejects bad options naming the field', async () => {
-    for (const [query, field] of [['in=data', 'q'], ['q=x&in=body', 'in'], ['q=x&status=gone', 'status'], ['q=x&limit=101', 'limit']]) {
+    for (const [query, field] of [
+      ['in=data', 'q'],
+      ['q=x&in=body', 'in'],
+      ['q=x&status=gone', 'status'],
+      ['q=x&limit=101', 'limit'],
+    ]) {
       const { status, body } = await search(query!);
       expect(status, query).toBe(400);
       expect(body.message, query).toContain(field);
@@ -122,7 +133,16 @@ describe('searchJobs time budget', () => {
     let calls = 0;
     for (;;) {
       const page = await searchJobs({
-        store, queue: await resolveQueue(store, { queueName }), q: 'ouagadougou', in: ['data'], status: ['waiting'], limit: 100, cursor, maxDataBytes: 100, budgetMs: 0, chunkSize: 500,
+        store,
+        queue: await resolveQueue(store, { queueName }),
+        q: 'ouagadougou',
+        in: ['data'],
+        status: ['waiting'],
+        limit: 100,
+        cursor,
+        maxDataBytes: 100,
+        budgetMs: 0,
+        chunkSize: 500,
       });
       calls++;
       found.push(...page.jobs.map((job) => job.id));

@@ -13,38 +13,60 @@ import { queueTestBed } from '../helpers/queues.js';
  * failed, through the search route, the query form of bulk actions (synchronous and as a task) and the CLI.
  */
 const bed = queueTestBed();
-const search = (queueName: string, params: Record<string, string>) => request(`${bed.app.api}/c/main/queues/${queueName}/search?${new URLSearchParams(params)}`);
-const post = (queueName: string, action: string, body: unknown) => request(`${bed.app.api}/c/main/queues/${queueName}/jobs/${action}`, { method: 'POST', body });
-const ids = (body: { jobs: Array<{ id: string }> }) => body.jobs.map((job) => job.id).sort((a, b) => Number(a) - Number(b));
+const search = (queueName: string, params: Record<string, string>) =>
+  request(`${bed.app.api}/c/main/queues/${queueName}/search?${new URLSearchParams(params)}`);
+const post = (queueName: string, action: string, body: unknown) =>
+  request(`${bed.app.api}/c/main/queues/${queueName}/jobs/${action}`, { method: 'POST', body });
+const ids = (body: { jobs: Array<{ id: string }> }) =>
+  body.jobs.map((job) => job.id).sort((a, b) => Number(a) - Number(b));
 
 /** Order n: customer 42 (as a number when n is even, as text when odd) for n % 4 === 0 or 1; items with SKUs; a city with a space for n % 10 === 0. */
 const order = (n: number) => ({
   n,
   customer: { id: n % 4 < 2 ? (n % 2 === 0 ? 42 : '42') : 7 + (n % 4), city: n % 10 === 0 ? 'New York' : 'Lyon' },
-  items: [{ sku: n % 3 === 0 ? 'ABC' : 'XYZ', qty: n }, { sku: 'P-1', qty: 1 }],
+  items: [
+    { sku: n % 3 === 0 ? 'ABC' : 'XYZ', qty: n },
+    { sku: 'P-1', qty: 1 },
+  ],
   total: n * 10,
   fail: n % 2 === 1,
 });
 
 let orders: Queue;
 const byN = new Map<number, string>();
-const idsWhere = (test: (n: number) => boolean) => [...byN].filter(([n]) => test(n)).map(([, id]) => id).sort((a, b) => Number(a) - Number(b));
+const idsWhere = (test: (n: number) => boolean) =>
+  [...byN]
+    .filter(([n]) => test(n))
+    .map(([, id]) => id)
+    .sort((a, b) => Number(a) - Number(b));
 
 beforeAll(async () => {
   orders = bed.openQueue('orders');
-  const worker = new Worker('orders', async (job) => {
-    if (job.data.fail) throw new Error(`card declined for order ${job.data.n}`);
-    return { charged: job.data.total };
-  }, { ...bed.fixture.bullmq, concurrency: 10 });
+  const worker = new Worker(
+    'orders',
+    async (job) => {
+      if (job.data.fail) throw new Error(`card declined for order ${job.data.n}`);
+      return { charged: job.data.total };
+    },
+    { ...bed.fixture.bullmq, concurrency: 10 },
+  );
   bed.closeLater(worker);
-  const added = await orders.addBulk(Array.from({ length: 40 }, (_, n) => ({ name: n < 20 ? 'checkout' : 'refund', data: order(n) })));
+  const added = await orders.addBulk(
+    Array.from({ length: 40 }, (_, n) => ({ name: n < 20 ? 'checkout' : 'refund', data: order(n) })),
+  );
   added.forEach((job, n) => {
     byN.set(n, job.id!);
   });
-  await waitFor(async () => (await orders.getJobCountByTypes('completed', 'failed')) === 40, 20_000, 'the workers to settle the orders');
+  await waitFor(
+    async () => (await orders.getJobCountByTypes('completed', 'failed')) === 40,
+    20_000,
+    'the workers to settle the orders',
+  );
   await worker.close();
   // Waiting jobs with priorities: opts.priority is read from the stored options.
-  const waiting = await orders.addBulk([1, 3, 7, 9].map((priority) => ({ name: 'later', data: { n: 100 + priority }, opts: { priority } })));
+  const waiting = await orders.addBulk(
+    [1, 3, 7, 9].map((priority) => ({ name: 'later', data: { n: 100 + priority }, opts: { priority } })),
+  );
   waiting.forEach((job) => {
     byN.set(job.data.n, job.id!);
   });
@@ -52,12 +74,42 @@ beforeAll(async () => {
 
 describe('the where grammar', () => {
   it('reads paths, operators and quoted values', () => {
-    expect(parseWhere('data.customer.id:42 data.items[].sku:"AB C" opts.priority>=5 name~check data.list[2]:x')).toEqual([
-      { text: 'data.customer.id:42', root: 'data', steps: [{ key: 'customer' }, { key: 'id' }], operator: ':', value: '42', quoted: false },
-      { text: 'data.items[].sku:"AB C"', root: 'data', steps: [{ key: 'items' }, { each: true }, { key: 'sku' }], operator: ':', value: 'AB C', quoted: true },
-      { text: 'opts.priority>=5', root: 'opts', steps: [{ key: 'priority' }], operator: '>=', value: '5', quoted: false },
+    expect(
+      parseWhere('data.customer.id:42 data.items[].sku:"AB C" opts.priority>=5 name~check data.list[2]:x'),
+    ).toEqual([
+      {
+        text: 'data.customer.id:42',
+        root: 'data',
+        steps: [{ key: 'customer' }, { key: 'id' }],
+        operator: ':',
+        value: '42',
+        quoted: false,
+      },
+      {
+        text: 'data.items[].sku:"AB C"',
+        root: 'data',
+        steps: [{ key: 'items' }, { each: true }, { key: 'sku' }],
+        operator: ':',
+        value: 'AB C',
+        quoted: true,
+      },
+      {
+        text: 'opts.priority>=5',
+        root: 'opts',
+        steps: [{ key: 'priority' }],
+        operator: '>=',
+        value: '5',
+        quoted: false,
+      },
       { text: 'name~check', root: 'name', steps: [], operator: '~', value: 'check', quoted: false },
-      { text: 'data.list[2]:x', root: 'data', steps: [{ key: 'list' }, { index: 2 }], operator: ':', value: 'x', quoted: false },
+      {
+        text: 'data.list[2]:x',
+        root: 'data',
+        steps: [{ key: 'list' }, { index: 2 }],
+        operator: ':',
+        value: 'x',
+        quoted: false,
+      },
     ]);
   });
 });
@@ -67,13 +119,28 @@ describe('GET …/search?where=', () => {
     const customer = await search('orders', { where: 'data.customer.id:42', limit: '100' });
     expect(customer.status).toBe(200);
     expect(ids(customer.body)).toEqual(idsWhere((n) => n < 40 && n % 4 < 2));
-    expect(ids((await search('orders', { where: 'data.items[].sku:ABC', limit: '100' })).body)).toEqual(idsWhere((n) => n < 40 && n % 3 === 0));
-    expect(ids((await search('orders', { where: 'data.customer.city:"New York"', limit: '100' })).body)).toEqual(idsWhere((n) => n < 40 && n % 10 === 0));
-    expect(ids((await search('orders', { where: 'data.total>=300 data.total<350', limit: '100' })).body)).toEqual(idsWhere((n) => n >= 30 && n < 35));
-    expect(ids((await search('orders', { where: 'opts.priority>5', limit: '100' })).body)).toEqual([byN.get(107), byN.get(109)]);
-    expect(ids((await search('orders', { where: 'returnvalue.charged>380', limit: '100' })).body)).toEqual(idsWhere((n) => n < 40 && n * 10 > 380 && n % 2 === 0));
-    expect(ids((await search('orders', { where: 'failedReason~"ORDER 3"', status: 'failed', limit: '100' })).body)).toEqual(idsWhere((n) => n < 40 && n % 2 === 1 && String(n).startsWith('3')));
-    expect(ids((await search('orders', { where: 'name:refund attemptsMade>=1 data.customer.id:42', limit: '100' })).body)).toEqual(idsWhere((n) => n >= 20 && n < 40 && n % 4 < 2));
+    expect(ids((await search('orders', { where: 'data.items[].sku:ABC', limit: '100' })).body)).toEqual(
+      idsWhere((n) => n < 40 && n % 3 === 0),
+    );
+    expect(ids((await search('orders', { where: 'data.customer.city:"New York"', limit: '100' })).body)).toEqual(
+      idsWhere((n) => n < 40 && n % 10 === 0),
+    );
+    expect(ids((await search('orders', { where: 'data.total>=300 data.total<350', limit: '100' })).body)).toEqual(
+      idsWhere((n) => n >= 30 && n < 35),
+    );
+    expect(ids((await search('orders', { where: 'opts.priority>5', limit: '100' })).body)).toEqual([
+      byN.get(107),
+      byN.get(109),
+    ]);
+    expect(ids((await search('orders', { where: 'returnvalue.charged>380', limit: '100' })).body)).toEqual(
+      idsWhere((n) => n < 40 && n * 10 > 380 && n % 2 === 0),
+    );
+    expect(
+      ids((await search('orders', { where: 'failedReason~"ORDER 3"', status: 'failed', limit: '100' })).body),
+    ).toEqual(idsWhere((n) => n < 40 && n % 2 === 1 && String(n).startsWith('3')));
+    expect(
+      ids((await search('orders', { where: 'name:refund attemptsMade>=1 data.customer.id:42', limit: '100' })).body),
+    ).toEqual(idsWhere((n) => n >= 20 && n < 40 && n % 4 < 2));
   });
 
   it('takes q and where together: a job must match both', async () => {
@@ -86,13 +153,23 @@ describe('GET …/search?where=', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: any = await search('orders', { where: 'data.customer.id:42', status: 'failed,completed', limit: '3', ...(cursor ? { cursor } : {}) });
+      const page: any = await search('orders', {
+        where: 'data.customer.id:42',
+        status: 'failed,completed',
+        limit: '3',
+        ...(cursor ? { cursor } : {}),
+      });
       expect(page.status).toBe(200);
       expect(page.body.jobs.length).toBeLessThanOrEqual(3);
       seen.push(...page.body.jobs.map((job: { id: string }) => job.id));
       cursor = page.body.cursor;
       if (pages++ === 0) {
-        const other = await search('orders', { where: 'data.customer.id:43', status: 'failed,completed', limit: '3', cursor: cursor! });
+        const other = await search('orders', {
+          where: 'data.customer.id:43',
+          status: 'failed,completed',
+          limit: '3',
+          cursor: cursor!,
+        });
         expect(other.status).toBe(400);
         expect(other.body.message).toMatch(/cursor belongs to another search/);
       }
@@ -145,27 +222,47 @@ describe('the query form of bulk actions takes where', () => {
 
   it('runs as a background task (async) with the same matches', async () => {
     const expected = idsWhere((n) => n < 40 && n % 2 === 0 && n % 10 === 0);
-    const accepted = await post('orders', 'remove', { query: { where: 'data.customer.city:"New York"', status: ['completed'] }, async: true });
+    const accepted = await post('orders', 'remove', {
+      query: { where: 'data.customer.city:"New York"', status: ['completed'] },
+      async: true,
+    });
     expect(accepted.status).toBe(202);
     const { persistence, connections, stores, logger } = bed.app.services;
     const runner = new TaskRunner({ persistence, connections, stores, logger }, { pollMs: 50 });
     runner.useHandlers(taskHandlers);
     expect(await runner.runOnce()).toBe(true);
     const task = (await request(`${bed.app.api}/c/main/tasks/${accepted.body.taskId}`)).body;
-    expect(task).toMatchObject({ state: 'done', kind: 'jobs.remove', result: { removed: expected.length, refused: 0 } });
+    expect(task).toMatchObject({
+      state: 'done',
+      kind: 'jobs.remove',
+      result: { removed: expected.length, refused: 0 },
+    });
     for (const id of expected) expect(await orders.getJob(id)).toBeUndefined();
   });
 
   it('bullpen jobs --where lists matches; bullpen retry --where --dry-run counts them', async () => {
     const env = { env: { BULLPEN_URL: bed.app.url } };
-    const listed = await runBullpen(['jobs', 'orders', '--where', 'data.customer.id:42 name:refund', '--status', 'completed'], env);
+    const listed = await runBullpen(
+      ['jobs', 'orders', '--where', 'data.customer.id:42 name:refund', '--status', 'completed'],
+      env,
+    );
     expect(listed.code).toBe(0);
     const expected = idsWhere((n) => n >= 20 && n < 40 && n % 4 === 0 && n % 10 !== 0);
-    expect(listed.stdout).toMatch(new RegExp(`^${expected.length} match\\(es\\), \\d+ job\\(s\\) scanned, search done$`, 'm'));
+    expect(listed.stdout).toMatch(
+      new RegExp(`^${expected.length} match\\(es\\), \\d+ job\\(s\\) scanned, search done$`, 'm'),
+    );
     for (const id of expected) expect(listed.stdout).toMatch(new RegExp(`^completed\\s+${id}\\s+refund\\s`, 'm'));
-    const dry = await runBullpen(['retry', 'orders', '--where', 'data.items[].sku:ABC', '--status', 'completed', '--dry-run'], env);
+    const dry = await runBullpen(
+      ['retry', 'orders', '--where', 'data.items[].sku:ABC', '--status', 'completed', '--dry-run'],
+      env,
+    );
     expect(dry.code).toBe(0);
     const completedAbc = idsWhere((n) => n < 40 && n % 2 === 0 && n % 3 === 0 && n % 10 !== 0);
-    expect(dry.stdout).toMatch(new RegExp(`^would retry ${completedAbc.length} job\\(s\\) matching where data\\.items\\[\\]\\.sku:ABC in orders`, 'm'));
+    expect(dry.stdout).toMatch(
+      new RegExp(
+        `^would retry ${completedAbc.length} job\\(s\\) matching where data\\.items\\[\\]\\.sku:ABC in orders`,
+        'm',
+      ),
+    );
   });
 });

@@ -10,7 +10,9 @@ import { anchorsOf, brokenReason, headingSlug, relativeLinks } from './support/m
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const readmeMaxLines = 350;
-const docs = readdirSync(path.join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+const docs = readdirSync(path.join(root, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => `docs/${name}`);
 const checked = ['README.md', ...docs, 'test/bench/README.md', 'client/README.md', 'CHANGELOG.md'];
 
 describe('README and docs', () => {
@@ -25,7 +27,10 @@ describe('README and docs', () => {
     const conventions = readme.indexOf('\n### Conventions\n');
     expect(codeMap).toBeGreaterThan(-1);
     expect(conventions).toBeGreaterThan(codeMap);
-    const section = readme.slice(conventions + 1).split(/\n(?=## )/)[0]!.trimEnd();
+    const section = readme
+      .slice(conventions + 1)
+      .split(/\n(?=## )/)[0]!
+      .trimEnd();
     expect(readme.slice(codeMap + 1, conventions)).not.toMatch(/\n## /);
     expect(section.split('\n').length).toBeLessThanOrEqual(40);
   });
@@ -56,10 +61,16 @@ describe('README and docs', () => {
 describe('the link checker', () => {
   it('makes anchors as GitHub does', () => {
     expect(headingSlug('MCP for agents (`/api/mcp`)')).toBe('mcp-for-agents-apimcp');
-    expect(headingSlug('Background tasks (`/api/c/:connectionId/tasks`)')).toBe('background-tasks-apicconnectionidtasks');
+    expect(headingSlug('Background tasks (`/api/c/:connectionId/tasks`)')).toBe(
+      'background-tasks-apicconnectionidtasks',
+    );
     expect(headingSlug('/ingest')).toBe('ingest');
     expect(headingSlug('Authentication, organizations and roles')).toBe('authentication-organizations-and-roles');
-    expect([...anchorsOf('# A\n## Notes\n```sh\n# not a heading\n```\n### Notes\n')]).toEqual(['a', 'notes', 'notes-1']);
+    expect([...anchorsOf('# A\n## Notes\n```sh\n# not a heading\n```\n### Notes\n')]).toEqual([
+      'a',
+      'notes',
+      'notes-1',
+    ]);
   });
 
   it('finds a broken file and a broken anchor', () => {

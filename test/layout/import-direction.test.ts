@@ -22,22 +22,27 @@ function sourceFiles(dir: string): string[] {
 function projectImports(file: string): string[] {
   const text = readFileSync(path.join(root, file), 'utf8');
   const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((match) => match[1]!);
-  return specifiers.map((specifier) => path.normalize(path.join(path.dirname(file), specifier)).replace(/\.js$/, '.ts'));
+  return specifiers.map((specifier) =>
+    path.normalize(path.join(path.dirname(file), specifier)).replace(/\.js$/, '.ts'),
+  );
 }
 
 function violations(file: string, targets = projectImports(file)): string[] {
   const [layer, resource] = file.split('/');
-  return targets.filter((target) => target !== 'package.json').flatMap((target) => {
-    const [targetLayer, targetResource] = target.split('/');
-    const rank = layerRank[targetLayer!];
-    if (rank === undefined) return [`${file} imports ${target}, outside server/routers/contracts`];
-    if (rank > layerRank[layer!]!) {
-      const entryImportsRoot = layer === 'server' && serverEntries.has(file) && target === 'routers/_app.ts';
-      return entryImportsRoot ? [] : [`${file} imports ${target}, a layer above it`];
-    }
-    const crossResource = layer === 'routers' && targetLayer === 'routers' && !resource!.startsWith('_') && targetResource !== resource;
-    return crossResource ? [`${file} imports ${target}, another resource's router folder`] : [];
-  });
+  return targets
+    .filter((target) => target !== 'package.json')
+    .flatMap((target) => {
+      const [targetLayer, targetResource] = target.split('/');
+      const rank = layerRank[targetLayer!];
+      if (rank === undefined) return [`${file} imports ${target}, outside server/routers/contracts`];
+      if (rank > layerRank[layer!]!) {
+        const entryImportsRoot = layer === 'server' && serverEntries.has(file) && target === 'routers/_app.ts';
+        return entryImportsRoot ? [] : [`${file} imports ${target}, a layer above it`];
+      }
+      const crossResource =
+        layer === 'routers' && targetLayer === 'routers' && !resource!.startsWith('_') && targetResource !== resource;
+      return crossResource ? [`${file} imports ${target}, another resource's router folder`] : [];
+    });
 }
 
 describe('import direction', () => {
@@ -58,7 +63,9 @@ describe('import direction', () => {
     expect(violations('server/http/app.ts', ['routers/queues/purge.ts'])).toHaveLength(1);
     expect(violations('routers/queues/purge.ts', ['routers/jobs/list-jobs.ts'])).toHaveLength(1);
     expect(violations('routers/queues/purge.ts', ['client/index.ts'])).toHaveLength(1);
-    expect(violations('server/http/app.ts', ['routers/_app.ts', 'server/config.ts', 'contracts/errors.ts'])).toEqual([]);
+    expect(violations('server/http/app.ts', ['routers/_app.ts', 'server/config.ts', 'contracts/errors.ts'])).toEqual(
+      [],
+    );
   });
 });
 
@@ -67,7 +74,16 @@ describe('procedure paths', () => {
     const { appRouter } = await import('../../routers/_app.js');
     const { proceduresOf } = await import('../../server/trpc/trpc-internals.js');
     const paths = Object.keys(proceduresOf(appRouter));
-    for (const path of ['auth.signUpEmail', 'auth.signInEmail', 'auth.signOut', 'auth.getSession', 'system.health', 'queues.purge', 'jobs.retry', 'metrics.queue']) {
+    for (const path of [
+      'auth.signUpEmail',
+      'auth.signInEmail',
+      'auth.signOut',
+      'auth.getSession',
+      'system.health',
+      'queues.purge',
+      'jobs.retry',
+      'metrics.queue',
+    ]) {
       expect(paths).toContain(path);
     }
     expect(paths.filter((path) => /Procedure$/.test(path))).toEqual([]);

@@ -26,9 +26,18 @@ describe('observability routes on a Redis Cluster', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'bullpen-cluster-'));
     nodes = await Promise.all(
-      ports.map((port) => spawnRedis(port, ['--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`)])),
+      ports.map((port) =>
+        spawnRedis(port, ['--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${port}.conf`)]),
+      ),
     );
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
     for (let attempt = 0; attempt < 100; attempt++) {
       const { stdout } = await run('redis-cli', ['-p', String(ports[0]), 'cluster', 'info']);
       if (stdout.includes('cluster_state:ok')) break;
@@ -36,11 +45,19 @@ describe('observability routes on a Redis Cluster', () => {
     }
     const url = ports.map((port) => `redis://127.0.0.1:${port}`).join(',');
     app = await bootApp({
-      env: { SERVICE_AUTHLESS: 'true', SERVICE_ENV_CONNECTIONS: 'true', SERVICE_REDIS_URL_CL: url, SERVICE_REDIS_URL_CL_PREFIX: prefix },
+      env: {
+        SERVICE_AUTHLESS: 'true',
+        SERVICE_ENV_CONNECTIONS: 'true',
+        SERVICE_REDIS_URL_CL: url,
+        SERVICE_REDIS_URL_CL_PREFIX: prefix,
+      },
     });
     cluster = new Cluster(ports.map((port) => ({ host: '127.0.0.1', port })));
     queue = new Queue('orders', { connection: cluster, prefix });
-    await queue.addBulk([{ name: 'a', data: {} }, { name: 'b', data: {} }]);
+    await queue.addBulk([
+      { name: 'a', data: {} },
+      { name: 'b', data: {} },
+    ]);
     await queue.upsertJobScheduler('tick', { every: 600_000 }, { name: 'tick' });
     workerConnection = new Cluster(ports.map((port) => ({ host: '127.0.0.1', port })));
     worker = new Worker('other', async () => 'ok', { connection: workerConnection, prefix, name: 'w' });
@@ -81,7 +98,9 @@ describe('observability routes on a Redis Cluster', () => {
     const found: string[] = [];
     let cursor = '0';
     for (let page = 0; page < 100; page++) {
-      const { body } = await request(`${app.api}/c/cl/store-keys/search?pattern=plain:*&count=5&cursor=${encodeURIComponent(cursor)}`);
+      const { body } = await request(
+        `${app.api}/c/cl/store-keys/search?pattern=plain:*&count=5&cursor=${encodeURIComponent(cursor)}`,
+      );
       found.push(...body.keys.map((key: any) => key.key));
       cursor = body.cursor;
       if (body.done) break;

@@ -18,7 +18,14 @@ describe('GET /metrics over 1,000 queues', () => {
     const pipeline = fixture.redis.pipeline();
     for (let index = 0; index < queueCount; index++) {
       const key = (type: string) => `${fixture.prefix}:${queueName(index)}:${type}`;
-      pipeline.hset(key('meta'), 'opts.maxLenEvents', '10000', 'version', 'bullmq:6.7.0', ...(index === 7 ? ['paused', '1'] : []));
+      pipeline.hset(
+        key('meta'),
+        'opts.maxLenEvents',
+        '10000',
+        'version',
+        'bullmq:6.7.0',
+        ...(index === 7 ? ['paused', '1'] : []),
+      );
       for (let job = 0; job < index % 3; job++) pipeline.rpush(key('wait'), `${job}`);
       if (index % 2 === 0) pipeline.zadd(key('completed'), 1, 'done');
     }
@@ -46,8 +53,21 @@ describe('GET /metrics over 1,000 queues', () => {
     expect(body.queues).toHaveLength(queueCount);
     let waiting = 0;
     for (let index = 0; index < queueCount; index++) waiting += index % 3;
-    expect(body.totals).toEqual({ active: 0, completed: queueCount / 2, delayed: 0, failed: 0, prioritized: 0, waiting, 'waiting-children': 0 });
-    expect(body.queues[5]).toMatchObject({ queueName: 'q0005', prefix: fixture.prefix, isPaused: false, counts: { waiting: 2, completed: 0 } });
+    expect(body.totals).toEqual({
+      active: 0,
+      completed: queueCount / 2,
+      delayed: 0,
+      failed: 0,
+      prioritized: 0,
+      waiting,
+      'waiting-children': 0,
+    });
+    expect(body.queues[5]).toMatchObject({
+      queueName: 'q0005',
+      prefix: fixture.prefix,
+      isPaused: false,
+      counts: { waiting: 2, completed: 0 },
+    });
     expect(body.queues[7].isPaused).toBe(true);
     expect(body.warnings).toEqual([]);
   });
@@ -55,7 +75,10 @@ describe('GET /metrics over 1,000 queues', () => {
   it('computes completed/failed rates over windowMinutes from the native points', async () => {
     const whole = await request(url);
     expect(whole.body.windowMinutes).toBe(60);
-    expect(whole.body.queues[0].rates).toEqual({ completed: { total: 9, perMinute: 9 / 60 }, failed: { total: 2, perMinute: 2 / 60 } });
+    expect(whole.body.queues[0].rates).toEqual({
+      completed: { total: 9, perMinute: 9 / 60 },
+      failed: { total: 2, perMinute: 2 / 60 },
+    });
     const recent = await request(`${url}?windowMinutes=2`);
     expect(recent.body.queues[0].rates.completed).toEqual({ total: 8, perMinute: 4 });
   });
@@ -100,7 +123,9 @@ describe('GET /metrics?detailed', () => {
   });
 
   it.each(['1', 'true'])('detailed=%s adds the full native payload per queue', async (flag) => {
-    const { body } = await request(`${app.api}/c/${fixture.connectionId}/metrics?detailed=${flag}&priorities=3&includePrometheus=true&windowMinutes=10`);
+    const { body } = await request(
+      `${app.api}/c/${fixture.connectionId}/metrics?detailed=${flag}&priorities=3&includePrometheus=true&windowMinutes=10`,
+    );
     expect(body.detailed.map((queue: any) => queue.queueName)).toEqual(['one', 'two']);
     const [one] = body.detailed;
     expect(one.range).toEqual({ start: 0, end: 9, windowMinutes: 10 });
@@ -112,6 +137,8 @@ describe('GET /metrics?detailed', () => {
 
   it('leaves the payload out without detailed (or detailed=false)', async () => {
     expect((await request(`${app.api}/c/${fixture.connectionId}/metrics`)).body).not.toHaveProperty('detailed');
-    expect((await request(`${app.api}/c/${fixture.connectionId}/metrics?detailed=false`)).body).not.toHaveProperty('detailed');
+    expect((await request(`${app.api}/c/${fixture.connectionId}/metrics?detailed=false`)).body).not.toHaveProperty(
+      'detailed',
+    );
   });
 });

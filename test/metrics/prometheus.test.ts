@@ -8,7 +8,8 @@ import { queueTestBed, seedQueue } from '../helpers/queues.js';
 
 describe('mergeExpositions', () => {
   it('keeps one HELP/TYPE per family and groups its samples', () => {
-    const queue = (name: string) => `# HELP m help\n# TYPE m gauge\nm{queue="${name}"} 1\n# HELP n other\n# TYPE n counter\nn{queue="${name}"} 2`;
+    const queue = (name: string) =>
+      `# HELP m help\n# TYPE m gauge\nm{queue="${name}"} 1\n# HELP n other\n# TYPE n counter\nn{queue="${name}"} 2`;
     expect(mergeExpositions([queue('a'), queue('b')])).toBe(
       '# HELP m help\n# TYPE m gauge\nm{queue="a"} 1\nm{queue="b"} 1\n# HELP n other\n# TYPE n counter\nn{queue="a"} 2\nn{queue="b"} 2\n',
     );
@@ -22,7 +23,10 @@ describe('GET /api/prometheus', () => {
 
   beforeAll(async () => {
     app = await bootApp({ env: { ...fixture.env, SERVICE_REDIS_URL_DOWN: 'redis://127.0.0.1:1' } });
-    await queue.addBulk([{ name: 'a', data: {} }, { name: 'b', data: {} }]);
+    await queue.addBulk([
+      { name: 'a', data: {} },
+      { name: 'b', data: {} },
+    ]);
   });
   afterAll(async () => {
     await queue.close();
@@ -36,7 +40,9 @@ describe('GET /api/prometheus', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await response.text();
     expect(text).toContain('# TYPE bullmq_job_count gauge');
-    expect(text).toContain(`bullmq_job_count{queue="mail \\"out\\"", state="waiting", connection="main", prefix="${fixture.prefix}"} 2`);
+    expect(text).toContain(
+      `bullmq_job_count{queue="mail \\"out\\"", state="waiting", connection="main", prefix="${fixture.prefix}"} 2`,
+    );
     expect(text).toContain('bullpen_store_up{connection="main"} 1');
     expect(text).toContain('bullpen_store_up{connection="down"} 0');
     expect(text.match(/^# TYPE bullmq_job_count /gm)).toHaveLength(1);
@@ -47,10 +53,16 @@ describe('GET /api/prometheus', () => {
     await request(`${app.api}/c/nope/workers`);
     const text = await (await fetch(`${app.api}/prometheus`)).text();
     expect(text).toContain('# TYPE bullpen_http_requests_total counter');
-    expect(text).toMatch(/bullpen_http_requests_total\{method="GET",route="\/api\/c\/\{connectionId\}\/workers",status="200"\} [1-9]/);
-    expect(text).toMatch(/bullpen_http_requests_total\{method="GET",route="\/api\/c\/\{connectionId\}\/workers",status="404"\} 1/);
+    expect(text).toMatch(
+      /bullpen_http_requests_total\{method="GET",route="\/api\/c\/\{connectionId\}\/workers",status="200"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /bullpen_http_requests_total\{method="GET",route="\/api\/c\/\{connectionId\}\/workers",status="404"\} 1/,
+    );
     expect(text).toContain('# TYPE bullpen_http_request_duration_seconds histogram');
-    expect(text).toMatch(/bullpen_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/api\/c\/\{connectionId\}\/workers",status="200"\} [1-9]/);
+    expect(text).toMatch(
+      /bullpen_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/api\/c\/\{connectionId\}\/workers",status="200"\} [1-9]/,
+    );
   });
 });
 
@@ -104,7 +116,9 @@ describe('the streamed exposition', () => {
     const response = await fetch(`${app.api}/prometheus`);
     expect(response.headers.get('transfer-encoding')).toBe('chunked');
     const streamed = families(await response.text());
-    const texts = await Promise.all(queues.map((queue) => queue.exportPrometheusMetrics({ connection: 'main', prefix: fixture.prefix })));
+    const texts = await Promise.all(
+      queues.map((queue) => queue.exportPrometheusMetrics({ connection: 'main', prefix: fixture.prefix })),
+    );
     const expected = families(mergeExpositions(texts));
     for (const family of ['bullmq_job_count', 'bullmq_job_completed_total', 'bullmq_job_failed_total']) {
       expect(streamed[family], family).toEqual(expected[family]);
@@ -116,7 +130,9 @@ describe('the streamed exposition', () => {
     const limited = await bootApp({ env: { ...fixture.env, SERVICE_METRICS_QUEUES: 'mail*, bill?ng-none' } });
     try {
       const text = await (await fetch(`${limited.api}/prometheus`)).text();
-      const exported = new Set([...text.matchAll(/^bullmq_job_count\{queue="((?:[^"\\]|\\.)*)"/gm)].map((match) => match[1]));
+      const exported = new Set(
+        [...text.matchAll(/^bullmq_job_count\{queue="((?:[^"\\]|\\.)*)"/gm)].map((match) => match[1]),
+      );
       expect([...exported].sort()).toEqual(['mail \\"out\\"', 'mail-in']);
     } finally {
       await limited.close();
@@ -127,12 +143,13 @@ describe('the streamed exposition', () => {
 describe('backlog and oldest waiting age in the scrape', () => {
   const bed = queueTestBed({ SERVICE_METRICS_PUBLIC: 'true' });
 
-  it('exports each queue\'s backlog (wait + prioritized) and the age of its oldest waiting job', async () => {
+  it("exports each queue's backlog (wait + prioritized) and the age of its oldest waiting job", async () => {
     const queue = await bed.seeded('backlogged', { waiting: 3, prioritized: 2, completed: 1 });
     await bed.seeded('idle', { completed: 1 });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const text = await (await fetch(`${bed.app.api}/prometheus`)).text();
-    const sample = (family: string, queueName: string) => Number(new RegExp(`^${family}\\{queue="${queueName}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1]);
+    const sample = (family: string, queueName: string) =>
+      Number(new RegExp(`^${family}\\{queue="${queueName}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1]);
     expect(text).toContain('# TYPE bullpen_queue_backlog gauge');
     expect(sample('bullpen_queue_backlog', 'backlogged')).toBe(5);
     expect(sample('bullpen_queue_backlog', 'idle')).toBe(0);

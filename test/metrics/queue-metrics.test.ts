@@ -13,17 +13,27 @@ describe('GET /queues/:queueName/metrics', () => {
   beforeAll(async () => {
     app = await bootApp({ env: fixture.env });
     url = `${app.api}/c/${fixture.connectionId}/queues/work/metrics`;
-    const worker = new Worker('work', async (job) => {
-      if (job.data.fail) throw new Error('boom');
-      return 'ok';
-    }, { ...fixture.bullmq, metrics: { maxDataPoints: 60 } });
+    const worker = new Worker(
+      'work',
+      async (job) => {
+        if (job.data.fail) throw new Error('boom');
+        return 'ok';
+      },
+      { ...fixture.bullmq, metrics: { maxDataPoints: 60 } },
+    );
     const done = new Promise<void>((resolve) => {
       let finished = 0;
       const count = () => ++finished === 5 && resolve();
       worker.on('completed', count);
       worker.on('failed', count);
     });
-    await work.addBulk([{ name: 'a', data: {} }, { name: 'a', data: {} }, { name: 'a', data: {} }, { name: 'a', data: { fail: true } }, { name: 'a', data: { fail: true } }]);
+    await work.addBulk([
+      { name: 'a', data: {} },
+      { name: 'a', data: {} },
+      { name: 'a', data: {} },
+      { name: 'a', data: { fail: true } },
+      { name: 'a', data: { fail: true } },
+    ]);
     await done;
     await worker.close();
     await work.setGlobalConcurrency(4);
@@ -58,7 +68,15 @@ describe('GET /queues/:queueName/metrics', () => {
     expect(body.completed.data).toEqual([4, 0, 2, 7]);
     expect(body.completed.count).toBe(4);
     // An interval scheduler's first job waits at once.
-    expect(body.counts).toEqual({ completed: 3, failed: 2, waiting: 1, active: 0, delayed: 0, prioritized: 0, 'waiting-children': 0 });
+    expect(body.counts).toEqual({
+      completed: 3,
+      failed: 2,
+      waiting: 1,
+      active: 0,
+      delayed: 0,
+      prioritized: 0,
+      'waiting-children': 0,
+    });
     expect(body.state).toEqual({ isPaused: false, isMaxed: false, workers: 0, schedulers: 1 });
     expect(body.meta).toMatchObject({ concurrency: 4, max: 10, duration: 1000, maxLenEvents: 10000, paused: false });
     expect(body.meta.version).toMatch(/^bullmq:6\./);
@@ -83,7 +101,9 @@ describe('GET /queues/:queueName/metrics', () => {
   });
 
   it('samples counts per priority and reports the paused flag', async () => {
-    const { body } = await request(`${app.api}/c/${fixture.connectionId}/queues/${encodeURIComponent('prio queue/%')}/metrics?priorities=1,2,7`);
+    const { body } = await request(
+      `${app.api}/c/${fixture.connectionId}/queues/${encodeURIComponent('prio queue/%')}/metrics?priorities=1,2,7`,
+    );
     expect(body.priorityCounts).toEqual({ '1': 2, '2': 1, '7': 0 });
     expect(body.state.isPaused).toBe(true);
     expect(body.meta.paused).toBe(true);
@@ -127,7 +147,11 @@ describe('GET /queues/:queueName/metrics', () => {
   });
 
   it('is the same through tRPC', async () => {
-    const result = await app.trpc.metrics.queue.query({ connectionId: fixture.connectionId, queueName: 'work', windowMinutes: 2 });
+    const result = await app.trpc.metrics.queue.query({
+      connectionId: fixture.connectionId,
+      queueName: 'work',
+      windowMinutes: 2,
+    });
     expect(result.range).toEqual({ start: 0, end: 1, windowMinutes: 2 });
     expect(result.counts?.completed).toBe(3);
   });

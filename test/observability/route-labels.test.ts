@@ -2,17 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { createRouteLabeler, restOperations } from '../../server/observability/route-labels.js';
 import { buildOpenApiDocument } from '../../server/http/openapi-document.js';
 import { mcpPath } from '../../server/mcp/mcp-endpoint.js';
-import { appRouter, auditExportPath, oauthCallbackPath, oauthLinkPath, oauthSignInPath, queueEventsPath } from '../../routers/_app.js';
+import {
+  appRouter,
+  auditExportPath,
+  oauthCallbackPath,
+  oauthLinkPath,
+  oauthSignInPath,
+  queueEventsPath,
+} from '../../routers/_app.js';
 import { proceduresOf } from '../../server/trpc/trpc-internals.js';
 
 describe('route labels', () => {
   it('know every procedure the OpenAPI document lists, without building it', () => {
     // The plain express routes (Prometheus, event stream, OAuth redirects, audit export, MCP) are documented too, but labelled from expressRoutes/fixedRoutes.
-    const plainRoutes = new Set(['/prometheus', mcpPath, queueEventsPath, oauthSignInPath, oauthCallbackPath, oauthLinkPath, auditExportPath].map((route) => route.replace(/:(\w+)/g, '{$1}')));
+    const plainRoutes = new Set(
+      ['/prometheus', mcpPath, queueEventsPath, oauthSignInPath, oauthCallbackPath, oauthLinkPath, auditExportPath].map(
+        (route) => route.replace(/:(\w+)/g, '{$1}'),
+      ),
+    );
     const documented = Object.entries(buildOpenApiDocument('test').paths ?? {})
       .filter(([path]) => !plainRoutes.has(path))
-      .flatMap(([path, operations]) => Object.keys(operations ?? {}).map((method) => `${method.toUpperCase()} ${path}`));
-    expect(restOperations(appRouter).map((route) => `${route.method} ${route.path}`).sort()).toEqual(documented.sort());
+      .flatMap(([path, operations]) =>
+        Object.keys(operations ?? {}).map((method) => `${method.toUpperCase()} ${path}`),
+      );
+    expect(
+      restOperations(appRouter)
+        .map((route) => `${route.method} ${route.path}`)
+        .sort(),
+    ).toEqual(documented.sort());
   });
 
   const label = createRouteLabeler({

@@ -25,7 +25,9 @@ describe("the bullmq schema our SQL reads, as BullMQ's migrations create it", ()
       [schema],
     );
     const present = new Set(rows.map((row) => `${row.table_name}.${row.column_name}`));
-    const read = Object.entries(readColumns).flatMap(([table, columns]) => columns.map((column) => `${table}.${column}`));
+    const read = Object.entries(readColumns).flatMap(([table, columns]) =>
+      columns.map((column) => `${table}.${column}`),
+    );
     expect(read.filter((column) => !present.has(column))).toEqual([]);
   });
 
@@ -34,21 +36,42 @@ describe("the bullmq schema our SQL reads, as BullMQ's migrations create it", ()
       database.url,
       `select e.enumlabel as label from pg_enum e join pg_type t on t.oid = e.enumtypid join pg_namespace n on n.oid = t.typnamespace where t.typname = 'job_state' and n.nspname = 'bullmq'`,
     );
-    expect(rows.map((row) => row.label).sort()).toEqual(['active', 'completed', 'delayed', 'failed', 'waiting', 'waiting-children']);
+    expect(rows.map((row) => row.label).sort()).toEqual([
+      'active',
+      'completed',
+      'delayed',
+      'failed',
+      'waiting',
+      'waiting-children',
+    ]);
   });
 
   it('queries as the store does (search_path pinned) without error on an empty schema', async () => {
-    const { queueFigures, queueNames, jobPage, jobWithRelations, jobLogs, schemaState } = await import('../../server/postgres/bullmq-schema.js');
+    const { queueFigures, queueNames, jobPage, jobWithRelations, jobLogs, schemaState } = await import(
+      '../../server/postgres/bullmq-schema.js'
+    );
     const pool = new pg.Pool({ connectionString: database.url, options: '-c search_path="bullmq"' });
     try {
       expect(await queueNames(pool)).toEqual([]);
       expect((await queueFigures(pool, ['none'])).get('none')).toMatchObject({ waiting: 0, paused: false });
-      for (const status of ['wait', 'paused', 'prioritized', 'active', 'delayed', 'completed', 'failed', 'waiting-children']) {
+      for (const status of [
+        'wait',
+        'paused',
+        'prioritized',
+        'active',
+        'delayed',
+        'completed',
+        'failed',
+        'waiting-children',
+      ]) {
         expect(await jobPage(pool, 'none', status, 0, 9, false)).toEqual({ total: 0, rows: [] });
       }
       expect(await jobWithRelations(pool, 'none', '1', 5)).toBeUndefined();
       expect(await jobLogs(pool, 'none', '1', 0, 9)).toBeUndefined();
-      expect(await schemaState(pool)).toMatchObject({ version: LATEST_SCHEMA_VERSION, serverVersion: expect.stringMatching(/^\d+/) });
+      expect(await schemaState(pool)).toMatchObject({
+        version: LATEST_SCHEMA_VERSION,
+        serverVersion: expect.stringMatching(/^\d+/),
+      });
     } finally {
       await pool.end();
     }

@@ -24,12 +24,27 @@ describe('PostgreSQL connections', () => {
 
   it('tests a URL: PostgreSQL and BullMQ schema versions, 400 when the schema is missing or too new', async () => {
     const tested = await api('/connections/test', 'POST', { url: migrated.url });
-    expect(tested).toMatchObject({ status: 200, body: { ok: true, redisVersion: null, mode: 'standalone', schemaVersion: LATEST_SCHEMA_VERSION } });
+    expect(tested).toMatchObject({
+      status: 200,
+      body: { ok: true, redisVersion: null, mode: 'standalone', schemaVersion: LATEST_SCHEMA_VERSION },
+    });
     expect(tested.body.postgresVersion).toMatch(/^\d+/);
-    expect(await api('/connections/test', 'POST', { url: empty.url })).toMatchObject({ status: 400, body: { code: 'BULLMQ_SCHEMA_MISSING', schema: 'bullmq' } });
-    expect(await api('/connections/test', 'POST', { url: migrated.url, schema: 'elsewhere' })).toMatchObject({ status: 400, body: { code: 'BULLMQ_SCHEMA_MISSING' } });
+    expect(await api('/connections/test', 'POST', { url: empty.url })).toMatchObject({
+      status: 400,
+      body: { code: 'BULLMQ_SCHEMA_MISSING', schema: 'bullmq' },
+    });
+    expect(await api('/connections/test', 'POST', { url: migrated.url, schema: 'elsewhere' })).toMatchObject({
+      status: 400,
+      body: { code: 'BULLMQ_SCHEMA_MISSING' },
+    });
     const unreachable = await api('/connections/test', 'POST', { url: 'postgres://someone:secret-pw@127.0.0.1:1/db' });
-    expect(unreachable.body).toEqual({ ok: false, latencyMs: null, redisVersion: null, mode: 'standalone', error: 'no PostgreSQL server answered at 127.0.0.1:1' });
+    expect(unreachable.body).toEqual({
+      ok: false,
+      latencyMs: null,
+      redisVersion: null,
+      mode: 'standalone',
+      error: 'no PostgreSQL server answered at 127.0.0.1:1',
+    });
     expect(JSON.stringify(app.logs)).not.toContain('secret-pw');
   });
 
@@ -37,8 +52,14 @@ describe('PostgreSQL connections', () => {
     const newer = await createTestDatabase();
     try {
       await migrateBullmqSchema(newer.url);
-      await queryDatabase(newer.url, `insert into bullmq.migration (version, name, min_client_version) values (999, 'future', 99)`);
-      expect(await api('/connections/test', 'POST', { url: newer.url })).toMatchObject({ status: 400, body: { code: 'BULLMQ_SCHEMA_UNSUPPORTED', minimumClientVersion: 99 } });
+      await queryDatabase(
+        newer.url,
+        `insert into bullmq.migration (version, name, min_client_version) values (999, 'future', 99)`,
+      );
+      expect(await api('/connections/test', 'POST', { url: newer.url })).toMatchObject({
+        status: 400,
+        body: { code: 'BULLMQ_SCHEMA_UNSUPPORTED', minimumClientVersion: 99 },
+      });
     } finally {
       await newer.drop();
     }
@@ -46,32 +67,61 @@ describe('PostgreSQL connections', () => {
 
   it('saves a postgres:// connection sealed at rest, with a schema instead of a prefix', async () => {
     const created = await api('/connections', 'POST', { name: 'pg', url: migrated.url });
-    expect(created).toMatchObject({ status: 201, body: { kind: 'postgres', schema: 'bullmq', prefix: 'bullmq', prefixes: ['bullmq'], cluster: false } });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { kind: 'postgres', schema: 'bullmq', prefix: 'bullmq', prefixes: ['bullmq'], cluster: false },
+    });
     const rows = await readConnectionRows(app);
     expect(JSON.stringify(rows)).not.toContain(migrated.name);
     expect((await api('/c/pg/queues')).body).toMatchObject({ total: 0, queues: [] });
     expect((await api(`/connections/${created.body.id}`, 'PATCH', { prefix: 'bull' })).status).toBe(400);
-    expect((await api('/connections', 'POST', { name: 'r', url: 'redis://127.0.0.1:6379', schema: 'x' })).status).toBe(400);
-    expect((await api('/connections', 'POST', { name: 'r', url: 'redis://127.0.0.1:6379', migrate: true })).status).toBe(400);
-    expect((await api('/connections', 'POST', { name: 'tls', url: `${migrated.url}?sslmode=require` })).body.tls).toEqual({ enabled: true, allowSelfSigned: false });
+    expect((await api('/connections', 'POST', { name: 'r', url: 'redis://127.0.0.1:6379', schema: 'x' })).status).toBe(
+      400,
+    );
+    expect(
+      (await api('/connections', 'POST', { name: 'r', url: 'redis://127.0.0.1:6379', migrate: true })).status,
+    ).toBe(400);
+    expect(
+      (await api('/connections', 'POST', { name: 'tls', url: `${migrated.url}?sslmode=require` })).body.tls,
+    ).toEqual({ enabled: true, allowSelfSigned: false });
   });
 
-  it('never migrates a schema unless asked: routes answer 400 BULLMQ_SCHEMA_MISSING; migrate: true on create runs BullMQ\'s migrations', async () => {
+  it("never migrates a schema unless asked: routes answer 400 BULLMQ_SCHEMA_MISSING; migrate: true on create runs BullMQ's migrations", async () => {
     const plain = await api('/connections', 'POST', { name: 'bare', url: empty.url, schema: 'jobs' });
     expect(plain.status).toBe(201);
-    expect(await api('/c/bare/queues')).toMatchObject({ status: 400, body: { code: 'BULLMQ_SCHEMA_MISSING', schema: 'jobs' } });
-    expect(await queryDatabase(empty.url, `select 1 from information_schema.schemata where schema_name = 'jobs'`)).toEqual([]);
-    const migratedOnCreate = await api('/connections', 'POST', { name: 'made', url: empty.url, schema: 'made', migrate: true });
+    expect(await api('/c/bare/queues')).toMatchObject({
+      status: 400,
+      body: { code: 'BULLMQ_SCHEMA_MISSING', schema: 'jobs' },
+    });
+    expect(
+      await queryDatabase(empty.url, `select 1 from information_schema.schemata where schema_name = 'jobs'`),
+    ).toEqual([]);
+    const migratedOnCreate = await api('/connections', 'POST', {
+      name: 'made',
+      url: empty.url,
+      schema: 'made',
+      migrate: true,
+    });
     expect(migratedOnCreate).toMatchObject({ status: 201, body: { schema: 'made' } });
     expect((await api('/c/made/queues/mail/jobs', 'POST', { name: 'hello' })).status).toBe(201);
-    expect((await api('/c/made/queues')).body.queues).toMatchObject([{ name: 'mail', prefix: 'made', jobCounts: { waiting: 1 } }]);
-    const [ledger] = await queryDatabase<{ version: number }>(empty.url, 'select max(version)::int as version from made.migration');
+    expect((await api('/c/made/queues')).body.queues).toMatchObject([
+      { name: 'mail', prefix: 'made', jobCounts: { waiting: 1 } },
+    ]);
+    const [ledger] = await queryDatabase<{ version: number }>(
+      empty.url,
+      'select max(version)::int as version from made.migration',
+    );
     expect(ledger!.version).toBe(LATEST_SCHEMA_VERSION);
   });
 });
 
 describe('SERVICE_POSTGRES_URL_<NAME>', () => {
-  const base = { NODE_ENV: 'test', SERVICE_AUTHLESS: 'true', SERVICE_ENV_CONNECTIONS: 'true', SERVICE_EMBEDDED_DIR: '/tmp/unused' };
+  const base = {
+    NODE_ENV: 'test',
+    SERVICE_AUTHLESS: 'true',
+    SERVICE_ENV_CONNECTIONS: 'true',
+    SERVICE_EMBEDDED_DIR: '/tmp/unused',
+  };
 
   it('declares a PostgreSQL connection with _ENVIRONMENT, _PROTECTION and _SCHEMA', () => {
     const config = loadConfig({
@@ -82,14 +132,41 @@ describe('SERVICE_POSTGRES_URL_<NAME>', () => {
       SERVICE_POSTGRES_URL_JOBS_SCHEMA: 'queues',
       SERVICE_REDIS_URL_CACHE: 'redis://127.0.0.1:6379',
     });
-    expect(config.environmentConnections.map(({ id, environment, prefixes, protection, tls, cluster }) => ({ id, environment, prefixes, protection, tls, cluster }))).toEqual([
-      { id: 'cache', environment: 'development', prefixes: ['bull'], protection: 'none', tls: { enabled: false, allowSelfSigned: false }, cluster: false },
-      { id: 'jobs', environment: 'production', prefixes: ['queues'], protection: 'read-only', tls: { enabled: true, allowSelfSigned: false }, cluster: false },
+    expect(
+      config.environmentConnections.map(({ id, environment, prefixes, protection, tls, cluster }) => ({
+        id,
+        environment,
+        prefixes,
+        protection,
+        tls,
+        cluster,
+      })),
+    ).toEqual([
+      {
+        id: 'cache',
+        environment: 'development',
+        prefixes: ['bull'],
+        protection: 'none',
+        tls: { enabled: false, allowSelfSigned: false },
+        cluster: false,
+      },
+      {
+        id: 'jobs',
+        environment: 'production',
+        prefixes: ['queues'],
+        protection: 'read-only',
+        tls: { enabled: true, allowSelfSigned: false },
+        cluster: false,
+      },
     ]);
   });
 
   it('refuses one NAME for two connections and a schema that is no identifier', () => {
-    expect(() => loadConfig({ ...base, SERVICE_POSTGRES_URL_MAIN: 'postgres://h/db', SERVICE_REDIS_URL_MAIN: 'redis://h' })).toThrow(/both name connection "main"/);
-    expect(() => loadConfig({ ...base, SERVICE_POSTGRES_URL_MAIN: 'postgres://h/db', SERVICE_POSTGRES_URL_MAIN_SCHEMA: 'a-b' })).toThrow(/_SCHEMA/);
+    expect(() =>
+      loadConfig({ ...base, SERVICE_POSTGRES_URL_MAIN: 'postgres://h/db', SERVICE_REDIS_URL_MAIN: 'redis://h' }),
+    ).toThrow(/both name connection "main"/);
+    expect(() =>
+      loadConfig({ ...base, SERVICE_POSTGRES_URL_MAIN: 'postgres://h/db', SERVICE_POSTGRES_URL_MAIN_SCHEMA: 'a-b' }),
+    ).toThrow(/_SCHEMA/);
   });
 });

@@ -12,7 +12,15 @@ describe('history on PostgreSQL', () => {
     const emails = await bed.call('GET', bed.queueUrl('emails', '/history?points=500'));
     expect(emails.status).toBe(200);
     expect(emails.body.points).toHaveLength(1);
-    expect(emails.body.points[0]).toMatchObject({ waiting: 5, failed: 2, completed: 3, completedDelta: 3, failedDelta: 2, active: 0, paused: false });
+    expect(emails.body.points[0]).toMatchObject({
+      waiting: 5,
+      failed: 2,
+      completed: 3,
+      completedDelta: 3,
+      failedDelta: 2,
+      active: 0,
+      paused: false,
+    });
     expect(emails.body.points[0].oldestWaitingSeconds).toBeGreaterThanOrEqual(1);
     const connection = await bed.call('GET', `${bed.app.api}/c/main/history?points=500`);
     expect(connection.status).toBe(200);

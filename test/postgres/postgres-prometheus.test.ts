@@ -19,8 +19,12 @@ describe('GET /api/prometheus with a PostgreSQL connection', () => {
       expect(text).toContain(`bullmq_job_count{queue="pg-mail", state="waiting", ${tail}} 3`);
       expect(text).toContain(`bullmq_job_count{queue="pg-mail", state="failed", ${tail}} 1`);
       expect(text).toContain(`bullpen_queue_backlog{queue="pg-mail", ${tail}} 4`);
-      expect(text).toMatch(/bullpen_queue_oldest_waiting_seconds\{queue="pg-mail", connection="main", prefix="bullmq"\} \d+/);
-      expect(text).toContain(`bullmq_job_count{queue="redis-mail", state="waiting", connection="cache", prefix="${redis.prefix}"} 1`);
+      expect(text).toMatch(
+        /bullpen_queue_oldest_waiting_seconds\{queue="pg-mail", connection="main", prefix="bullmq"\} \d+/,
+      );
+      expect(text).toContain(
+        `bullmq_job_count{queue="redis-mail", state="waiting", connection="cache", prefix="${redis.prefix}"} 1`,
+      );
       expect(text).toContain('bullpen_store_up{connection="main"} 1');
       expect(text).toContain('bullpen_store_up{connection="cache"} 1');
     } finally {

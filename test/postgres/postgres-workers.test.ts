@@ -22,7 +22,11 @@ describe('workers and queue metrics on PostgreSQL', () => {
       expect(listed.status).toBe(200);
       expect(listed.body.byQueue).toEqual({ busy: 2 });
       expect(listed.body.workers.map((worker: { name: string }) => worker.name).sort()).toEqual(['alpha', 'beta']);
-      expect(listed.body.workers[0]).toMatchObject({ queueName: 'busy', prefix: 'bullmq', clientName: expect.stringMatching(/^busy:w:/) });
+      expect(listed.body.workers[0]).toMatchObject({
+        queueName: 'busy',
+        prefix: 'bullmq',
+        clientName: expect.stringMatching(/^busy:w:/),
+      });
       expect((await bed.call('GET', bed.queueUrl('busy'))).body.workers.count).toBe(2);
       const metrics = await bed.call('GET', bed.queueUrl('busy', '/metrics'));
       expect(metrics.status).toBe(200);
@@ -37,9 +41,18 @@ describe('workers and queue metrics on PostgreSQL', () => {
     await bed.fixture.seed('quiet', { waiting: 2, delayed: 1 });
     const metrics = await bed.call('GET', `${bed.app.api}/c/main/metrics`);
     expect(metrics.status).toBe(200);
-    expect(metrics.body).toMatchObject({ connectionId: 'main', queueCount: 2, totals: { waiting: 2, delayed: 1, completed: 2, failed: 1 } });
+    expect(metrics.body).toMatchObject({
+      connectionId: 'main',
+      queueCount: 2,
+      totals: { waiting: 2, delayed: 1, completed: 2, failed: 1 },
+    });
     expect(metrics.body.queues.map((queue: { queueName: string }) => queue.queueName)).toEqual(['busy', 'quiet']);
-    expect(metrics.body.store).toMatchObject({ mode: 'standalone', nodes: 1, version: expect.stringMatching(/^\d+/), usedMemoryBytes: null });
+    expect(metrics.body.store).toMatchObject({
+      mode: 'standalone',
+      nodes: 1,
+      version: expect.stringMatching(/^\d+/),
+      usedMemoryBytes: null,
+    });
     expect(metrics.body.store.connectedClients).toBeGreaterThan(0);
   });
 });

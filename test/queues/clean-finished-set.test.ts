@@ -36,7 +36,9 @@ describe('cleanFinishedSet removes what BullMQ clean removes, the same way', () 
   it('leaves the same keys with the same contents, and as many jobs reported cleaned', async () => {
     const before = await snapshot(ours.redis, ours.prefix);
     // Every kind of key BullMQ deletes with a job is there to delete.
-    for (const suffix of jobKeySuffixes.slice(1).filter((suffix) => suffix !== ':unsuccessful' && suffix !== ':dependencies')) {
+    for (const suffix of jobKeySuffixes
+      .slice(1)
+      .filter((suffix) => suffix !== ':unsuccessful' && suffix !== ':dependencies')) {
       expect(before.keys.some((key) => key.startsWith('mix:') && key.endsWith(suffix))).toBe(true);
     }
     let removed = 0;
@@ -45,7 +47,13 @@ describe('cleanFinishedSet removes what BullMQ clean removes, the same way', () 
       open.push(queue);
       const cleaner = bullmqCleaner(queue, redisStatusCleaning(ours.redis), { prefix: ours.prefix, name: 'mix' });
       // Calls of 7, two in flight: the script's stops at linked jobs fall inside calls, BullMQ goes on.
-      const emptied = await cleanUpTo(cleaner, status, 10_000, { ...cleanCallPlan(status, 7), size: 7 }, (ids) => (removed += ids.length));
+      const emptied = await cleanUpTo(
+        cleaner,
+        status,
+        10_000,
+        { ...cleanCallPlan(status, 7), size: 7 },
+        (ids) => (removed += ids.length),
+      );
       expect(emptied).toBe(true);
 
       const bare = new Queue('mix', theirs.bullmq);

@@ -26,8 +26,11 @@ describe('queues on a 3-master Redis Cluster', () => {
       seeders.push(seeded);
       return seeded;
     };
-    for (const name of spread) queues.push(await seedQueue({ connection: connection(), prefix: 'bull' }, name, { waiting: 2 }));
-    queues.push(await seedQueue({ connection: connection(), prefix: '{jobs}' }, 'mail', { completed: 3, failed: 2, waiting: 1 }));
+    for (const name of spread)
+      queues.push(await seedQueue({ connection: connection(), prefix: 'bull' }, name, { waiting: 2 }));
+    queues.push(
+      await seedQueue({ connection: connection(), prefix: '{jobs}' }, 'mail', { completed: 3, failed: 2, waiting: 1 }),
+    );
     app = await bootApp({
       env: {
         SERVICE_AUTHLESS: 'true',
@@ -51,7 +54,11 @@ describe('queues on a 3-master Redis Cluster', () => {
 
   it('has the spread queues on more than one master (the premise of the next test)', async () => {
     await client.ping();
-    const perMaster = await Promise.all(client.nodes('master').map(async (node) => (await node.scan('0', 'MATCH', 'bull:*:meta', 'COUNT', 1000))[1].length));
+    const perMaster = await Promise.all(
+      client
+        .nodes('master')
+        .map(async (node) => (await node.scan('0', 'MATCH', 'bull:*:meta', 'COUNT', 1000))[1].length),
+    );
     expect(perMaster.filter((count) => count > 0).length).toBeGreaterThan(1);
   });
 
@@ -64,7 +71,9 @@ describe('queues on a 3-master Redis Cluster', () => {
     );
     const mail = response.body.queues.find((q: { name: string }) => q.name === 'mail');
     expect(mail.jobCounts).toMatchObject({ completed: 3, failed: 2, waiting: 1 });
-    expect(response.body.queues.filter((q: { jobCounts: { waiting: number } }) => q.jobCounts.waiting === 2)).toHaveLength(6);
+    expect(
+      response.body.queues.filter((q: { jobCounts: { waiting: number } }) => q.jobCounts.waiting === 2),
+    ).toHaveLength(6);
   });
 
   it('reads jobs, a job and its logs under the second prefix', async () => {
@@ -79,17 +88,33 @@ describe('queues on a 3-master Redis Cluster', () => {
   });
 
   it('reads, purges and deletes a queue on the cluster', async () => {
-    expect((await request(`${app.api}/c/grid/queues/mail`)).body).toMatchObject({ prefix: '{jobs}', jobCounts: { failed: 2 } });
-    const purged = await request(`${app.api}/c/grid/queues/mail/purge`, { method: 'POST', body: { confirmName: 'mail', statuses: ['failed', 'waiting'] } });
+    expect((await request(`${app.api}/c/grid/queues/mail`)).body).toMatchObject({
+      prefix: '{jobs}',
+      jobCounts: { failed: 2 },
+    });
+    const purged = await request(`${app.api}/c/grid/queues/mail/purge`, {
+      method: 'POST',
+      body: { confirmName: 'mail', statuses: ['failed', 'waiting'] },
+    });
     expect(purged.body).toMatchObject({ success: true, removedByStatus: { failed: 2, waiting: 1 } });
     const name = encodeURIComponent('{alpha}');
-    expect((await request(`${app.api}/c/grid/queues/${name}/obliterate`, { method: 'POST', body: { confirmName: '{alpha}' } })).status).toBe(200);
+    expect(
+      (
+        await request(`${app.api}/c/grid/queues/${name}/obliterate`, {
+          method: 'POST',
+          body: { confirmName: '{alpha}' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await request(`${app.api}/c/grid/queues`)).body.total).toBe(6);
   });
 
   it('moves jobs between queues on different masters, each once (the cross-store path: no script spans two slots)', async () => {
     const [from, to] = [encodeURIComponent('{bravo}'), '{golf}'];
-    const moved = await request(`${app.api}/c/grid/queues/${from}/jobs/move`, { method: 'POST', body: { to: { queueName: to }, status: 'waiting', all: true } });
+    const moved = await request(`${app.api}/c/grid/queues/${from}/jobs/move`, {
+      method: 'POST',
+      body: { to: { queueName: to }, status: 'waiting', all: true },
+    });
     expect(moved.status).toBe(200);
     expect(moved.body).toMatchObject({ succeeded: 2, failed: 0, done: true });
     expect(await client.llen('bull:{golf}:wait')).toBe(2);

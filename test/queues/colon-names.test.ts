@@ -18,11 +18,18 @@ async function legacyQueue(tail: string) {
   const options = { ...fixture.bullmq, prefix: `${fixture.prefix}:legacy` };
   const queue = new Queue(tail, options);
   bed.closeLater(queue);
-  const worker = new Worker(tail, async (job) => {
-    if (job.data.fail) throw new Error('refused');
-    return 'ok';
-  }, options);
-  const [failed] = await queue.addBulk([{ name: 'bad', data: { fail: true } }, { name: 'good', data: {} }]);
+  const worker = new Worker(
+    tail,
+    async (job) => {
+      if (job.data.fail) throw new Error('refused');
+      return 'ok';
+    },
+    options,
+  );
+  const [failed] = await queue.addBulk([
+    { name: 'bad', data: { fail: true } },
+    { name: 'good', data: {} },
+  ]);
   await waitFor(async () => (await queue.getJobCountByTypes('failed', 'completed')) === 2, 10_000, 'jobs to settle');
   await worker.close();
   const waiting = await queue.add('waiting', {});
@@ -57,20 +64,44 @@ function bodyOf(route: RouteInfo, { name, ids }: Seeded): unknown {
 const queueRoutes = permissionedRoutes().filter(isQueueScoped);
 
 describe('queues whose names hold ":" (written by older clients)', () => {
-  it.each(queueRoutes.map((route, index) => [`${route.method} ${route.path}`, route, index] as const))('%s works on one', async (_name, route, index) => {
-    const seeded = await legacyQueue(`q${index}`);
-    const query = { 'jobs.list': '?status=failed', 'jobs.search': '?q=bad' }[route.procedure] ?? '';
-    const path = fillPath(route.path, { connectionId: 'main', queueName: seeded.name, jobId: seeded.ids.failed, schedulerId: 'tick' }) + query;
-    const response = await call(route.method, path, bodyOf(route, seeded));
-    // DELETE of a queue that still holds jobs is refused as for any queue; everything else succeeds.
-    const expected = route.procedure === 'queues.delete' ? 409 : ['jobs.add', 'schedulers.create', 'jobs.duplicate'].includes(route.procedure) ? 201 : 200;
-    expect([response.status, response.body.code]).toEqual([expected, expected === 409 ? 'QUEUE_NOT_EMPTY' : undefined]);
-  });
+  it.each(queueRoutes.map((route, index) => [`${route.method} ${route.path}`, route, index] as const))(
+    '%s works on one',
+    async (_name, route, index) => {
+      const seeded = await legacyQueue(`q${index}`);
+      const query = { 'jobs.list': '?status=failed', 'jobs.search': '?q=bad' }[route.procedure] ?? '';
+      const path =
+        fillPath(route.path, {
+          connectionId: 'main',
+          queueName: seeded.name,
+          jobId: seeded.ids.failed,
+          schedulerId: 'tick',
+        }) + query;
+      const response = await call(route.method, path, bodyOf(route, seeded));
+      // DELETE of a queue that still holds jobs is refused as for any queue; everything else succeeds.
+      const expected =
+        route.procedure === 'queues.delete'
+          ? 409
+          : ['jobs.add', 'schedulers.create', 'jobs.duplicate'].includes(route.procedure)
+            ? 201
+            : 200;
+      expect([response.status, response.body.code]).toEqual([
+        expected,
+        expected === 409 ? 'QUEUE_NOT_EMPTY' : undefined,
+      ]);
+    },
+  );
 
   it('reads what the queue holds, by the name it is listed under', async () => {
     const seeded = await legacyQueue('mail');
     const listed = await call('GET', '/c/main/queues?search=legacy%3Amail');
-    expect(listed.body.queues).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'legacy:mail', jobCounts: expect.objectContaining({ failed: 1, completed: 1, waiting: 2, delayed: 1 }) })]));
+    expect(listed.body.queues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          name: 'legacy:mail',
+          jobCounts: expect.objectContaining({ failed: 1, completed: 1, waiting: 2, delayed: 1 }),
+        }),
+      ]),
+    );
     const failed = await call('GET', `/c/main/queues/${encodeURIComponent(seeded.name)}/jobs?status=failed`);
     expect(failed.body.jobs.map((job: { id: string }) => job.id)).toEqual([seeded.ids.failed]);
     const job = await call('GET', `/c/main/queues/${encodeURIComponent(seeded.name)}/jobs/${seeded.ids.failed}`);
@@ -79,18 +110,30 @@ describe('queues whose names hold ":" (written by older clients)', () => {
     expect(schedulers.body.schedulers).toEqual([expect.objectContaining({ id: 'tick', queueName: 'legacy:mail' })]);
   });
 
-  it.each(['/c/main/queues', '/c/main/scheduled-jobs', '/c/main/metrics', '/c/main/workers', '/prometheus'].map((path, index) => [path, index] as const))('leaves %s readable (200)', async (path, index) => {
+  it.each(
+    ['/c/main/queues', '/c/main/scheduled-jobs', '/c/main/metrics', '/c/main/workers', '/prometheus'].map(
+      (path, index) => [path, index] as const,
+    ),
+  )('leaves %s readable (200)', async (path, index) => {
     await legacyQueue(`listed${index}`);
     expect((await call('GET', path)).status).toBe(200);
   });
 
   it.each([
     ['adding a job', '/c/main/queues/new%3Aqueue/jobs', { name: 'x' }],
-    ['creating a scheduler', '/c/main/scheduled-jobs/queue/new%3Aqueue', { schedulerId: 's', name: 'x', schedule: { type: 'every', everyMs: 1000 } }],
+    [
+      'creating a scheduler',
+      '/c/main/scheduled-jobs/queue/new%3Aqueue',
+      { schedulerId: 's', name: 'x', schedule: { type: 'every', everyMs: 1000 } },
+    ],
   ])('refuses %s that would create one: 400 UNSUPPORTED_QUEUE_NAME, nothing written', async (_what, path, body) => {
     const response = await call('POST', path, body);
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'UNSUPPORTED_QUEUE_NAME', queueName: 'new:queue', message: expect.stringContaining('":"') });
+    expect(response.body).toMatchObject({
+      code: 'UNSUPPORTED_QUEUE_NAME',
+      queueName: 'new:queue',
+      message: expect.stringContaining('":"'),
+    });
     expect(await fixture.redis.keys(`${fixture.prefix}:new:queue:*`)).toEqual([]);
   });
 });

@@ -4,8 +4,10 @@ import { ConnectionTotals } from '../../server/bullmq/connection-totals.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 
 /** Only the connection's id and version key the totals: a handle without a client is enough here. */
-const storeOf = (id: string, version = 1) => ({ connection: { id, updatedAt: new Date(version) } }) as unknown as StoreHandle;
-const counts = (waiting: number) => ({ ...Object.fromEntries(jobCountKinds.map((kind) => [kind, 0])), waiting }) as JobCounts;
+const storeOf = (id: string, version = 1) =>
+  ({ connection: { id, updatedAt: new Date(version) } }) as unknown as StoreHandle;
+const counts = (waiting: number) =>
+  ({ ...Object.fromEntries(jobCountKinds.map((kind) => [kind, 0])), waiting }) as JobCounts;
 
 /** A cache on a clock the test moves, and a recount that answers `next` and counts its calls. */
 function setup(ttlMs = 1000) {

@@ -100,13 +100,17 @@ describe('CountTracker on a real Redis', () => {
     expect(Date.now() - asked).toBeLessThan(1400);
     await new Promise((resolve) => setTimeout(resolve, 600));
     await writer.rpush('bull:a:wait', 'after');
-    const waiting = Number(await writer.llen('bull:a:wait')) + Number(await writer.llen('bull:b:wait')) + Number(await writer.llen('bull:c:wait'));
+    const waiting =
+      Number(await writer.llen('bull:a:wait')) +
+      Number(await writer.llen('bull:b:wait')) +
+      Number(await writer.llen('bull:c:wait'));
     expect((await trackedTotals(tracker)).waiting).toBe(waiting);
     tracker.close();
   });
 
   it('leaves nothing behind in the store when it closes, and closes by itself when no totals are asked for', async () => {
-    const trackingState = async () => (await writer.info('stats')).match(/tracking_total_(keys|items|prefixes):\d+/g)!.join(' ');
+    const trackingState = async () =>
+      (await writer.info('stats')).match(/tracking_total_(keys|items|prefixes):\d+/g)!.join(' ');
     const tracker = new CountTracker(client, { enabled: true, prefixes: ['bull', 'bull:nested'], idleCloseMs: 300 });
     await trackedTotals(tracker);
     expect(await trackingState()).toBe('tracking_total_keys:0 tracking_total_items:0 tracking_total_prefixes:1');

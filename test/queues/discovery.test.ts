@@ -6,9 +6,14 @@ import { storeFixture } from '../helpers/stores.js';
 import { commandsDuring } from '../helpers/command-count.js';
 
 /** Writes the meta hash BullMQ writes for a new queue, for many queues in one round trip. */
-async function createQueues(redis: ReturnType<typeof storeFixture>['redis'], prefix: string, names: string[]): Promise<void> {
+async function createQueues(
+  redis: ReturnType<typeof storeFixture>['redis'],
+  prefix: string,
+  names: string[],
+): Promise<void> {
   const pipeline = redis.pipeline();
-  for (const name of names) pipeline.hset(`${prefix}:${name}:meta`, 'opts.maxLenEvents', '10000', 'version', 'bullmq:6.7.0');
+  for (const name of names)
+    pipeline.hset(`${prefix}:${name}:meta`, 'opts.maxLenEvents', '10000', 'version', 'bullmq:6.7.0');
   await pipeline.exec();
 }
 
@@ -27,7 +32,9 @@ describe('discovery of 1,000 queues among other keys', () => {
     for (let i = 0; i < 5000; i += 1) noise.set(`${fixture.prefix}:queue-0001:${i}`, 'x');
     noise.hset(`${fixture.prefix}x:stranger:meta`, 'version', 'bullmq:6.7.0');
     await noise.exec();
-    app = await bootApp({ env: { ...fixture.env, SERVICE_REDIS_URL_MAIN_PREFIX: `${fixture.prefix},${other.prefix}` } });
+    app = await bootApp({
+      env: { ...fixture.env, SERVICE_REDIS_URL_MAIN_PREFIX: `${fixture.prefix},${other.prefix}` },
+    });
   });
 
   afterAll(async () => {
@@ -55,26 +62,43 @@ describe('discovery of 1,000 queues among other keys', () => {
     const client = app.services.stores.handle((await app.services.connections.find('main'))!).client;
     const sent = await commandsDuring(client, () => request(`${app.api}/c/main/queues?page=3&pageSize=100`));
     expect(sent).toEqual(['evalsha']);
-    const sorted = await commandsDuring(client, () => request(`${app.api}/c/main/queues?page=3&pageSize=100&sort=failed`));
+    const sorted = await commandsDuring(client, () =>
+      request(`${app.api}/c/main/queues?page=3&pageSize=100&sort=failed`),
+    );
     expect(sorted).toEqual(['evalsha', 'evalsha']);
     // A state, a count sort and the totals together: still one call for the 1,000 queues, one for the page.
-    const found = await commandsDuring(client, () => request(`${app.api}/c/main/queues?state=idle&sort=failed&totals=true&pageSize=100`));
+    const found = await commandsDuring(client, () =>
+      request(`${app.api}/c/main/queues?state=idle&sort=failed&totals=true&pageSize=100`),
+    );
     expect(found).toEqual(['evalsha', 'evalsha']);
-    console.info(`1,000 queues, 5,000 other keys: first page ${timings[0]!.toFixed(0)} ms (scan), later pages ${Math.max(...timings.slice(1)).toFixed(0)} ms at most`);
+    console.info(
+      `1,000 queues, 5,000 other keys: first page ${timings[0]!.toFixed(0)} ms (scan), later pages ${Math.max(...timings.slice(1)).toFixed(0)} ms at most`,
+    );
   });
 
   it('finds queues under every prefix of the connection, a custom one included', async () => {
     const queue = new Queue('custom-prefixed', other.bullmq);
     await queue.add('job', {});
     await queue.close();
-    await app.services.queueDirectory.rescan(app.services.stores.handle((await app.services.connections.find('main'))!));
+    await app.services.queueDirectory.rescan(
+      app.services.stores.handle((await app.services.connections.find('main'))!),
+    );
     const response = await request(`${app.api}/c/main/queues?search=custom`);
     expect(response.body.queues).toEqual([
       {
         name: 'custom-prefixed',
         prefix: other.prefix,
         isPaused: false,
-        jobCounts: { waiting: 1, active: 0, delayed: 0, completed: 0, failed: 0, paused: 0, prioritized: 0, waitingChildren: 0 },
+        jobCounts: {
+          waiting: 1,
+          active: 0,
+          delayed: 0,
+          completed: 0,
+          failed: 0,
+          paused: 0,
+          prioritized: 0,
+          waitingChildren: 0,
+        },
       },
     ]);
     expect((await request(`${app.api}/c/main/queues?pageSize=1`)).body.total).toBe(1001);
@@ -109,7 +133,11 @@ describe('search, sort and the name cache', () => {
     await fixture.cleanup();
   });
 
-  const list = async (query: string) => { const r = (await request(`${app.api}/c/main/queues?${query}`)); if (r.status !== 200) console.log(r.body); return r.body; };
+  const list = async (query: string) => {
+    const r = await request(`${app.api}/c/main/queues?${query}`);
+    if (r.status !== 200) console.log(r.body);
+    return r.body;
+  };
 
   it('searches names case-insensitively', async () => {
     const body = await list('search=MAIL');
@@ -138,10 +166,16 @@ describe('search, sort and the name cache', () => {
   });
 
   it('lists a queue the service created by adding a job at once', async () => {
-    const added = await request(`${app.api}/c/main/queues/brand-new/jobs`, { method: 'POST', body: { name: 'first', data: {} } });
+    const added = await request(`${app.api}/c/main/queues/brand-new/jobs`, {
+      method: 'POST',
+      body: { name: 'first', data: {} },
+    });
     expect(added.status).toBe(201);
     expect(names(await list('search=brand'))).toEqual(['brand-new']);
-    await request(`${app.api}/c/main/queues/brand-new/obliterate`, { method: 'POST', body: { confirmName: 'brand-new' } });
+    await request(`${app.api}/c/main/queues/brand-new/obliterate`, {
+      method: 'POST',
+      body: { confirmName: 'brand-new' },
+    });
   });
 
   it('keeps names for the cache period, drops a queue the service removes at once, and finds others on a rescan', async () => {
@@ -150,10 +184,15 @@ describe('search, sort and the name cache', () => {
     queues.push(late);
     await late.add('job', {});
     expect((await list('')).total).toBe(4);
-    const obliterated = await request(`${app.api}/c/main/queues/billing/obliterate`, { method: 'POST', body: { confirmName: 'billing' } });
+    const obliterated = await request(`${app.api}/c/main/queues/billing/obliterate`, {
+      method: 'POST',
+      body: { confirmName: 'billing' },
+    });
     expect(obliterated.status).toBe(200);
     expect(names(await list(''))).toEqual(['Mailer', 'audit', 'mail']);
-    await app.services.queueDirectory.rescan(app.services.stores.handle((await app.services.connections.find('main'))!));
+    await app.services.queueDirectory.rescan(
+      app.services.stores.handle((await app.services.connections.find('main'))!),
+    );
     expect(names(await list(''))).toEqual(['Mailer', 'audit', 'late', 'mail']);
   });
 });

@@ -10,7 +10,15 @@ describe('expandSelectors', () => {
   });
 
   it('expands all to every status, whatever else is asked', () => {
-    expect(expandSelectors(['waiting', 'all'])).toEqual(['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized']);
+    expect(expandSelectors(['waiting', 'all'])).toEqual([
+      'waiting',
+      'active',
+      'delayed',
+      'completed',
+      'failed',
+      'paused',
+      'prioritized',
+    ]);
   });
 });
 
@@ -44,7 +52,13 @@ describe('purgeStatuses', () => {
     const cleaner: StatusCleaner = {
       async clean(_status, limit) {
         call += 1;
-        return call === 1 ? Array.from({ length: limit }, (_, i) => `a${i}`) : call === 2 ? [] : call === 3 ? ['late'] : [];
+        return call === 1
+          ? Array.from({ length: limit }, (_, i) => `a${i}`)
+          : call === 2
+            ? []
+            : call === 3
+              ? ['late']
+              : [];
       },
       count: async () => 0,
     };
@@ -81,7 +95,11 @@ describe('purgeStatuses', () => {
     const cleaner = endlessCleaner();
     const error = await capError(purgeStatuses({ cleaner, statuses: ['failed'] }));
     expect(cleaner.batches).toBe(2000);
-    expect(error.details).toMatchObject({ status: 'failed', removedSoFar: 500_000, removedByStatus: { failed: 500_000 } });
+    expect(error.details).toMatchObject({
+      status: 'failed',
+      removedSoFar: 500_000,
+      removedByStatus: { failed: 500_000 },
+    });
   });
 
   it('stops with 409 PURGE_CAP_REACHED naming the status after 500 full batches', async () => {
@@ -96,7 +114,11 @@ describe('purgeStatuses', () => {
       statusesPurged: [],
     });
     expect(error.details.removedJobIdsSample).toHaveLength(100);
-    expect(describeError(error)).toMatchObject({ httpStatus: 409, code: 'PURGE_CAP_REACHED', details: { status: 'delayed' } });
+    expect(describeError(error)).toMatchObject({
+      httpStatus: 409,
+      code: 'PURGE_CAP_REACHED',
+      details: { status: 'delayed' },
+    });
   });
 
   it('reports the statuses finished before the one that hit the cap', async () => {

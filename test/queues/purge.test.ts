@@ -10,7 +10,15 @@ const purgeUrl = (name: string) => `${bed.app.api}/c/main/queues/${encodeURIComp
 const purge = (name: string, body: unknown) => request(purgeUrl(name), { method: 'POST', body });
 /** Counts read by BullMQ itself (and the legacy paused list, which BullMQ 6 no longer counts). */
 const counts = async (queue: Queue): Promise<Record<string, number>> => ({
-  ...(await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized', 'waiting-children')),
+  ...(await queue.getJobCounts(
+    'waiting',
+    'active',
+    'delayed',
+    'completed',
+    'failed',
+    'prioritized',
+    'waiting-children',
+  )),
   paused: await fixture.redis.llen(`${fixture.prefix}:${queue.name}:paused`),
 });
 
@@ -64,8 +72,24 @@ describe('purge', () => {
     const queue = await seeded('everything', { completed: 3, failed: 2, waiting: 4, delayed: 1, prioritized: 2 });
     const response = await purge('everything', { confirmName: 'everything', statuses: ['waiting', 'all'] });
     expect(response.status).toBe(200);
-    expect(response.body.statusesPurged).toEqual(['waiting', 'active', 'delayed', 'completed', 'failed', 'paused', 'prioritized']);
-    expect(response.body.removedByStatus).toEqual({ waiting: 4, active: 0, delayed: 1, completed: 3, failed: 2, paused: 0, prioritized: 2 });
+    expect(response.body.statusesPurged).toEqual([
+      'waiting',
+      'active',
+      'delayed',
+      'completed',
+      'failed',
+      'paused',
+      'prioritized',
+    ]);
+    expect(response.body.removedByStatus).toEqual({
+      waiting: 4,
+      active: 0,
+      delayed: 1,
+      completed: 3,
+      failed: 2,
+      paused: 0,
+      prioritized: 2,
+    });
     expect(response.body.totalRemoved).toBe(12);
     expect(Object.values(await counts(queue)).every((count) => count === 0)).toBe(true);
     const listed = await request(`${bed.app.api}/c/main/queues?search=everything`);
@@ -79,7 +103,9 @@ describe('purge', () => {
     expect(waiting.status).toBe(200);
     expect(waiting.body.removedByStatus).toEqual({ waiting: 2345 });
     expect(waiting.body.removedJobIdsSample).toHaveLength(100);
-    expect(waiting.body.removedJobIdsSample.every((id: unknown) => typeof id === 'string' && waitingIds.has(id))).toBe(true);
+    expect(waiting.body.removedJobIdsSample.every((id: unknown) => typeof id === 'string' && waitingIds.has(id))).toBe(
+      true,
+    );
     expect(await counts(queue)).toMatchObject({ waiting: 0, completed: 1500, failed: 3, delayed: 2 });
 
     const completed = await purge('bulk', { confirmName: 'bulk', statuses: ['completed'] });
@@ -130,7 +156,9 @@ describe('purge', () => {
   it('logs one structured line saying who purged what', async () => {
     await seeded('audited', { failed: 2 });
     await purge('audited', { confirmName: 'audited', statuses: ['failed'] });
-    const lines = bed.app.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'queue.action' && line.queue === 'audited');
+    const lines = bed.app.logs
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.event === 'queue.action' && line.queue === 'audited');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       action: 'queues.purge',
@@ -148,7 +176,12 @@ describe('purge', () => {
     const audit = await request(`${bed.app.api}/audit?action=queues.purge`);
     const events = audit.body.events.filter((event: { queueName: string }) => event.queueName === 'counted');
     expect(events).toEqual([
-      expect.objectContaining({ action: 'queues.purge', outcome: 'success', connectionId: 'main', counts: { totalRemoved: 2, removedByStatus: { failed: 2 } } }),
+      expect.objectContaining({
+        action: 'queues.purge',
+        outcome: 'success',
+        connectionId: 'main',
+        counts: { totalRemoved: 2, removedByStatus: { failed: 2 } },
+      }),
     ]);
   });
 
@@ -157,13 +190,24 @@ describe('purge', () => {
     expect((await purge('unconfirmed', { confirmName: 'other', statuses: ['failed'] })).status).toBe(400);
     const audit = await request(`${bed.app.api}/audit?action=queues.purge`);
     const events = audit.body.events.filter((event: { queueName: string }) => event.queueName === 'unconfirmed');
-    expect(events).toEqual([expect.objectContaining({ outcome: 'failure', errorCode: 'CONFIRMATION_MISMATCH', counts: null })]);
-    expect(bed.app.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'queue.action' && line.queue === 'unconfirmed')).toEqual([]);
+    expect(events).toEqual([
+      expect.objectContaining({ outcome: 'failure', errorCode: 'CONFIRMATION_MISMATCH', counts: null }),
+    ]);
+    expect(
+      bed.app.logs
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.event === 'queue.action' && line.queue === 'unconfirmed'),
+    ).toEqual([]);
   });
 
   it('gives the same result through the typed tRPC client', async () => {
     await seeded('typed', { failed: 1 });
-    const result = await bed.app.trpc.queues.purge.mutate({ connectionId: 'main', queueName: 'typed', confirmName: 'typed', statuses: ['failed'] });
+    const result = await bed.app.trpc.queues.purge.mutate({
+      connectionId: 'main',
+      queueName: 'typed',
+      confirmName: 'typed',
+      statuses: ['failed'],
+    });
     expect(result).toMatchObject({ success: true, totalRemoved: 1, statusesPurged: ['failed'] });
   });
 });

@@ -6,7 +6,8 @@ const bed = queueTestBed();
 const { fixture, seeded } = bed;
 
 const queueUrl = (name: string, rest = '') => `${bed.app.api}/c/main/queues/${encodeURIComponent(name)}${rest}`;
-const post = (name: string, action: string, body: unknown = {}) => request(queueUrl(name, `/${action}`), { method: 'POST', body });
+const post = (name: string, action: string, body: unknown = {}) =>
+  request(queueUrl(name, `/${action}`), { method: 'POST', body });
 const actionLines = (queue: string) =>
   bed.app.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'queue.action' && line.queue === queue);
 
@@ -37,7 +38,9 @@ describe('POST /queues/:queueName/clean', () => {
     expect(response.body.removed).toBe(2);
     expect(response.body.removedJobIds.every((id: string) => failedIds.has(id))).toBe(true);
     expect(await queue.getJobCounts('failed', 'completed', 'waiting')).toEqual({ failed: 1, completed: 2, waiting: 2 });
-    expect(actionLines('tidy')).toEqual([expect.objectContaining({ action: 'queues.clean', removed: { status: 'failed', count: 2 } })]);
+    expect(actionLines('tidy')).toEqual([
+      expect.objectContaining({ action: 'queues.clean', removed: { status: 'failed', count: 2 } }),
+    ]);
   });
 
   it('maps waiting to BullMQ wait and keeps jobs inside the grace period', async () => {
@@ -65,7 +68,11 @@ describe('can-delete and DELETE', () => {
   it('refuses while jobs other than completed remain: 409, nothing removed', async () => {
     const queue = await seeded('busy', { completed: 1, failed: 1, waiting: 1 });
     const check = await request(queueUrl('busy', '/can-delete'));
-    expect(check.body).toMatchObject({ canDelete: false, reason: expect.stringContaining('1 failed'), jobCounts: { waiting: 1, failed: 1, completed: 1 } });
+    expect(check.body).toMatchObject({
+      canDelete: false,
+      reason: expect.stringContaining('1 failed'),
+      jobCounts: { waiting: 1, failed: 1, completed: 1 },
+    });
     const refused = await request(queueUrl('busy', '?confirmName=busy'), { method: 'DELETE' });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'QUEUE_NOT_EMPTY', jobCounts: { waiting: 1, failed: 1 } });
@@ -74,7 +81,9 @@ describe('can-delete and DELETE', () => {
 
   it('answers 400 when confirmName differs or is missing, removing nothing', async () => {
     await seeded('careful', { completed: 1 });
-    expect((await request(queueUrl('careful', '?confirmName=Careful'), { method: 'DELETE' })).body.code).toBe('CONFIRMATION_MISMATCH');
+    expect((await request(queueUrl('careful', '?confirmName=Careful'), { method: 'DELETE' })).body.code).toBe(
+      'CONFIRMATION_MISMATCH',
+    );
     expect((await request(queueUrl('careful'), { method: 'DELETE', body: { confirmName: 'other' } })).status).toBe(400);
     expect((await request(queueUrl('careful'), { method: 'DELETE' })).status).toBe(400);
     expect(await fixture.redis.exists(`${fixture.prefix}:careful:meta`)).toBe(1);
@@ -86,10 +95,16 @@ describe('can-delete and DELETE', () => {
   ])('deletes a queue holding only completed jobs, confirmName in %s', async (_how, build) => {
     const name = `done-${_how.length}`;
     await seeded(name, { completed: 2 });
-    expect((await request(queueUrl(name, '/can-delete'))).body).toEqual({ canDelete: true, jobCounts: expect.objectContaining({ completed: 2 }) });
+    expect((await request(queueUrl(name, '/can-delete'))).body).toEqual({
+      canDelete: true,
+      jobCounts: expect.objectContaining({ completed: 2 }),
+    });
     const [url, init] = build(name);
     const response = await request(url, { method: 'DELETE', ...init });
-    expect(response).toMatchObject({ status: 200, body: { success: true, deleted: name, prefix: fixture.prefix, removedJobCounts: { completed: 2, failed: 0 } } });
+    expect(response).toMatchObject({
+      status: 200,
+      body: { success: true, deleted: name, prefix: fixture.prefix, removedJobCounts: { completed: 2, failed: 0 } },
+    });
     expect(await fixture.redis.keys(`${fixture.prefix}:${name}:*`)).toEqual([]);
     expect((await request(queueUrl(name))).status).toBe(404);
     expect(actionLines(name)).toEqual([expect.objectContaining({ action: 'queues.delete', outcome: 'done' })]);
@@ -118,12 +133,24 @@ describe('POST /queues/:queueName/obliterate', () => {
       success: true,
       queueName: 'gone',
       prefix: fixture.prefix,
-      removedJobCounts: { waiting: 2, active: 0, delayed: 1, completed: 1, failed: 1, paused: 0, prioritized: 0, waitingChildren: 0 },
+      removedJobCounts: {
+        waiting: 2,
+        active: 0,
+        delayed: 1,
+        completed: 1,
+        failed: 1,
+        paused: 0,
+        prioritized: 0,
+        waitingChildren: 0,
+      },
     });
     expect((await post('gone-too', 'obliterate', { confirmName: 'gone-too' })).status).toBe(200);
     expect(await fixture.redis.keys(`${fixture.prefix}:gone*`)).toEqual([]);
     expect(actionLines('gone')).toEqual([
-      expect.objectContaining({ action: 'queues.obliterate', removed: { queue: true, jobCounts: expect.objectContaining({ waiting: 2, failed: 1 }) } }),
+      expect.objectContaining({
+        action: 'queues.obliterate',
+        removed: { queue: true, jobCounts: expect.objectContaining({ waiting: 2, failed: 1 }) },
+      }),
     ]);
   });
 });

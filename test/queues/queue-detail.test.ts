@@ -27,12 +27,25 @@ describe('GET /queues/:queueName', () => {
       prefix: fixture.prefix,
       isPaused: false,
       // An `every` scheduler puts its first job in waiting at once.
-      jobCounts: { waiting: 5, active: 0, delayed: 1, completed: 2, failed: 1, paused: 0, prioritized: 2, waitingChildren: 0 },
+      jobCounts: {
+        waiting: 5,
+        active: 0,
+        delayed: 1,
+        completed: 2,
+        failed: 1,
+        paused: 0,
+        prioritized: 2,
+        waitingChildren: 0,
+      },
       schedulersCount: 2,
       meta: { concurrency: 4, max: 10, duration: 2000, version: expect.stringMatching(/^bullmq:6\./) },
     });
     expect(response.body.workers.count).toBe(1);
-    expect(response.body.workers.list[0]).toMatchObject({ name: 'detail-worker', clientName: expect.stringMatching(/:w:detail-worker$/), addr: expect.any(String) });
+    expect(response.body.workers.list[0]).toMatchObject({
+      name: 'detail-worker',
+      clientName: expect.stringMatching(/:w:detail-worker$/),
+      addr: expect.any(String),
+    });
   });
 
   it('answers 404 for a queue that does not exist, and does not create it', async () => {

@@ -32,18 +32,45 @@ describe('readQueueFigures', () => {
   });
 
   it('reads the counts BullMQ reports and its pause flag, queue by queue in the order asked', async () => {
-    const { values } = await readQueueFigures(fixture.redis, refs, [figures.paused(), ...jobCountKinds.map(figures.count)], 100);
+    const { values } = await readQueueFigures(
+      fixture.redis,
+      refs,
+      [figures.paused(), ...jobCountKinds.map(figures.count)],
+      100,
+    );
     for (const [index, queue] of queues.entries()) {
-      const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'completed', 'failed', 'prioritized', 'waiting-children');
+      const counts = await queue.getJobCounts(
+        'wait',
+        'active',
+        'delayed',
+        'completed',
+        'failed',
+        'prioritized',
+        'waiting-children',
+      );
       // BullMQ 6 no longer counts the legacy `paused` list.
       const legacyPaused = await fixture.redis.llen(`${fixture.prefix}:${queue.name}:paused`);
-      const expected = [counts.wait, counts.active, counts.delayed, counts.completed, counts.failed, legacyPaused, counts.prioritized, counts['waiting-children']];
+      const expected = [
+        counts.wait,
+        counts.active,
+        counts.delayed,
+        counts.completed,
+        counts.failed,
+        legacyPaused,
+        counts.prioritized,
+        counts['waiting-children'],
+      ];
       expect(values[index]).toEqual([(await queue.isPaused()) ? 1 : 0, ...expected]);
     }
   });
 
   it('tells which queues hold a job in any of some statuses', async () => {
-    const { values } = await readQueueFigures(fixture.redis, refs, [figures.anyJob(['waiting', 'active', 'delayed', 'prioritized'])], 100);
+    const { values } = await readQueueFigures(
+      fixture.redis,
+      refs,
+      [figures.anyJob(['waiting', 'active', 'delayed', 'prioritized'])],
+      100,
+    );
     expect(values.map((own) => own[0])).toEqual([1, 0, 1, 0, 1]);
     // e-delayed holds only delayed jobs: found past the empty statuses tried first.
     const onlyPrioritized = await readQueueFigures(fixture.redis, refs, [figures.anyJob(['prioritized'])], 100);
@@ -51,10 +78,17 @@ describe('readQueueFigures', () => {
   });
 
   it('cuts the queues into calls of perCall, keeps the order, and sums across the calls', async () => {
-    const read = [keeping('both', figures.count('waiting')), keeping('sum', figures.count('failed')), figures.count('delayed')];
+    const read = [
+      keeping('both', figures.count('waiting')),
+      keeping('sum', figures.count('failed')),
+      figures.count('delayed'),
+    ];
     const whole = await readQueueFigures(fixture.redis, refs, read, 100);
     let cut: Awaited<ReturnType<typeof readQueueFigures>> | undefined;
-    const sent = await commandsDuring(fixture.redis, async () => (cut = await readQueueFigures(fixture.redis, refs, read, 2)));
+    const sent = await commandsDuring(
+      fixture.redis,
+      async () => (cut = await readQueueFigures(fixture.redis, refs, read, 2)),
+    );
     expect(sent).toEqual(['evalsha', 'evalsha', 'evalsha']);
     expect(cut).toEqual(whole);
     expect(whole.values.map((own) => own[0])).toEqual([3, 0, 1, 0, 0]);
@@ -68,7 +102,13 @@ describe('readQueueFigures', () => {
     // Rare figures (statuses most queues have no job in, BullMQ's per-minute metrics) are looked up together first.
     const points = `${fixture.prefix}:d-empty:metrics:failed:data`;
     await fixture.redis.rpush(points, '5', '1', '7');
-    const read = [figures.count('delayed'), figures.count('prioritized'), figures.finishedInPoints('failed', 2), figures.count('waiting'), figures.finishedInPoints('completed', 2)];
+    const read = [
+      figures.count('delayed'),
+      figures.count('prioritized'),
+      figures.finishedInPoints('failed', 2),
+      figures.count('waiting'),
+      figures.finishedInPoints('completed', 2),
+    ];
     expect(read.filter((one) => one.rare).length).toBe(4);
     const { values } = await readQueueFigures(fixture.redis, refs, read, 100);
     expect(values).toEqual([
@@ -82,16 +122,34 @@ describe('readQueueFigures', () => {
   });
 
   it('sums counts kept as sums only (the list totals, its own loop in the script) to what the seeds hold', async () => {
-    const summed = await readQueueFigures(fixture.redis, refs, jobCountKinds.map((kind) => keeping('sum', figures.count(kind))), 2);
-    const seeded = { waiting: 4, active: 0, delayed: 4, completed: 3, failed: 2, paused: 0, prioritized: 2, waitingChildren: 0 };
+    const summed = await readQueueFigures(
+      fixture.redis,
+      refs,
+      jobCountKinds.map((kind) => keeping('sum', figures.count(kind))),
+      2,
+    );
+    const seeded = {
+      waiting: 4,
+      active: 0,
+      delayed: 4,
+      completed: 3,
+      failed: 2,
+      paused: 0,
+      prioritized: 2,
+      waitingChildren: 0,
+    };
     expect(summed.sums).toEqual(jobCountKinds.map((kind) => seeded[kind]));
     expect(summed.values.every((own) => own.every(Number.isNaN))).toBe(true);
     const perQueue = await readQueueFigures(fixture.redis, refs, jobCountKinds.map(figures.count), 100);
-    expect(summed.sums).toEqual(jobCountKinds.map((_, k) => perQueue.values.reduce((total, own) => total + own[k]!, 0)));
+    expect(summed.sums).toEqual(
+      jobCountKinds.map((_, k) => perQueue.values.reduce((total, own) => total + own[k]!, 0)),
+    );
   });
 
   it('reads nothing for no queues', async () => {
-    const sent = await commandsDuring(fixture.redis, () => readQueueFigures(fixture.redis, [], [figures.count('waiting')], 10));
+    const sent = await commandsDuring(fixture.redis, () =>
+      readQueueFigures(fixture.redis, [], [figures.count('waiting')], 10),
+    );
     expect(sent).toEqual([]);
   });
 });

@@ -23,7 +23,8 @@ describe('queue name globs', () => {
       ['', '', true],
       ['', 'x', false],
     ];
-    for (const [glob, name, expected] of cases) expect({ glob, name, matches: globMatches(glob, name) }).toEqual({ glob, name, matches: expected });
+    for (const [glob, name, expected] of cases)
+      expect({ glob, name, matches: globMatches(glob, name) }).toEqual({ glob, name, matches: expected });
   });
 
   it('select by include and exclude, and by a comma-separated list', () => {

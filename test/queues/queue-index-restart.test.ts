@@ -9,7 +9,13 @@ describe('QueueIndex', () => {
     await first.index.flush();
     const restarted = harness(5000, first.persisted);
     restarted.holdScans(true);
-    restarted.answer(() => ({ refs: [{ name: 'q1', prefix: 'bull' }, { name: 'q9', prefix: 'bull' }], incomplete: [] }));
+    restarted.answer(() => ({
+      refs: [
+        { name: 'q1', prefix: 'bull' },
+        { name: 'q9', prefix: 'bull' },
+      ],
+      incomplete: [],
+    }));
     expect(await names(restarted.index.list(store('a')))).toEqual(['q1']);
     expect(restarted.scans()).toBe(1);
     restarted.release();
@@ -24,10 +30,13 @@ describe('QueueIndex', () => {
     await first.index.list(store('a'));
     await first.index.flush();
     let loads = 0;
-    const counted = { ...first.persisted, load: (id: string, prefixes: readonly string[]) => {
+    const counted = {
+      ...first.persisted,
+      load: (id: string, prefixes: readonly string[]) => {
         loads++;
         return first.persisted.load(id, prefixes);
-      } };
+      },
+    };
     const restarted = harness(5000, counted);
     restarted.holdScans(true);
     await restarted.index.preload(store('a'));

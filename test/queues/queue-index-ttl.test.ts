@@ -77,7 +77,11 @@ describe('QueueIndex', () => {
     await settle();
     expect(await names(h.index.list(store('a')))).toEqual(['q1']);
     const status = await h.index.status(store('a'));
-    expect(status).toMatchObject({ complete: false, queues: 1, incompleteReason: expect.stringContaining('store down') });
+    expect(status).toMatchObject({
+      complete: false,
+      queues: 1,
+      incompleteReason: expect.stringContaining('store down'),
+    });
   });
 
   it('does not keep a failed first scan: the next list tries again', async () => {

@@ -5,12 +5,25 @@ import { harness, names, settle, store } from './support/queue-index-harness.js'
 describe('QueueIndex', () => {
   it('never drops queues under a prefix whose scan was cut short, and says so', async () => {
     const h = harness(5000);
-    h.answer(() => ({ refs: [{ name: 'a', prefix: 'bull' }, { name: 'b', prefix: 'bull' }], incomplete: [] }));
+    h.answer(() => ({
+      refs: [
+        { name: 'a', prefix: 'bull' },
+        { name: 'b', prefix: 'bull' },
+      ],
+      incomplete: [],
+    }));
     await h.index.list(store('x'));
-    h.answer(() => ({ refs: [{ name: 'c', prefix: 'bull' }], incomplete: [{ prefix: 'bull', reason: 'SCAN stopped after 2 calls' }] }));
+    h.answer(() => ({
+      refs: [{ name: 'c', prefix: 'bull' }],
+      incomplete: [{ prefix: 'bull', reason: 'SCAN stopped after 2 calls' }],
+    }));
     await h.index.rescan(store('x'));
     expect(await names(h.index.list(store('x')))).toEqual(['a', 'b', 'c']);
-    expect(await h.index.status(store('x'))).toMatchObject({ complete: false, queues: 3, incompleteReason: 'bull: SCAN stopped after 2 calls' });
+    expect(await h.index.status(store('x'))).toMatchObject({
+      complete: false,
+      queues: 3,
+      incompleteReason: 'bull: SCAN stopped after 2 calls',
+    });
     h.answer(() => ({ refs: [{ name: 'c', prefix: 'bull' }], incomplete: [] }));
     await h.index.rescan(store('x'));
     expect(await names(h.index.list(store('x')))).toEqual(['c']);

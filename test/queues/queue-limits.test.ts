@@ -18,11 +18,15 @@ describe('steering a queue: global concurrency, global rate limit, a tripped lim
     let running = 0;
     let most = 0;
     let done = 0;
-    const worker = new Worker('renders', async () => {
-      most = Math.max(most, ++running);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      running--;
-    }, { ...bed.fixture.bullmq, concurrency: 5 });
+    const worker = new Worker(
+      'renders',
+      async () => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        running--;
+      },
+      { ...bed.fixture.bullmq, concurrency: 5 },
+    );
     bed.closeLater(worker);
     worker.on('completed', () => done++);
     await queue.addBulk(Array.from({ length: 5 }, (_, i) => ({ name: `r${i}`, data: {} })));
@@ -44,19 +48,31 @@ describe('steering a queue: global concurrency, global rate limit, a tripped lim
 
   it('clears a limiter a worker tripped, so a worker takes the job at once instead of after a minute', async () => {
     const queue = bed.openQueue('throttled');
-    const tripping: Worker = new Worker('throttled', async (): Promise<void> => {
-      await tripping.rateLimit(60_000);
-      throw Worker.RateLimitError();
-    }, bed.fixture.bullmq);
+    const tripping: Worker = new Worker(
+      'throttled',
+      async (): Promise<void> => {
+        await tripping.rateLimit(60_000);
+        throw Worker.RateLimitError();
+      },
+      bed.fixture.bullmq,
+    );
     await queue.add('first', {});
-    await waitFor(async () => (await request(`${bed.app.api}/c/main/queues/throttled`)).body.rateLimitedForMs > 50_000, 10_000, 'the limiter to trip');
+    await waitFor(
+      async () => (await request(`${bed.app.api}/c/main/queues/throttled`)).body.rateLimitedForMs > 50_000,
+      10_000,
+      'the limiter to trip',
+    );
     await tripping.close(true);
     const cleared = await call('DELETE', 'throttled', 'rate-limit');
     expect(cleared.body.rateLimitedForMs).toBe(0);
     let ran = false;
-    const fresh = new Worker('throttled', async () => {
-      ran = true;
-    }, bed.fixture.bullmq);
+    const fresh = new Worker(
+      'throttled',
+      async () => {
+        ran = true;
+      },
+      bed.fixture.bullmq,
+    );
     bed.closeLater(fresh);
     await waitFor(() => ran, 10_000, 'the job to run again');
   });

@@ -15,7 +15,15 @@ const list = (query: string) => request(`${bed.app.api}/c/main/queues?${query}`)
 async function countedByBullmq(queues: Queue[]): Promise<JobCounts> {
   const totals = Object.fromEntries(jobCountKinds.map((kind) => [kind, 0])) as JobCounts;
   for (const queue of queues) {
-    const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'completed', 'failed', 'prioritized', 'waiting-children');
+    const counts = await queue.getJobCounts(
+      'wait',
+      'active',
+      'delayed',
+      'completed',
+      'failed',
+      'prioritized',
+      'waiting-children',
+    );
     totals.waiting += counts.wait!;
     totals.active += counts.active!;
     totals.delayed += counts.delayed!;
@@ -75,15 +83,20 @@ describe('GET /queues?state=…&totals=true against real BullMQ queues', () => {
     idle: ['failing', 'finished', 'parent', 'paused-empty'],
   };
   // With totals the same states are decided from the counts read for them (idle from five counts, not one EXISTS).
-  it.each(Object.entries(inState).flatMap(([state, expected]) => [[state, '', expected], [state, '&totals=true', expected]] as const))(
-    'state=%s%s lists exactly the queues in that state',
-    async (state, extra, expected) => {
-      const response = await list(`state=${state}&pageSize=100${extra}`);
-      expect(response.status).toBe(200);
-      expect(names(response.body)).toEqual(expected);
-      expect(response.body.total).toBe(expected.length);
-    },
-  );
+  it.each(
+    Object.entries(inState).flatMap(
+      ([state, expected]) =>
+        [
+          [state, '', expected],
+          [state, '&totals=true', expected],
+        ] as const,
+    ),
+  )('state=%s%s lists exactly the queues in that state', async (state, extra, expected) => {
+    const response = await list(`state=${state}&pageSize=100${extra}`);
+    expect(response.status).toBe(200);
+    expect(names(response.body)).toEqual(expected);
+    expect(response.body.total).toBe(expected.length);
+  });
 
   it('answers totals equal to the sum of what BullMQ counts per queue, whatever search and state', async () => {
     const expected = await countedByBullmq(queues);
@@ -105,10 +118,17 @@ describe('GET /queues?state=…&totals=true against real BullMQ queues', () => {
     // waiting: waiting 3, child 1; then every other running queue has 0, by name.
     expect(names(first.body)).toEqual(['waiting', 'child']);
     expect(names((await list('state=running&sort=waiting&pageSize=2&page=2')).body)).toEqual(['active', 'delayed']);
-    expect(names((await list('state=running&sort=waiting&order=asc&pageSize=3&totals=true')).body)).toEqual(['active', 'delayed', 'failing']);
+    expect(names((await list('state=running&sort=waiting&order=asc&pageSize=3&totals=true')).body)).toEqual([
+      'active',
+      'delayed',
+      'failing',
+    ]);
     const searched = await list('state=idle&search=P&sort=completed');
     expect([names(searched.body), searched.body.total]).toEqual([['paused-empty', 'parent'], 2]);
-    expect(names((await list('state=idle&search=P&sort=name&order=desc&totals=true')).body)).toEqual(['paused-empty', 'parent']);
+    expect(names((await list('state=idle&search=P&sort=name&order=desc&totals=true')).body)).toEqual([
+      'paused-empty',
+      'parent',
+    ]);
   });
 
   it('sees a state change at once (counts are read, not cached)', async () => {
@@ -124,6 +144,10 @@ describe('GET /queues?state=…&totals=true against real BullMQ queues', () => {
   ])('answers 400 naming the parameter for %s', async (query, parameter) => {
     const response = await list(query);
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining(`${parameter}:`), issues: [{ path: [parameter] }] });
+    expect(response.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining(`${parameter}:`),
+      issues: [{ path: [parameter] }],
+    });
   });
 });

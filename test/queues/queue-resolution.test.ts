@@ -11,24 +11,42 @@ const second = `${fixture.prefix}-b`;
 bed.fixture.env.SERVICE_REDIS_URL_MAIN_PREFIX = `${fixture.prefix},${second}`;
 
 const queueRoutes = permissionedRoutes().filter(isQueueScoped);
-const call = (method: string, path: string, body?: unknown) => request(`${bed.app.api}${path}`, { method, body: body ?? bodyFor(method) });
+const call = (method: string, path: string, body?: unknown) =>
+  request(`${bed.app.api}${path}`, { method, body: body ?? bodyFor(method) });
 
 describe('every route under a queue', () => {
   it('is found from the router (so new routes are covered) and includes the expected families', () => {
     const procedures = queueRoutes.map((route) => route.procedure);
-    expect(procedures).toEqual(expect.arrayContaining(['queues.get', 'queues.purge', 'jobs.list', 'jobs.search', 'jobs.tree', 'jobs.retry', 'metrics.queue', 'schedulers.listForQueue']));
-    expect(queueRoutes.filter((route) => route.queueUse === 'create').map((route) => route.procedure).sort()).toEqual(['jobs.add', 'schedulers.create']);
+    expect(procedures).toEqual(
+      expect.arrayContaining([
+        'queues.get',
+        'queues.purge',
+        'jobs.list',
+        'jobs.search',
+        'jobs.tree',
+        'jobs.retry',
+        'metrics.queue',
+        'schedulers.listForQueue',
+      ]),
+    );
+    expect(
+      queueRoutes
+        .filter((route) => route.queueUse === 'create')
+        .map((route) => route.procedure)
+        .sort(),
+    ).toEqual(['jobs.add', 'schedulers.create']);
   });
 
-  it.each(queueRoutes.filter((route) => route.queueUse !== 'create').map((route) => [`${route.method} ${route.path}`, route] as const))(
-    '%s answers 404 NOT_FOUND for a missing queue and creates nothing',
-    async (_name, route) => {
-      const response = await call(route.method, fillPath(route.path, { connectionId: 'main', queueName: 'nowhere' }));
-      expect([response.status, response.body.code]).toEqual([404, 'NOT_FOUND']);
-      expect(response.body.message).toContain('Queue "nowhere" was not found');
-      expect(await fixture.redis.keys(`${fixture.prefix}*:nowhere:*`)).toEqual([]);
-    },
-  );
+  it.each(
+    queueRoutes
+      .filter((route) => route.queueUse !== 'create')
+      .map((route) => [`${route.method} ${route.path}`, route] as const),
+  )('%s answers 404 NOT_FOUND for a missing queue and creates nothing', async (_name, route) => {
+    const response = await call(route.method, fillPath(route.path, { connectionId: 'main', queueName: 'nowhere' }));
+    expect([response.status, response.body.code]).toEqual([404, 'NOT_FOUND']);
+    expect(response.body.message).toContain('Queue "nowhere" was not found');
+    expect(await fixture.redis.keys(`${fixture.prefix}*:nowhere:*`)).toEqual([]);
+  });
 });
 
 describe('the prefix of a queue route', () => {
@@ -52,7 +70,7 @@ describe('the prefix of a queue route', () => {
     expect(await queue.getJobScheduler('tick')).toBeDefined();
   });
 
-  it('must be one of the connection\'s prefixes (400 naming it)', async () => {
+  it("must be one of the connection's prefixes (400 naming it)", async () => {
     const response = await call('GET', '/c/main/queues/only-b/jobs?status=waiting&prefix=elsewhere');
     expect(response.status).toBe(400);
     expect(response.body.message).toContain('prefix');
@@ -60,7 +78,7 @@ describe('the prefix of a queue route', () => {
 });
 
 describe('routes that create a queue as a producer does', () => {
-  it('adds a job to a new queue: 201, under the connection\'s first prefix, listed at once', async () => {
+  it("adds a job to a new queue: 201, under the connection's first prefix, listed at once", async () => {
     const added = await call('POST', '/c/main/queues/brand-new/jobs', { name: 'first' });
     expect(added.status).toBe(201);
     expect(await fixture.redis.exists(`${fixture.prefix}:brand-new:meta`)).toBe(1);
@@ -69,7 +87,11 @@ describe('routes that create a queue as a producer does', () => {
   });
 
   it('creates a scheduler on a new queue: 201 and the queue exists', async () => {
-    const created = await call('POST', '/c/main/scheduled-jobs/queue/sched-new', { schedulerId: 'tick', name: 'tick', schedule: { type: 'every', everyMs: 60_000 } });
+    const created = await call('POST', '/c/main/scheduled-jobs/queue/sched-new', {
+      schedulerId: 'tick',
+      name: 'tick',
+      schedule: { type: 'every', everyMs: 60_000 },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ id: 'tick', queueName: 'sched-new', prefix: fixture.prefix });
     expect(await fixture.redis.exists(`${fixture.prefix}:sched-new:meta`)).toBe(1);

@@ -6,7 +6,8 @@ describe('SERVICE_QUEUE_TOTALS_TRACKING', () => {
     expect(loadConfig({}).queueTotalsTracking).toBe(true);
     expect(loadConfig({ SERVICE_QUEUE_TOTALS_TRACKING: '' }).queueTotalsTracking).toBe(true);
     expect(loadConfig({ SERVICE_QUEUE_TOTALS_TRACKING: 'true' }).queueTotalsTracking).toBe(true);
-    for (const off of ['false', '0', 'no']) expect(loadConfig({ SERVICE_QUEUE_TOTALS_TRACKING: off }).queueTotalsTracking).toBe(false);
+    for (const off of ['false', '0', 'no'])
+      expect(loadConfig({ SERVICE_QUEUE_TOTALS_TRACKING: off }).queueTotalsTracking).toBe(false);
     expect(() => loadConfig({ SERVICE_QUEUE_TOTALS_TRACKING: 'maybe' })).toThrow(/SERVICE_QUEUE_TOTALS_TRACKING/);
   });
 });

@@ -45,9 +45,16 @@ describe('GET /queues?totals=true kept exact by client-side tracking (SERVICE_QU
 
   it('drops an obliterated queue from the totals at once', async () => {
     // Added through the service, which puts a queue it creates in the index at once (the window holds off rescans).
-    for (let i = 0; i < 4; i++) expect((await request(`${bed.app.api}/c/main/queues/doomed/jobs`, { method: 'POST', body: { name: 'job', data: {} } })).status).toBe(201);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (await request(`${bed.app.api}/c/main/queues/doomed/jobs`, { method: 'POST', body: { name: 'job', data: {} } }))
+          .status,
+      ).toBe(201);
     const before = (await trackedList('totals=true')).body.totals.waiting as number;
-    const removed = await request(`${bed.app.api}/c/main/queues/doomed/obliterate`, { method: 'POST', body: { confirmName: 'doomed' } });
+    const removed = await request(`${bed.app.api}/c/main/queues/doomed/obliterate`, {
+      method: 'POST',
+      body: { confirmName: 'doomed' },
+    });
     expect(removed.status).toBe(200);
     expect((await trackedList('totals=true')).body.totals.waiting).toBe(before - 4);
   });
@@ -61,7 +68,10 @@ describe('GET /queues?totals=true kept exact by client-side tracking (SERVICE_QU
     await trackedList('totals=true');
     const names = (body: { queues: Array<{ name: string }> }) => body.queues.map((queue) => queue.name);
     let idle: Awaited<ReturnType<typeof list>> | undefined;
-    const sent = await commandsDuring(store.client, async () => (idle = await list('totals=true&state=idle&sort=failed&search=sort-')));
+    const sent = await commandsDuring(
+      store.client,
+      async () => (idle = await list('totals=true&state=idle&sort=failed&search=sort-')),
+    );
     expect(sent).toEqual(['evalsha']);
     expect(idle!.body).toMatchObject({ total: 2 });
     expect(names(idle!.body)).toEqual(['sort-a', 'sort-c']);

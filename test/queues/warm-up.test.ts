@@ -5,8 +5,19 @@ import { envConnectionCatalog } from '../../server/stores/connection-catalog.js'
 
 const now = new Date();
 const connection = (id: string) => ({
-  id, organizationId: null, name: id, url: 'redis://127.0.0.1:6379', environment: 'development' as const, prefixes: ['bull'],
-  isDefault: id === 'main', tls: { enabled: false, allowSelfSigned: false }, cluster: false, protection: 'none' as const, source: 'env' as const, createdAt: now, updatedAt: now,
+  id,
+  organizationId: null,
+  name: id,
+  url: 'redis://127.0.0.1:6379',
+  environment: 'development' as const,
+  prefixes: ['bull'],
+  isDefault: id === 'main',
+  tls: { enabled: false, allowSelfSigned: false },
+  cluster: false,
+  protection: 'none' as const,
+  source: 'env' as const,
+  createdAt: now,
+  updatedAt: now,
 });
 const connections = envConnectionCatalog([connection('main'), connection('other')], () => 'org');
 const logger = createLogger({ level: 'silent' });
@@ -25,10 +36,21 @@ describe('warmUpQueueLists (startup)', () => {
 
   it('lets startup go on past its budget, and when a list fails', async () => {
     const never = new Promise<never>(() => undefined);
-    await warmUpQueueLists({ connections, logger, budgetMs: 20, preload: async () => undefined, listFirstPage: () => never });
+    await warmUpQueueLists({
+      connections,
+      logger,
+      budgetMs: 20,
+      preload: async () => undefined,
+      listFirstPage: () => never,
+    });
     await warmUpQueueLists({ connections, logger, budgetMs: 20, preload: () => never, listFirstPage: () => never });
     await expect(
-      warmUpQueueLists({ connections, logger, preload: async () => undefined, listFirstPage: async () => Promise.reject(new Error('store down')) }),
+      warmUpQueueLists({
+        connections,
+        logger,
+        preload: async () => undefined,
+        listFirstPage: async () => Promise.reject(new Error('store down')),
+      }),
     ).resolves.toBeUndefined();
   });
 });

@@ -45,13 +45,18 @@ describe('bad input on every route of the OpenAPI document', () => {
       persistence: 'server',
       env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey, DISABLE_RATE_LIMIT: 'true' },
     });
-    const created = await log.fetch(`${app.api}/connections`, { method: 'POST', body: { name: 'main store', url: redis.url } });
+    const created = await log.fetch(`${app.api}/connections`, {
+      method: 'POST',
+      body: { name: 'main store', url: redis.url },
+    });
     expect(created.status).toBe(201);
     connectionId = created.body.id;
     description = await readApiDescription(app.api);
     // First reads may warm caches; the baseline is what valid reads leave behind.
     for (const operation of description.operations.filter((candidate) => candidate.method === 'GET')) {
-      const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(validPathValues()[name] ?? 'x'));
+      const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) =>
+        encodeURIComponent(validPathValues()[name] ?? 'x'),
+      );
       log.record(await sendRaw(new URL(app.url), { label: 'warm-up', method: 'GET', path: `/api${path}` }));
     }
     const client = redis.client();
@@ -76,7 +81,9 @@ describe('bad input on every route of the OpenAPI document', () => {
     };
   }
 
-  it('answers a few thousand generated requests below 500, every error as { message, code }', { timeout: 90_000 }, async () => {
+  it('answers a few thousand generated requests below 500, every error as { message, code }', {
+    timeout: 90_000,
+  }, async () => {
     const requests = generateBadRequests(description, {
       basePath: '/api',
       validPathValues: validPathValues(),
@@ -107,7 +114,11 @@ describe('bad input on every route of the OpenAPI document', () => {
     expect(changedEntries(redisBefore, redisAfter)).toEqual([]);
     const databaseAfter = await snapshotDatabase(databaseUrl());
     expect(databaseBefore.connection).toHaveLength(1);
-    expect(changedEntries(databaseBefore, databaseAfter).filter((table) => ![...appendOnlyTables, ...derivedTables].includes(table))).toEqual([]);
+    expect(
+      changedEntries(databaseBefore, databaseAfter).filter(
+        (table) => ![...appendOnlyTables, ...derivedTables].includes(table),
+      ),
+    ).toEqual([]);
   });
 
   it('lets no __proto__ or constructor.prototype in a body pollute the service process', () => {

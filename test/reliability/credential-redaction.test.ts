@@ -55,7 +55,12 @@ describe('credentials in a connection URL query string never leave', () => {
     const audit = await request(`${app.api}/audit`);
     expect(audit.status).toBe(200);
     expect(audit.body.events.length).toBeGreaterThanOrEqual(2);
-    for (const text of [JSON.stringify(tested.body), JSON.stringify(created.body), JSON.stringify(audit.body), app.logs.join('')]) {
+    for (const text of [
+      JSON.stringify(tested.body),
+      JSON.stringify(created.body),
+      JSON.stringify(audit.body),
+      app.logs.join(''),
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
@@ -70,12 +75,27 @@ describe('credentials in a connection URL query string never leave', () => {
 
   it('redacts, on the way out, an audit row an older version wrote with a webhook URL whole', async () => {
     await recordAuditEvent(app.services, {
-      actor: { kind: 'user', userId: null, tokenId: null, organizationId: app.services.persistence.localOrganizationId() },
-      action: 'alerts.write', procedure: 'alertDestinations.create', connectionId: null, queueName: null,
-      parameters: { type: 'slack', name: 'legacy', url: `https://hooks.slack.com/services/T0/B0/${secret}` }, outcome: 'success', errorCode: null, counts: null,
+      actor: {
+        kind: 'user',
+        userId: null,
+        tokenId: null,
+        organizationId: app.services.persistence.localOrganizationId(),
+      },
+      action: 'alerts.write',
+      procedure: 'alertDestinations.create',
+      connectionId: null,
+      queueName: null,
+      parameters: { type: 'slack', name: 'legacy', url: `https://hooks.slack.com/services/T0/B0/${secret}` },
+      outcome: 'success',
+      errorCode: null,
+      counts: null,
     });
     const listed = await request(`${app.api}/audit?action=alerts.write`);
-    expect(listed.body.events.map((event: { parameters: unknown }) => event.parameters)).toContainEqual({ type: 'slack', name: 'legacy', url: 'https://hooks.slack.com/…' });
+    expect(listed.body.events.map((event: { parameters: unknown }) => event.parameters)).toContainEqual({
+      type: 'slack',
+      name: 'legacy',
+      url: 'https://hooks.slack.com/…',
+    });
     const exported = await (await fetch(`${app.api}/audit/export`)).text();
     expect(exported).toContain('"url":"https://hooks.slack.com/…"');
     expect(JSON.stringify(listed.body) + exported).not.toContain(secret);

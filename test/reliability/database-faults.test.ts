@@ -27,7 +27,11 @@ describe('the database becomes unreachable in server mode', () => {
     database = await createTestDatabase();
     proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 });
     const proxiedUrl = database.url.replace('127.0.0.1:5432', `127.0.0.1:${proxy.port}`);
-    app = await bootApp({ persistence: 'server', databaseUrl: proxiedUrl, env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey } });
+    app = await bootApp({
+      persistence: 'server',
+      databaseUrl: proxiedUrl,
+      env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey },
+    });
   });
 
   afterAll(async () => {
@@ -65,9 +69,17 @@ describe('the database becomes unreachable in server mode', () => {
 
   it('recovers once the database is back, without restarting the service', async () => {
     await proxy.restore();
-    await waitFor(async () => (await log.fetch(`${app.api}/connections`)).status === 200, 15_000, 'the database routes to recover');
-    expect((await log.fetch(`${app.api}/connections`, { method: 'POST', body: connectionBody('after') })).status).toBe(201);
-    const names = (await log.fetch(`${app.api}/connections`)).body.connections.map((connection: { name: string }) => connection.name);
+    await waitFor(
+      async () => (await log.fetch(`${app.api}/connections`)).status === 200,
+      15_000,
+      'the database routes to recover',
+    );
+    expect((await log.fetch(`${app.api}/connections`, { method: 'POST', body: connectionBody('after') })).status).toBe(
+      201,
+    );
+    const names = (await log.fetch(`${app.api}/connections`)).body.connections.map(
+      (connection: { name: string }) => connection.name,
+    );
     expect(names.sort()).toEqual(['after', 'before']);
     expect((await log.fetch(`${app.api}/health`)).body.status).toBe('ok');
   });
@@ -75,7 +87,9 @@ describe('the database becomes unreachable in server mode', () => {
   it('answered nothing but the one 503 code and the error shape', () => {
     // The scan covers what the tests above sent: the outage's four 503s and the answers around them.
     expect(log.exchanges.filter((exchange) => exchange.status === 503)).toHaveLength(4);
-    expect(log.exchanges.filter((exchange) => exchange.status >= 200 && exchange.status < 300).length).toBeGreaterThanOrEqual(6);
+    expect(
+      log.exchanges.filter((exchange) => exchange.status >= 200 && exchange.status < 300).length,
+    ).toBeGreaterThanOrEqual(6);
     expect(listProblems(log.exchanges, { unavailableCode: 'DATABASE_UNAVAILABLE' })).toEqual([]);
   });
 });

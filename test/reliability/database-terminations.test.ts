@@ -8,7 +8,8 @@ type Kind = 'read' | 'write';
 const waitingStatement: Record<Kind, string> = { read: '%from "connection"%', write: 'insert into "organization"%' };
 
 /** Every backend of the database but the caller's: the pooled connections, busy and idle alike. */
-const terminateAll = 'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
+const terminateAll =
+  'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
 
 describe('PostgreSQL backends terminated under the service (pg_terminate_backend, service child process)', () => {
   useTerminatedService();
@@ -31,7 +32,9 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
     await Promise.all([kill(), ...Array.from({ length: 16 }, (_, index) => client(index))]);
     const failures = answers.filter((answer) => answer.status !== 200);
     const readFailures = failures.filter((answer) => answer.read).length;
-    console.info(`terminations: ${terminated} backends, ${answers.length} answers, ${failures.length} not 200 (${readFailures} reads)`);
+    console.info(
+      `terminations: ${terminated} backends, ${answers.length} answers, ${failures.length} not 200 (${readFailures} reads)`,
+    );
     expect(terminated).toBeGreaterThan(0);
     // Enough traffic to meet the sweeps; generous: a loaded machine answered 98 in the 6 s.
     expect(answers.length).toBeGreaterThan(30);
@@ -49,7 +52,9 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
     await killer.query('begin');
     await killer.query('lock table connection, organization in access exclusive mode');
     const answered = { all: false };
-    const pending = Promise.all(Array.from({ length: requests }, (_, index) => call(kind === 'read', index))).finally(() => (answered.all = true));
+    const pending = Promise.all(Array.from({ length: requests }, (_, index) => call(kind === 'read', index))).finally(
+      () => (answered.all = true),
+    );
     const waiting = await waitUntilWaiting(kind, requests, answered);
     await killer.query(terminateAll);
     await killer.query('commit');
@@ -58,7 +63,8 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
 
   /** The service back to answering reads before the next round: one that starts while it still sheds catches nothing. */
   async function settled() {
-    for (const deadline = Date.now() + 5000; Date.now() < deadline; await sleep(50)) if ((await call(true)).status === 200) return;
+    for (const deadline = Date.now() + 5000; Date.now() < deadline; await sleep(50))
+      if ((await call(true)).status === 200) return;
     // A service that stays unavailable after a round has not recovered (a leaked pool slot did this): that is the failure.
     throw new Error('the service did not answer a read within 5 s after the previous round');
   }
@@ -97,7 +103,10 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
     while (all.filter((round) => round.waiting > 0).length < wanted && all.length < wanted * 5) {
       await settled();
       const round = await terminateWhileWaiting(kind, requests);
-      if (round.waiting === 0) console.info(`a ${kind} round caught nothing: ${round.answers.map((answer) => answer.code ?? answer.status).join(' ')}`);
+      if (round.waiting === 0)
+        console.info(
+          `a ${kind} round caught nothing: ${round.answers.map((answer) => answer.code ?? answer.status).join(' ')}`,
+        );
       all.push(round);
     }
     return all;
@@ -107,7 +116,9 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
     const reads = await roundsThatCaught('read', 5, 5);
     const writes = await roundsThatCaught('write', 2, 2);
     const waiting = (rounds: typeof reads) => rounds.map((round) => round.waiting);
-    console.info(`statements terminated while waiting: reads ${waiting(reads).join(' ')}, writes ${waiting(writes).join(' ')}`);
+    console.info(
+      `statements terminated while waiting: reads ${waiting(reads).join(' ')}, writes ${waiting(writes).join(' ')}`,
+    );
     // The scenario happened: five read rounds and two write rounds caught statements in flight.
     expect(waiting(reads).filter((count) => count > 0)).toHaveLength(5);
     expect(waiting(writes).filter((count) => count > 0)).toHaveLength(2);

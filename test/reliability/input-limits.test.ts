@@ -24,14 +24,31 @@ describe('input that cannot be handled is a 400 before it reaches a library', ()
   let connectionId: string;
   beforeAll(async () => {
     app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey } });
-    connectionId = (await request(`${app.api}/connections`, { method: 'POST', body: { name: 'main', url: 'redis://127.0.0.1:6379/0' } })).body.id;
+    connectionId = (
+      await request(`${app.api}/connections`, {
+        method: 'POST',
+        body: { name: 'main', url: 'redis://127.0.0.1:6379/0' },
+      })
+    ).body.id;
   });
   afterAll(() => app.close());
 
   it.each([
-    ['REST add job', () => `/c/${connectionId}/queues/deep-${randomUUID()}/jobs`, () => deepBody('data', '"name":"n",')],
-    ['REST connection create', () => '/connections', () => deepBody('tls', '"name":"deep","url":"redis://127.0.0.1:6379/0",')],
-    ['tRPC jobs.add', () => '/trpc/jobs.add', () => deepBody('data', `"connectionId":"${connectionId}","queueName":"deep","name":"n",`)],
+    [
+      'REST add job',
+      () => `/c/${connectionId}/queues/deep-${randomUUID()}/jobs`,
+      () => deepBody('data', '"name":"n",'),
+    ],
+    [
+      'REST connection create',
+      () => '/connections',
+      () => deepBody('tls', '"name":"deep","url":"redis://127.0.0.1:6379/0",'),
+    ],
+    [
+      'tRPC jobs.add',
+      () => '/trpc/jobs.add',
+      () => deepBody('data', `"connectionId":"${connectionId}","queueName":"deep","name":"n",`),
+    ],
   ])('%s: 10,000 levels → 400 BODY_TOO_DEEP', async (_label, path, body) => {
     const response = await request(`${app.api}${path()}`, { method: 'POST', rawBody: body() });
     expect(response.status).toBe(400);
@@ -50,8 +67,12 @@ describe('input that cannot be handled is a 400 before it reaches a library', ()
     expect(created.status).toBe(400);
     expect(created.body.code).toBe('INVALID_URL');
     expect(JSON.stringify(created.body)).not.toContain('Hunter2Secret');
-    expect((await request(`${app.api}/connections/${connectionId}`, { method: 'PATCH', body: { url } })).body.code).toBe('INVALID_URL');
-    expect((await request(`${app.api}/connections/test`, { method: 'POST', body: { url } })).body.code).toBe('INVALID_URL');
+    expect(
+      (await request(`${app.api}/connections/${connectionId}`, { method: 'PATCH', body: { url } })).body.code,
+    ).toBe('INVALID_URL');
+    expect((await request(`${app.api}/connections/test`, { method: 'POST', body: { url } })).body.code).toBe(
+      'INVALID_URL',
+    );
   });
 
   it('answers a saved URL the client cannot parse with 400 INVALID_URL, never 500', async () => {
@@ -76,7 +97,10 @@ describe('input that cannot be handled is a 400 before it reaches a library', ()
       expect(answer.status).toBe(400);
       expect(answer.body.code).toBe('INVALID_URL');
     }
-    expect((await request(`${app.api}/connections/${id}`, { method: 'PATCH', body: { url: 'redis://127.0.0.1:6379/0' } })).status).toBe(200);
+    expect(
+      (await request(`${app.api}/connections/${id}`, { method: 'PATCH', body: { url: 'redis://127.0.0.1:6379/0' } }))
+        .status,
+    ).toBe(200);
     expect((await request(`${app.api}/c/${id}/queues`)).status).toBe(200);
   });
 });

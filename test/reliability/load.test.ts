@@ -74,7 +74,11 @@ describe('16-way load on the list routes of a service child process', () => {
       },
       { nodeArgs: ['--expose-gc', '--import', './test/reliability/support/memory-probe.ts'] },
     );
-    await waitFor(async () => (await fetch(`${origin}/api/health`).catch(() => null))?.ok, 20_000, 'the service to listen');
+    await waitFor(
+      async () => (await fetch(`${origin}/api/health`).catch(() => null))?.ok,
+      20_000,
+      'the service to listen',
+    );
   });
 
   afterAll(async () => {
@@ -86,21 +90,42 @@ describe('16-way load on the list routes of a service child process', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it(`answers every request of ${rounds} rounds of ${roundSeconds} s without an error, live heap flat and RSS bounded across rounds`, { timeout: 60_000 + rounds * roundSeconds * 1000 }, async () => {
+  it(`answers every request of ${rounds} rounds of ${roundSeconds} s without an error, live heap flat and RSS bounded across rounds`, {
+    timeout: 60_000 + rounds * roundSeconds * 1000,
+  }, async () => {
     const description = await readApiDescription(`${origin}/api`);
-    const present = listRoutes.filter((route) => description.operations.some((operation) => operation.method === 'GET' && operation.path === route.split('?')[0]));
+    const present = listRoutes.filter((route) =>
+      description.operations.some((operation) => operation.method === 'GET' && operation.path === route.split('?')[0]),
+    );
     const values: Record<string, string> = { connectionId: 'main', queueName: seeded.queueName };
-    const paths = present.map((route) => `/api${route.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? ''))}`);
+    const paths = present.map(
+      (route) => `/api${route.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? ''))}`,
+    );
     const idle = await readMemory();
     for (let round = 0; round < rounds; round++) {
-      const result = await autocannon({ url: origin, connections: 16, duration: roundSeconds, requests: paths.map((requestPath) => ({ method: 'GET', path: requestPath })) });
-      measured.push({ requests: result.requests.total, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, memory: await readMemory() });
+      const result = await autocannon({
+        url: origin,
+        connections: 16,
+        duration: roundSeconds,
+        requests: paths.map((requestPath) => ({ method: 'GET', path: requestPath })),
+      });
+      measured.push({
+        requests: result.requests.total,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        memory: await readMemory(),
+      });
     }
     // The figures, for the report and the CI log.
     console.log(JSON.stringify({ routes: paths, idle, rounds: measured }));
     for (const figures of measured) {
       expect(figures.requests).toBeGreaterThan(100);
-      expect({ non2xx: figures.non2xx, errors: figures.errors, timeouts: figures.timeouts }).toEqual({ non2xx: 0, errors: 0, timeouts: 0 });
+      expect({ non2xx: figures.non2xx, errors: figures.errors, timeouts: figures.timeouts }).toEqual({
+        non2xx: 0,
+        errors: 0,
+        timeouts: 0,
+      });
     }
     const memory = measured.map((figures) => figures.memory);
     const [first, last] = [memory[0]!, memory.at(-1)!];

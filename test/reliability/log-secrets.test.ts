@@ -15,7 +15,11 @@ describe('no secret in a log line', () => {
   let app: TestApp;
   let owner: SignedInUser;
   let member: SignedInUser;
-  const secrets = new Map<string, string>([['AUTH_SECRET', testAuthSecret], ['SERVICE_ENCRYPTION_KEY', testEncryptionKey], ['sign-up password', testPassword]]);
+  const secrets = new Map<string, string>([
+    ['AUTH_SECRET', testAuthSecret],
+    ['SERVICE_ENCRYPTION_KEY', testEncryptionKey],
+    ['sign-up password', testPassword],
+  ]);
   const keep = (what: string, value: string | null | undefined) => {
     expect(value, what).toBeTruthy();
     secrets.set(what, value!.replace(/^bullpen_session=/, ''));
@@ -30,13 +34,20 @@ describe('no secret in a log line', () => {
   });
   afterAll(() => app.close());
 
-  const call = (user: { cookie: string } | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    request(`${app.api}${path}`, { method, headers: user ? asBrowser(app, user, headers) : headers, body });
+  const call = (
+    user: { cookie: string } | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => request(`${app.api}${path}`, { method, headers: user ? asBrowser(app, user, headers) : headers, body });
 
   it('runs every flow that carries a secret', async () => {
     const wrongPassword = 'not-the-password-Zx81';
     keep('wrong password', wrongPassword);
-    expect((await call(null, 'POST', '/auth/sign-in/email', { email: owner.email, password: wrongPassword })).status).toBe(401);
+    expect(
+      (await call(null, 'POST', '/auth/sign-in/email', { email: owner.email, password: wrongPassword })).status,
+    ).toBe(401);
     const signedIn = await call(owner, 'POST', '/auth/sign-in/email', { email: owner.email, password: testPassword });
     expect(signedIn.status).toBe(200);
     keep('rotated session', sessionCookieOf(signedIn.headers));
@@ -47,21 +58,39 @@ describe('no secret in a log line', () => {
     expect((await call(null, 'GET', '/organizations', undefined, bearer(token.body.token))).status).toBe(200);
     expect((await call(null, 'GET', '/organizations', undefined, bearer(`${token.body.token}x`))).status).toBe(401);
 
-    const invitation = await call(ownerNow, 'POST', `/organizations/${owner.organizationId}/invitations`, { email: member.email, role: 'operator' });
+    const invitation = await call(ownerNow, 'POST', `/organizations/${owner.organizationId}/invitations`, {
+      email: member.email,
+      role: 'operator',
+    });
     expect(invitation.status).toBe(201);
     keep('invitation token', invitation.body.token);
     expect((await call(null, 'GET', `/invitations/${invitation.body.token}`)).status).toBe(200);
     expect((await call(member, 'POST', `/invitations/${invitation.body.token}/accept`, {})).status).toBe(200);
 
-    const reset = await call(ownerNow, 'POST', `/organizations/${owner.organizationId}/members/${member.userId}/password-reset`, {});
+    const reset = await call(
+      ownerNow,
+      'POST',
+      `/organizations/${owner.organizationId}/members/${member.userId}/password-reset`,
+      {},
+    );
     keep('reset token', reset.body.token);
     const resetPassword = 'reset-Password-Qw93';
     keep('reset password', resetPassword);
-    expect((await call(null, 'POST', '/auth/reset-password', { token: reset.body.token, newPassword: resetPassword })).status).toBe(200);
+    expect(
+      (await call(null, 'POST', '/auth/reset-password', { token: reset.body.token, newPassword: resetPassword }))
+        .status,
+    ).toBe(200);
 
     const changedPassword = 'changed-Password-Lp27';
     keep('changed password', changedPassword);
-    expect((await call(ownerNow, 'POST', '/auth/change-password', { currentPassword: testPassword, newPassword: changedPassword })).status).toBe(200);
+    expect(
+      (
+        await call(ownerNow, 'POST', '/auth/change-password', {
+          currentPassword: testPassword,
+          newPassword: changedPassword,
+        })
+      ).status,
+    ).toBe(200);
 
     const storePassword = 'store-Pa55word-Kv61';
     keep('store password', storePassword);
@@ -73,7 +102,9 @@ describe('no secret in a log line', () => {
   it('finds none of them in the log (raw or percent-encoded)', () => {
     expect(app.logs.length).toBeGreaterThan(20);
     const found = [...secrets].flatMap(([what, value]) =>
-      app.logs.filter((line) => line.includes(value) || line.includes(encodeURIComponent(value))).map((line) => `${what}: ${line.slice(0, 200)}`),
+      app.logs
+        .filter((line) => line.includes(value) || line.includes(encodeURIComponent(value)))
+        .map((line) => `${what}: ${line.slice(0, 200)}`),
     );
     expect(found).toEqual([]);
   });

@@ -11,19 +11,33 @@ describe('purge under concurrency', () => {
   const log = new ExchangeLog();
 
   const purge = (queueName: string, statuses: string[]) =>
-    log.fetch(`${queueUrl(bed.app, fixture, queueName)}/purge`, { method: 'POST', body: { confirmName: queueName, statuses } });
+    log.fetch(`${queueUrl(bed.app, fixture, queueName)}/purge`, {
+      method: 'POST',
+      body: { confirmName: queueName, statuses },
+    });
 
   it('two purges of the same queue at once remove each job once, and only of the selected statuses', async () => {
     const queue = openQueue('twice');
     await queue.addBulk(Array.from({ length: 2500 }, (_, index) => ({ name: 'w', data: { index } })));
-    await queue.addBulk(Array.from({ length: 300 }, (_, index) => ({ name: 'd', data: { index }, opts: { delay: 3_600_000 } })));
-    await queue.addBulk(Array.from({ length: 40 }, (_, index) => ({ name: 'p', data: { index }, opts: { priority: 5 } })));
-    const [first, second] = await Promise.all([purge('twice', ['waiting', 'delayed']), purge('twice', ['delayed', 'waiting', 'waiting'])]);
+    await queue.addBulk(
+      Array.from({ length: 300 }, (_, index) => ({ name: 'd', data: { index }, opts: { delay: 3_600_000 } })),
+    );
+    await queue.addBulk(
+      Array.from({ length: 40 }, (_, index) => ({ name: 'p', data: { index }, opts: { priority: 5 } })),
+    );
+    const [first, second] = await Promise.all([
+      purge('twice', ['waiting', 'delayed']),
+      purge('twice', ['delayed', 'waiting', 'waiting']),
+    ]);
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(first.body.totalRemoved + second.body.totalRemoved).toBe(2800);
     expect(first.body.removedByStatus.waiting + second.body.removedByStatus.waiting).toBe(2500);
     expect(first.body.removedByStatus.delayed + second.body.removedByStatus.delayed).toBe(300);
-    expect(await queue.getJobCounts('waiting', 'delayed', 'prioritized')).toEqual({ waiting: 0, delayed: 0, prioritized: 40 });
+    expect(await queue.getJobCounts('waiting', 'delayed', 'prioritized')).toEqual({
+      waiting: 0,
+      delayed: 0,
+      prioritized: 40,
+    });
   });
 
   it('purging completed while workers add and process jobs removes only completed jobs, and the totals add up', async () => {
@@ -42,7 +56,10 @@ describe('purge under concurrency', () => {
     let producing = true;
     const producer = (async () => {
       while (producing) {
-        const batch = Array.from({ length: 50 }, (_, offset) => ({ name: 'job', data: { index: added + offset, fail: (added + offset) % 7 === 0 } }));
+        const batch = Array.from({ length: 50 }, (_, offset) => ({
+          name: 'job',
+          data: { index: added + offset, fail: (added + offset) % 7 === 0 },
+        }));
         failing += batch.filter((job) => job.data.fail).length;
         await queue.addBulk(batch);
         added += batch.length;
@@ -60,12 +77,19 @@ describe('purge under concurrency', () => {
     }
     producing = false;
     await producer;
-    await waitFor(async () => {
-      const counts = await queue.getJobCounts('waiting', 'active');
-      return counts.waiting === 0 && counts.active === 0;
-    }, 15_000, 'the worker to drain the queue');
+    await waitFor(
+      async () => {
+        const counts = await queue.getJobCounts('waiting', 'active');
+        return counts.waiting === 0 && counts.active === 0;
+      },
+      15_000,
+      'the worker to drain the queue',
+    );
     await worker.close();
-    const counts = (await queue.getJobCounts('completed', 'failed', 'waiting', 'active', 'delayed')) as Record<string, number>;
+    const counts = (await queue.getJobCounts('completed', 'failed', 'waiting', 'active', 'delayed')) as Record<
+      string,
+      number
+    >;
     expect(removed).toBeGreaterThan(0);
     // Failed jobs are never selected: every planned failure is still there.
     expect(counts.failed).toBe(failing);

@@ -33,13 +33,28 @@ describe('races across two replicas on one PostgreSQL', () => {
   });
 
   const owners = async () =>
-    queryDatabase<{ user_id: string }>(database.url, `select user_id from membership where organization_id = $1 and role = 'owner'`, [organization()]);
+    queryDatabase<{ user_id: string }>(
+      database.url,
+      `select user_id from membership where organization_id = $1 and role = 'owner'`,
+      [organization()],
+    );
 
   /** `target` joins the organization as `role`: `actor` invites, `target` accepts. */
   async function join(actor: typeof owner, target: typeof owner, role: string): Promise<void> {
-    const invited = await request(`${one.api}/organizations/${organization()}/members`, { method: 'POST', headers: browser(actor), body: { email: target.email, role } });
+    const invited = await request(`${one.api}/organizations/${organization()}/members`, {
+      method: 'POST',
+      headers: browser(actor),
+      body: { email: target.email, role },
+    });
     expect(invited.status).toBe(201);
-    expect((await request(`${one.api}/invitations/${invited.body.token}/accept`, { method: 'POST', headers: browser(target) })).status).toBe(200);
+    expect(
+      (
+        await request(`${one.api}/invitations/${invited.body.token}/accept`, {
+          method: 'POST',
+          headers: browser(target),
+        })
+      ).status,
+    ).toBe(200);
   }
 
   async function makeOtherOwner(): Promise<void> {
@@ -78,7 +93,8 @@ describe('races across two replicas on one PostgreSQL', () => {
     const rounds = 9;
     for (let round = 0; round < rounds; round++) {
       await makeOtherOwner();
-      const action = round % 3 === 0 ? { method: 'DELETE' } : round % 3 === 1 ? { method: 'PATCH', body: { role: 'viewer' } } : null;
+      const action =
+        round % 3 === 0 ? { method: 'DELETE' } : round % 3 === 1 ? { method: 'PATCH', body: { role: 'viewer' } } : null;
       const [first, second] = await raceThroughLock(() =>
         Promise.all([
           member(one.api, owner, other, action ?? { method: 'DELETE' }),
@@ -93,11 +109,17 @@ describe('races across two replicas on one PostgreSQL', () => {
 
   it('of racing deletes of one connection, one answers 200 and records the one success event', async () => {
     const actor = (await owners())[0]!.user_id === owner.userId ? owner : other;
-    const created = await request(`${one.api}/connections`, { method: 'POST', headers: browser(actor), body: { name: 'doomed', url: 'redis://127.0.0.1:6379/0' } });
+    const created = await request(`${one.api}/connections`, {
+      method: 'POST',
+      headers: browser(actor),
+      body: { name: 'doomed', url: 'redis://127.0.0.1:6379/0' },
+    });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, index) => request(`${(index % 2 ? one : two).api}/connections/${id}`, { method: 'DELETE', headers: browser(actor) })),
+      Array.from({ length: 6 }, (_, index) =>
+        request(`${(index % 2 ? one : two).api}/connections/${id}`, { method: 'DELETE', headers: browser(actor) }),
+      ),
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 404, 404, 404, 404, 404]);
     const events = await queryDatabase<{ outcome: string; connection_id: string | null }>(
@@ -111,10 +133,19 @@ describe('races across two replicas on one PostgreSQL', () => {
 
   it('of racing revocations of one token and removals of one member, only one succeeds', async () => {
     const actor = (await owners())[0]!.user_id === owner.userId ? owner : other;
-    const token = await request(`${one.api}/auth/tokens`, { method: 'POST', headers: browser(actor), body: { name: 'raced' } });
+    const token = await request(`${one.api}/auth/tokens`, {
+      method: 'POST',
+      headers: browser(actor),
+      body: { name: 'raced' },
+    });
     expect(token.status).toBe(201);
     const revocations = await Promise.all(
-      Array.from({ length: 4 }, (_, index) => request(`${(index % 2 ? one : two).api}/auth/tokens/${token.body.id}`, { method: 'DELETE', headers: browser(actor) })),
+      Array.from({ length: 4 }, (_, index) =>
+        request(`${(index % 2 ? one : two).api}/auth/tokens/${token.body.id}`, {
+          method: 'DELETE',
+          headers: browser(actor),
+        }),
+      ),
     );
     expect(revocations.map((answer) => answer.status).sort()).toEqual([200, 404, 404, 404]);
 

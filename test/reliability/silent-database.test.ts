@@ -45,16 +45,30 @@ describe('writes while the network to PostgreSQL is silent', () => {
     await Promise.all([write(), write()]);
     proxy.silence();
     const started = performance.now();
-    const errors = await Promise.all([write(), write()].map((pending) => pending.then(() => new Error('the write succeeded'), (error: unknown) => error)));
+    const errors = await Promise.all(
+      [write(), write()].map((pending) =>
+        pending.then(
+          () => new Error('the write succeeded'),
+          (error: unknown) => error,
+        ),
+      ),
+    );
     const elapsedMs = performance.now() - started;
     for (const error of errors) expect(isDatabaseUnreachable(error), String(error)).toBe(true);
     expect(elapsedMs).toBeLessThan(2000 + 1000);
     proxy.resume();
 
     await waitUntil(() => pool.totalCount === pool.idleCount, 3000).catch(() => {});
-    expect({ checkedOut: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }).toEqual({ checkedOut: 0, waiting: 0 });
+    expect({ checkedOut: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }).toEqual({
+      checkedOut: 0,
+      waiting: 0,
+    });
     // The backends whose sockets were ended roll back as they go; one still idle in a transaction holds its locks.
-    const open = () => queryDatabase<{ open: number }>(database.url, `select count(*)::int as open from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`);
+    const open = () =>
+      queryDatabase<{ open: number }>(
+        database.url,
+        `select count(*)::int as open from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+      );
     expect((await open())[0]!.open).toBe(0);
     for (let index = 0; index < poolSize + 1; index++) await write();
   }, 30_000);

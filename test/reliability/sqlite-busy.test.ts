@@ -18,7 +18,10 @@ interface LockHolder {
 
 function holdWriteLock(file: string, ms: number): Promise<LockHolder> {
   const script = `const D=require('better-sqlite3');const d=new D(process.argv[1]);d.exec('begin exclusive');console.log('locked');setTimeout(()=>{d.exec('rollback');process.exit(0)},Number(process.argv[2]));`;
-  const child = spawn(process.execPath, ['-e', script, file, String(ms)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script, file, String(ms)], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve) => child.stdout!.once('data', () => resolve({ exited })));
 }
@@ -37,7 +40,8 @@ describe('embedded SQLite locked by another process', () => {
     const response = await request(url, init);
     return { ...response, ms: performance.now() - started };
   };
-  const create = (name: string) => timed(`${app.api}/connections`, { method: 'POST', body: { name, url: 'redis://127.0.0.1:6379/0' } });
+  const create = (name: string) =>
+    timed(`${app.api}/connections`, { method: 'POST', body: { name, url: 'redis://127.0.0.1:6379/0' } });
 
   it('answers 503 DATABASE_UNAVAILABLE with Retry-After after its budget, serving other routes meanwhile', async () => {
     const holder = await holdWriteLock(file, 4000);

@@ -55,9 +55,17 @@ describe('a store that fails while requests run', () => {
   beforeAll(async () => {
     [flaky, steady] = await Promise.all([startOwnRedis(6421, flakyPassword), startOwnRedis(6422, steadyPassword)]);
     await Promise.all([createJobsQueue(flaky), createJobsQueue(steady)]);
-    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey, DISABLE_RATE_LIMIT: 'true' } });
-    for (const [which, store] of [['flaky', flaky], ['steady', steady]] as const) {
-      const created = await log.fetch(`${app.api}/connections`, { method: 'POST', body: { name: `${which} store`, url: store.url } });
+    app = await bootApp({
+      env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey, DISABLE_RATE_LIMIT: 'true' },
+    });
+    for (const [which, store] of [
+      ['flaky', flaky],
+      ['steady', steady],
+    ] as const) {
+      const created = await log.fetch(`${app.api}/connections`, {
+        method: 'POST',
+        body: { name: `${which} store`, url: store.url },
+      });
       expect(created.status).toBe(201);
       ids[which] = created.body.id;
     }
@@ -127,7 +135,9 @@ describe('a store that fails while requests run', () => {
       }
       steadyMs.sort((a, b) => a - b);
       const p99 = steadyMs[Math.min(steadyMs.length - 1, Math.floor(steadyMs.length * 0.99))]!;
-      console.info(`SIGSTOP: stalled answers in ${stalled.map((response) => Math.round(response.ms)).join('/')} ms; steady connection ${steadyMs.length} answers, p50 ${Math.round(steadyMs[Math.floor(steadyMs.length / 2)]!)} ms, p99 ${Math.round(p99)} ms`);
+      console.info(
+        `SIGSTOP: stalled answers in ${stalled.map((response) => Math.round(response.ms)).join('/')} ms; steady connection ${steadyMs.length} answers, p50 ${Math.round(steadyMs[Math.floor(steadyMs.length / 2)]!)} ms, p99 ${Math.round(p99)} ms`,
+      );
       expect([...steadyStatuses]).toEqual([200]);
       expect(steadyMs.length).toBeGreaterThan(5);
       // Measured 60 ms from outside on a quiet machine. Waiting behind the stalled store would cost its
@@ -142,6 +152,7 @@ describe('a store that fails while requests run', () => {
   it('answers every request with the error shape and never shows a store password', () => {
     expect(log.exchanges.filter((exchange) => exchange.status === 503).length).toBeGreaterThan(3);
     expect(listProblems(log.exchanges, { unavailableCode: 'STORE_UNAVAILABLE' })).toEqual([]);
-    for (const password of [flakyPassword, steadyPassword]) expect(findSecret(password, log.exchanges, app.logs)).toEqual([]);
+    for (const password of [flakyPassword, steadyPassword])
+      expect(findSecret(password, log.exchanges, app.logs)).toEqual([]);
   });
 });

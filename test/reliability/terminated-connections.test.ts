@@ -49,7 +49,11 @@ describe('a pooled PostgreSQL connection terminated by the server', () => {
       () => new Error('the statement was not terminated'),
       (error: Error) => error,
     );
-    await waitUntil(async () => (await admin.query(`select 1 from pg_stat_activity where pid = $1 and wait_event = 'PgSleep'`, [pid])).rowCount === 1);
+    await waitUntil(
+      async () =>
+        (await admin.query(`select 1 from pg_stat_activity where pid = $1 and wait_event = 'PgSleep'`, [pid]))
+          .rowCount === 1,
+    );
     await admin.query('select pg_terminate_backend($1)', [pid]);
     return running;
   }

@@ -7,7 +7,8 @@ import { openServiceOrm, writeOrganization } from './support/service-orm.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 const poolSize = 2;
-const terminateOthers = 'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
+const terminateOthers =
+  'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
 
 /**
  * The ORM as the service opens it (server/persistence/orm.ts), its writes
@@ -46,14 +47,19 @@ describe('writes whose connections are terminated mid-transaction', () => {
     await admin.query('lock table organization in access exclusive mode');
     let settled = false;
     const failed = write()
-      .then(() => new Error('the write was not terminated'), (error: unknown) => error)
+      .then(
+        () => new Error('the write was not terminated'),
+        (error: unknown) => error,
+      )
       .finally(() => (settled = true));
     // A write that fails before it reaches the lock (no connection to be had) has nothing to wait for.
     await waitUntil(async () => {
       if (settled) return true;
       // The admin is inside its transaction: without this, pg_stat_activity answers from its first snapshot.
       await admin.query('select pg_stat_clear_snapshot()');
-      const waiting = await admin.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike 'insert into "organization"%'`);
+      const waiting = await admin.query(
+        `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike 'insert into "organization"%'`,
+      );
       return waiting.rowCount === 1;
     });
     await admin.query(terminateOthers);
@@ -70,7 +76,10 @@ describe('writes whose connections are terminated mid-transaction', () => {
     }
     // The slot is given back when the socket's end is read, just after the statement failed.
     await waitUntil(async () => pool.totalCount === pool.idleCount, 2000).catch(() => {});
-    expect({ checkedOut: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }).toEqual({ checkedOut: 0, waiting: 0 });
+    expect({ checkedOut: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }).toEqual({
+      checkedOut: 0,
+      waiting: 0,
+    });
     for (let index = 0; index < poolSize + 1; index++) await write();
   }, 30_000);
 });

@@ -12,9 +12,13 @@ describe('scheduler health: recent failures and the last failure', () => {
     await queue.upsertJobScheduler('hourly-report', { every: 150 }, { name: 'report', data: { kind: 'hourly' } });
     await queue.upsertJobScheduler('nightly-export', { pattern: '0 3 * * *', tz: 'UTC' }, { name: 'export' });
     let failures = 0;
-    const worker = new Worker('reports', async (job) => {
-      if (job.name === 'report') throw new Error('report service down');
-    }, bed.fixture.bullmq);
+    const worker = new Worker(
+      'reports',
+      async (job) => {
+        if (job.name === 'report') throw new Error('report service down');
+      },
+      bed.fixture.bullmq,
+    );
     worker.on('failed', () => failures++);
     bed.closeLater(worker);
     await waitFor(() => failures >= 3, 15_000, 'three failed reports');
@@ -29,6 +33,8 @@ describe('scheduler health: recent failures and the last failure', () => {
     const one = await request(`${bed.app.api}/c/main/scheduled-jobs/queue/reports/hourly-report`);
     expect(one.body.recentFailures).toBe(byId['hourly-report'].recentFailures);
     const all = await request(`${bed.app.api}/c/main/scheduled-jobs`);
-    expect(all.body.schedulers.find((s: { id: string }) => s.id === 'hourly-report').recentFailures).toBe(byId['hourly-report'].recentFailures);
+    expect(all.body.schedulers.find((s: { id: string }) => s.id === 'hourly-report').recentFailures).toBe(
+      byId['hourly-report'].recentFailures,
+    );
   });
 });

@@ -9,7 +9,11 @@ describe('job schedulers', () => {
 
   beforeAll(async () => {
     base = `${bed.app.api}/c/${fixture.connectionId}/scheduled-jobs`;
-    await openQueue('reports').upsertJobScheduler('nightly', { pattern: '0 3 * * *', tz: 'Europe/Paris' }, { name: 'report', data: { format: 'pdf' }, opts: { attempts: 3 } });
+    await openQueue('reports').upsertJobScheduler(
+      'nightly',
+      { pattern: '0 3 * * *', tz: 'Europe/Paris' },
+      { name: 'report', data: { format: 'pdf' }, opts: { attempts: 3 } },
+    );
     await openQueue('reports').upsertJobScheduler('hourly', { every: 3_600_000 }, { name: 'rollup' });
     await openQueue('an odd/queue %').upsertJobScheduler('tick', { every: 60_000, limit: 10 }, { name: 'tick' });
   });
@@ -24,7 +28,12 @@ describe('job schedulers', () => {
       ['reports', 'nightly', 'report'],
     ]);
     const nightly = body.schedulers[2];
-    expect(nightly).toMatchObject({ pattern: '0 3 * * *', tz: 'Europe/Paris', prefix: fixture.prefix, template: { data: { format: 'pdf' }, opts: { attempts: 3 } } });
+    expect(nightly).toMatchObject({
+      pattern: '0 3 * * *',
+      tz: 'Europe/Paris',
+      prefix: fixture.prefix,
+      template: { data: { format: 'pdf' }, opts: { attempts: 3 } },
+    });
     // 03:00 in Paris is 01:00 or 02:00 UTC, and in the future.
     expect(new Date(nightly.next).getUTCHours()).toBeOneOf([1, 2]);
     expect(Date.parse(nightly.next)).toBeGreaterThan(Date.now());
@@ -55,24 +64,46 @@ describe('job schedulers', () => {
   it('creates through the API, reads it back, updates it, and BullMQ sees it', async () => {
     const created = await request(`${base}/queue/emails`, {
       method: 'POST',
-      body: { schedulerId: 'digest', name: 'send-digest', data: { list: 'weekly' }, schedule: { type: 'cron', pattern: '30 8 * * 1', timezone: 'America/New_York' }, options: { attempts: 2 } },
+      body: {
+        schedulerId: 'digest',
+        name: 'send-digest',
+        data: { list: 'weekly' },
+        schedule: { type: 'cron', pattern: '30 8 * * 1', timezone: 'America/New_York' },
+        options: { attempts: 2 },
+      },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: 'digest', queueName: 'emails', name: 'send-digest', pattern: '30 8 * * 1', tz: 'America/New_York', template: { data: { list: 'weekly' } } });
+    expect(created.body).toMatchObject({
+      id: 'digest',
+      queueName: 'emails',
+      name: 'send-digest',
+      pattern: '30 8 * * 1',
+      tz: 'America/New_York',
+      template: { data: { list: 'weekly' } },
+    });
     expect(new Date(created.body.next).getUTCDay()).toBe(1);
     const native = await openQueue('emails').getJobScheduler('digest');
     expect(native).toMatchObject({ pattern: '30 8 * * 1', tz: 'America/New_York', name: 'send-digest' });
 
-    const duplicate = await request(`${base}/queue/emails`, { method: 'POST', body: { schedulerId: 'digest', name: 'x', schedule: { type: 'every', everyMs: 1000 } } });
+    const duplicate = await request(`${base}/queue/emails`, {
+      method: 'POST',
+      body: { schedulerId: 'digest', name: 'x', schedule: { type: 'every', everyMs: 1000 } },
+    });
     expect(duplicate.status).toBe(409);
 
-    const updated = await request(`${base}/queue/emails/digest`, { method: 'PUT', body: { name: 'send-digest', schedule: { type: 'every', everyMs: 120_000 } } });
+    const updated = await request(`${base}/queue/emails/digest`, {
+      method: 'PUT',
+      body: { name: 'send-digest', schedule: { type: 'every', everyMs: 120_000 } },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.every).toBe(120_000);
     expect(updated.body.pattern).toBeUndefined();
     expect((await request(`${base}/queue/emails/digest`)).body.every).toBe(120_000);
 
-    const missing = await request(`${base}/queue/emails/nope`, { method: 'PUT', body: { name: 'x', schedule: { type: 'every', everyMs: 1000 } } });
+    const missing = await request(`${base}/queue/emails/nope`, {
+      method: 'PUT',
+      body: { name: 'x', schedule: { type: 'every', everyMs: 1000 } },
+    });
     expect(missing.status).toBe(404);
   });
 
@@ -85,10 +116,20 @@ describe('job schedulers', () => {
       schedule: { type: 'every', everyMs: 30_000 },
     });
     expect(created.id).toBe('job:with/odd id%');
-    const viaRest = await request(`${base}/queue/${encodeURIComponent('an odd/queue %')}/${encodeURIComponent('job:with/odd id%')}`);
+    const viaRest = await request(
+      `${base}/queue/${encodeURIComponent('an odd/queue %')}/${encodeURIComponent('job:with/odd id%')}`,
+    );
     expect(viaRest.body.id).toBe('job:with/odd id%');
-    const deleted = await request(`${base}/queue/${encodeURIComponent('an odd/queue %')}/${encodeURIComponent('job:with/odd id%')}`, { method: 'DELETE' });
-    expect(deleted.body).toEqual({ success: true, id: 'job:with/odd id%', deleted: true, schedulerId: 'job:with/odd id%' });
+    const deleted = await request(
+      `${base}/queue/${encodeURIComponent('an odd/queue %')}/${encodeURIComponent('job:with/odd id%')}`,
+      { method: 'DELETE' },
+    );
+    expect(deleted.body).toEqual({
+      success: true,
+      id: 'job:with/odd id%',
+      deleted: true,
+      schedulerId: 'job:with/odd id%',
+    });
   });
 
   it.each([
@@ -98,10 +139,16 @@ describe('job schedulers', () => {
     [{ type: 'cron' }, 'schedule.pattern'],
     [{ type: 'every' }, 'schedule.everyMs'],
     [{ type: 'every', everyMs: 1000, pattern: '* * * * *' }, 'schedule.pattern'],
-    [{ type: 'cron', pattern: '* * * * *', immediately: true, startDate: '2099-01-01T00:00:00Z' }, 'schedule.immediately'],
+    [
+      { type: 'cron', pattern: '* * * * *', immediately: true, startDate: '2099-01-01T00:00:00Z' },
+      'schedule.immediately',
+    ],
     [{ type: 'weekly' }, 'schedule.type'],
   ])('refuses schedule %j with 400 naming %s, writing nothing', async (schedule, field) => {
-    const { status, body } = await request(`${base}/queue/invalid`, { method: 'POST', body: { schedulerId: 'bad', name: 'x', schedule } });
+    const { status, body } = await request(`${base}/queue/invalid`, {
+      method: 'POST',
+      body: { schedulerId: 'bad', name: 'x', schedule },
+    });
     expect(status).toBe(400);
     expect(body.message).toContain(field);
     expect(await fixture.redis.exists(`${fixture.prefix}:invalid:meta`, `${fixture.prefix}:invalid:repeat`)).toBe(0);

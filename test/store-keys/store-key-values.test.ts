@@ -7,7 +7,15 @@ describe('store keys', () => {
 
   it('reads strings: JSON parsed, text as is, big ones cut at maxBytes', async () => {
     expect((await request(valueUrl(`${ns}:json`))).body).toEqual({
-      key: `${ns}:json`, type: 'string', ttl: -1, size: 23, value: { a: 1, b: [true, null] }, offset: 0, nextOffset: null, nextCursor: null, truncated: false,
+      key: `${ns}:json`,
+      type: 'string',
+      ttl: -1,
+      size: 23,
+      value: { a: 1, b: [true, null] },
+      offset: 0,
+      nextOffset: null,
+      nextCursor: null,
+      truncated: false,
     });
     const text = (await request(valueUrl(`${ns}:text`))).body;
     expect(text).toMatchObject({ value: 'hello world', size: 11, truncated: false });
@@ -19,15 +27,48 @@ describe('store keys', () => {
 
   it('reads hashes, lists, sets, sorted sets with scores and streams, paged', async () => {
     expect((await request(valueUrl(`${ns}:hash`))).body).toMatchObject({
-      type: 'hash', size: 3, value: [{ field: 'f1', value: 'v1' }, { field: 'f2', value: 'v2' }, { field: 'f3', value: 'v3' }], truncated: false, nextOffset: null,
+      type: 'hash',
+      size: 3,
+      value: [
+        { field: 'f1', value: 'v1' },
+        { field: 'f2', value: 'v2' },
+        { field: 'f3', value: 'v3' },
+      ],
+      truncated: false,
+      nextOffset: null,
     });
-    expect((await request(valueUrl(`${ns}:hash`, '?offset=1&limit=1'))).body).toMatchObject({ value: [{ field: 'f2', value: 'v2' }], nextOffset: 2, truncated: true });
-    expect((await request(valueUrl(`${ns}:list`, '?offset=1&limit=2'))).body).toMatchObject({ type: 'list', size: 5, value: ['l1', 'l2'], offset: 1, nextOffset: 3, truncated: true });
-    expect((await request(valueUrl(`${ns}:zset`))).body).toMatchObject({ type: 'zset', size: 2, value: [{ member: 'low', score: 1.5 }, { member: 'high', score: 10 }] });
+    expect((await request(valueUrl(`${ns}:hash`, '?offset=1&limit=1'))).body).toMatchObject({
+      value: [{ field: 'f2', value: 'v2' }],
+      nextOffset: 2,
+      truncated: true,
+    });
+    expect((await request(valueUrl(`${ns}:list`, '?offset=1&limit=2'))).body).toMatchObject({
+      type: 'list',
+      size: 5,
+      value: ['l1', 'l2'],
+      offset: 1,
+      nextOffset: 3,
+      truncated: true,
+    });
+    expect((await request(valueUrl(`${ns}:zset`))).body).toMatchObject({
+      type: 'zset',
+      size: 2,
+      value: [
+        { member: 'low', score: 1.5 },
+        { member: 'high', score: 10 },
+      ],
+    });
     expect((await request(valueUrl(`${ns}:stream`))).body).toMatchObject({
-      type: 'stream', size: 2, value: [{ id: '1-1', fields: { event: 'created', id: '7' } }, { id: '2-1', fields: { event: 'deleted' } }],
+      type: 'stream',
+      size: 2,
+      value: [
+        { id: '1-1', fields: { event: 'created', id: '7' } },
+        { id: '2-1', fields: { event: 'deleted' } },
+      ],
     });
-    expect((await request(valueUrl(`${ns}:stream`, '?offset=1'))).body.value).toEqual([{ id: '2-1', fields: { event: 'deleted' } }]);
+    expect((await request(valueUrl(`${ns}:stream`, '?offset=1'))).body.value).toEqual([
+      { id: '2-1', fields: { event: 'deleted' } },
+    ]);
   });
 
   it('ends a page early at maxBytes and says where to continue', async () => {
@@ -66,7 +107,11 @@ describe('store keys', () => {
 
   it('reads a hash by cursor too', async () => {
     const { body } = await request(valueUrl(`${ns}:hash`, '?cursor=0'));
-    expect(body.value).toEqual([{ field: 'f1', value: 'v1' }, { field: 'f2', value: 'v2' }, { field: 'f3', value: 'v3' }]);
+    expect(body.value).toEqual([
+      { field: 'f1', value: 'v1' },
+      { field: 'f2', value: 'v2' },
+      { field: 'f3', value: 'v3' },
+    ]);
     expect(body).toMatchObject({ nextCursor: null, truncated: false });
     expect((await request(valueUrl(`${ns}:hash`, '?cursor=x'))).status).toBe(400);
   });

@@ -34,7 +34,18 @@ describe('store keys', () => {
     const keys = await searchAll(`pattern=${encodeURIComponent(`${ns}:*`)}&count=3`);
     const byKey = new Map(keys.map((key) => [key.key, key]));
     expect([...byKey.keys()].sort()).toEqual(
-      [`${ns}:json`, `${ns}:text`, `${ns}:big-string`, oddKey, `${ns}:hash`, `${ns}:list`, `${ns}:fat-list`, `${ns}:zset`, `${ns}:stream`, `${ns}:big-set`].sort(),
+      [
+        `${ns}:json`,
+        `${ns}:text`,
+        `${ns}:big-string`,
+        oddKey,
+        `${ns}:hash`,
+        `${ns}:list`,
+        `${ns}:fat-list`,
+        `${ns}:zset`,
+        `${ns}:stream`,
+        `${ns}:big-set`,
+      ].sort(),
     );
     expect(byKey.get(`${ns}:hash`)).toMatchObject({ type: 'hash', ttl: -1 });
     expect(byKey.get(`${ns}:text`).ttl).toBeGreaterThan(3500);
@@ -66,18 +77,17 @@ describe('store keys', () => {
     expect(body.message).toContain(parameter);
   });
 
-  it.each([
-    () => `${fixture.prefix}:kept:meta`,
-    () => `bull:${ns}`,
-    () => `bullmq:${ns}`,
-  ])('refuses to delete reserved key #%# with 403 RESERVED_KEY and keeps it', async (keyOf) => {
-    const key = keyOf();
-    const { status, body } = await request(`${base}/${encodeURIComponent(key)}`, { method: 'DELETE' });
-    expect(status).toBe(403);
-    expect(body.code).toBe('RESERVED_KEY');
-    expect(body.message).toMatch(/managed through queue and job operations/);
-    expect(await fixture.redis.exists(key)).toBe(1);
-  });
+  it.each([() => `${fixture.prefix}:kept:meta`, () => `bull:${ns}`, () => `bullmq:${ns}`])(
+    'refuses to delete reserved key #%# with 403 RESERVED_KEY and keeps it',
+    async (keyOf) => {
+      const key = keyOf();
+      const { status, body } = await request(`${base}/${encodeURIComponent(key)}`, { method: 'DELETE' });
+      expect(status).toBe(403);
+      expect(body.code).toBe('RESERVED_KEY');
+      expect(body.message).toMatch(/managed through queue and job operations/);
+      expect(await fixture.redis.exists(key)).toBe(1);
+    },
+  );
 
   it('deletes an ordinary key (odd characters too), then 404s it', async () => {
     const deleted = await request(`${base}/${encodeURIComponent(oddKey)}`, { method: 'DELETE' });
@@ -86,6 +96,8 @@ describe('store keys', () => {
     expect(await fixture.redis.exists(oddKey)).toBe(0);
     expect((await request(`${base}/${encodeURIComponent(oddKey)}`, { method: 'DELETE' })).status).toBe(404);
     await fixture.redis.set(`${ns}:via-trpc`, '1');
-    await expect(app.trpc.storeKeys.delete.mutate({ connectionId: fixture.connectionId, key: `${ns}:via-trpc` })).resolves.toEqual({ success: true, id: `${ns}:via-trpc`, deleted: true, key: `${ns}:via-trpc` });
+    await expect(
+      app.trpc.storeKeys.delete.mutate({ connectionId: fixture.connectionId, key: `${ns}:via-trpc` }),
+    ).resolves.toEqual({ success: true, id: `${ns}:via-trpc`, deleted: true, key: `${ns}:via-trpc` });
   });
 });

@@ -2,10 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootApp, persistenceKinds, request, type TestApp } from '../helpers/app.js';
 
 const combinations = [
-  { name: 'authless, analytics on, production', env: { SERVICE_AUTHLESS: 'true', ANALYTICS_KEY: 'phc_test_key', NODE_ENV: 'production' } },
+  {
+    name: 'authless, analytics on, production',
+    env: { SERVICE_AUTHLESS: 'true', ANALYTICS_KEY: 'phc_test_key', NODE_ENV: 'production' },
+  },
   { name: 'authenticated, analytics off, NODE_ENV unset', env: { NODE_ENV: undefined } },
-  { name: 'authless off explicitly, env connections, test', env: { SERVICE_AUTHLESS: 'false', SERVICE_ENV_CONNECTIONS: 'true', NODE_ENV: 'test' } },
-  { name: 'custom analytics UI host, development', env: { ANALYTICS_KEY: 'k2', ANALYTICS_UI_HOST: 'https://analytics.example.test', NODE_ENV: 'development' } },
+  {
+    name: 'authless off explicitly, env connections, test',
+    env: { SERVICE_AUTHLESS: 'false', SERVICE_ENV_CONNECTIONS: 'true', NODE_ENV: 'test' },
+  },
+  {
+    name: 'custom analytics UI host, development',
+    env: { ANALYTICS_KEY: 'k2', ANALYTICS_UI_HOST: 'https://analytics.example.test', NODE_ENV: 'development' },
+  },
 ];
 
 describe.each(persistenceKinds)('GET /api/app/config (%s persistence)', (persistence) => {

@@ -12,9 +12,14 @@ describe('ids, fields and audit filters (rule 5)', () => {
   it('takes bulk jobIds as strings or non-negative integers, and refuses other numbers', async () => {
     const queue = await bed.seeded('numeric-ids', { failed: 2 });
     const [first, second] = (await queue.getFailed()).map((job) => job.id!);
-    const retried = await request(`${url('numeric-ids')}/jobs/retry`, { method: 'POST', body: { jobIds: [Number(first), second] } });
+    const retried = await request(`${url('numeric-ids')}/jobs/retry`, {
+      method: 'POST',
+      body: { jobIds: [Number(first), second] },
+    });
     expect(retried.status).toBe(200);
-    expect(retried.body.results.map((result: { jobId: string }) => result.jobId).sort()).toEqual([first, second].sort());
+    expect(retried.body.results.map((result: { jobId: string }) => result.jobId).sort()).toEqual(
+      [first, second].sort(),
+    );
     expect(retried.body.succeeded).toBe(2);
     for (const bad of [-1, 1.5, true, null]) {
       const refused = await request(`${url('numeric-ids')}/jobs/remove`, { method: 'POST', body: { jobIds: [bad] } });
@@ -28,7 +33,8 @@ describe('ids, fields and audit filters (rule 5)', () => {
     const response = await request(`${url('fields-id')}/jobs?status=waiting&fields=id`);
     expect(response.status).toBe(200);
     expect(response.body.jobs).toHaveLength(2);
-    for (const job of response.body.jobs) expect(Object.keys(job).sort()).toEqual(['id', 'truncated', 'truncatedFields']);
+    for (const job of response.body.jobs)
+      expect(Object.keys(job).sort()).toEqual(['id', 'truncated', 'truncatedFields']);
   });
 
   it('filters the audit trail by a date, a datetime and an action family; an unknown action is a 400 listing the valid ones', async () => {
@@ -39,7 +45,9 @@ describe('ids, fields and audit filters (rule 5)', () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const byDay = await request(`${bed.app.api}/audit?from=${today}&to=${tomorrow}`);
     expect(byDay.status).toBe(200);
-    expect(byDay.body.events.map((event: { action: string }) => event.action)).toEqual(expect.arrayContaining(['queues.pause', 'jobs.add']));
+    expect(byDay.body.events.map((event: { action: string }) => event.action)).toEqual(
+      expect.arrayContaining(['queues.pause', 'jobs.add']),
+    );
     const future = await request(`${bed.app.api}/audit?from=${tomorrow}`);
     expect(future.body.events).toEqual([]);
     const family = await request(`${bed.app.api}/audit?action=queues.&from=${today}T00:00:00Z`);
@@ -58,10 +66,16 @@ describe('one spelling per concept (rule 7)', () => {
   it('names the waiting-for-children status waitingChildren in lists, details and counts', async () => {
     const flows = new FlowProducer(fixture.bullmq);
     bed.closeLater(flows);
-    const { job: parent } = await flows.add({ name: 'parent', queueName: 'flowing', children: [{ name: 'child', queueName: 'flowing-children' }] });
+    const { job: parent } = await flows.add({
+      name: 'parent',
+      queueName: 'flowing',
+      children: [{ name: 'child', queueName: 'flowing-children' }],
+    });
     const listed = await request(`${url('flowing')}/jobs?status=waitingChildren`);
     expect(listed.status).toBe(200);
-    expect(listed.body.jobs.map((job: { id: string; state: string }) => [job.id, job.state])).toEqual([[parent.id, 'waitingChildren']]);
+    expect(listed.body.jobs.map((job: { id: string; state: string }) => [job.id, job.state])).toEqual([
+      [parent.id, 'waitingChildren'],
+    ]);
     expect((await request(`${url('flowing')}/jobs/${parent.id}`)).body.state).toBe('waitingChildren');
     expect((await request(url('flowing'))).body.jobCounts.waitingChildren).toBe(1);
     expect((await request(`${url('flowing')}/jobs?status=waiting-children`)).status).toBe(400);
@@ -74,7 +88,10 @@ describe('one spelling per concept (rule 7)', () => {
     await worker.waitUntilReady();
     const detail = await request(url('named-workers'));
     expect(detail.body.workers.list).toEqual([
-      expect.objectContaining({ name: 'emails-worker', clientName: `${fixture.prefix}:${Buffer.from('named-workers').toString('base64')}:w:emails-worker` }),
+      expect.objectContaining({
+        name: 'emails-worker',
+        clientName: `${fixture.prefix}:${Buffer.from('named-workers').toString('base64')}:w:emails-worker`,
+      }),
     ]);
     const workers = await request(`${bed.app.api}/c/${fixture.connectionId}/workers`);
     const listed = workers.body.workers.filter((entry: { queueName: string }) => entry.queueName === 'named-workers');
@@ -97,7 +114,9 @@ describe('one spelling per concept (rule 7)', () => {
     await worker.waitUntilReady();
     const answers = [];
     for (let index = 0; index < 10; index++) {
-      answers.push((await request(`${url('read-after-add')}/jobs`, { method: 'POST', body: { name: `job-${index}` } })).body);
+      answers.push(
+        (await request(`${url('read-after-add')}/jobs`, { method: 'POST', body: { name: `job-${index}` } })).body,
+      );
     }
     for (const answer of answers) {
       expect(answer.state === 'active').toBe(answer.processedOn !== null);

@@ -4,10 +4,12 @@ import { createLogger, lazyLogger } from '../../server/logger.js';
 
 function capture() {
   const lines: string[] = [];
-  const destination = new Writable({ write: (chunk, _encoding, done) => {
+  const destination = new Writable({
+    write: (chunk, _encoding, done) => {
       lines.push(String(chunk));
       done();
-    } });
+    },
+  });
   return { lines, logger: createLogger({ level: 'info', destination }) };
 }
 

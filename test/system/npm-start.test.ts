@@ -16,7 +16,14 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 async function npmStart() {
   const npm = spawn('npm', ['start'], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), PORT: '0', HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: dataDir, LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SERVICE_EMBEDDED_DIR: dataDir,
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -34,21 +41,24 @@ async function npmStart() {
 }
 
 describe('npm start', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('runs the compiled service from dist/ and ends gracefully on %s to the npm process, leaving no process', async (signal) => {
-    const { npm, url, exited, output } = await npmStart();
-    const health = await fetch(`${url}/api/health`);
-    expect(health.status).toBe(200);
-    const processes = await descendantPids(npm.pid!);
-    const commands = await Promise.all(processes.map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8')));
-    // Compiled JavaScript, not TypeScript through tsx.
-    expect(commands.join('\n')).toContain('server/build/start.mjs');
-    expect(commands.join('\n')).not.toContain('tsx');
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'runs the compiled service from dist/ and ends gracefully on %s to the npm process, leaving no process',
+    async (signal) => {
+      const { npm, url, exited, output } = await npmStart();
+      const health = await fetch(`${url}/api/health`);
+      expect(health.status).toBe(200);
+      const processes = await descendantPids(npm.pid!);
+      const commands = await Promise.all(processes.map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8')));
+      // Compiled JavaScript, not TypeScript through tsx.
+      expect(commands.join('\n')).toContain('server/build/start.mjs');
+      expect(commands.join('\n')).not.toContain('tsx');
 
-    npm.kill(signal);
-    await exited;
-    expect(await waitUntilGone(processes)).toEqual([]);
-    expect(await isRunning(npm.pid!)).toBe(false);
-    expect(await isListening(url)).toBe(false);
-    expect(output()).toContain(`"signal":"${signal}","msg":"shutting down"`);
-  });
+      npm.kill(signal);
+      await exited;
+      expect(await waitUntilGone(processes)).toEqual([]);
+      expect(await isRunning(npm.pid!)).toBe(false);
+      expect(await isListening(url)).toBe(false);
+      expect(output()).toContain(`"signal":"${signal}","msg":"shutting down"`);
+    },
+  );
 });

@@ -6,7 +6,10 @@ import { descriptionOf } from '../../server/http/openapi/parameter-descriptions.
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 
 type Schema = { $ref?: string; description?: string; properties?: Record<string, Schema>; oneOf?: Schema[] };
-type Operation = { parameters?: Array<{ name: string; in: string; description?: string }>; requestBody?: { content: Record<string, { schema: Schema }> } };
+type Operation = {
+  parameters?: Array<{ name: string; in: string; description?: string }>;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+};
 
 describe('every request field is described in /api/openapi.json', () => {
   let app: TestApp;
@@ -19,12 +22,17 @@ describe('every request field is described in /api/openapi.json', () => {
 
   const operations = () =>
     Object.entries(document.paths).flatMap(([route, methods]) =>
-      Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${route}`, operation] as const));
-  const resolved = (schema: Schema) => (schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!]! : schema);
+      Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${route}`, operation] as const),
+    );
+  const resolved = (schema: Schema) =>
+    schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()!]! : schema;
 
   it('gives each path and query parameter a description of its own (not only inside its schema)', () => {
     const undescribed = operations().flatMap(([name, operation]) =>
-      (operation.parameters ?? []).filter((parameter) => !parameter.description?.trim()).map((parameter) => `${name} ${parameter.in} ${parameter.name}`));
+      (operation.parameters ?? [])
+        .filter((parameter) => !parameter.description?.trim())
+        .map((parameter) => `${name} ${parameter.in} ${parameter.name}`),
+    );
     expect(undescribed).toEqual([]);
     expect(operations().filter(([, operation]) => operation.parameters?.length).length).toBeGreaterThan(50);
   });
@@ -35,7 +43,10 @@ describe('every request field is described in /api/openapi.json', () => {
       if (!body) return [];
       const forms = resolved(body).oneOf ?? [resolved(body)];
       return forms.flatMap((form) =>
-        Object.entries(resolved(form).properties ?? {}).filter(([, field]) => !resolved(field).description?.trim()).map(([field]) => `${name} ${field}`));
+        Object.entries(resolved(form).properties ?? {})
+          .filter(([, field]) => !resolved(field).description?.trim())
+          .map(([field]) => `${name} ${field}`),
+      );
     });
     expect(undescribed).toEqual([]);
   });
@@ -45,13 +56,17 @@ describe('every request field is described in /api/openapi.json', () => {
       document.paths[route]!.get!.parameters!.find((candidate) => candidate.name === name)?.description;
     expect(parameter('/c/{connectionId}/metrics', 'detailed')).toMatch(/full native payload of every queue/);
     expect(parameter('/c/{connectionId}/metrics', 'includePrometheus')).toMatch(/Prometheus text export/);
-    expect(parameter('/c/{connectionId}/queues/{queueName}/metrics', 'includePrometheus')).toMatch(/Prometheus text export/);
+    expect(parameter('/c/{connectionId}/queues/{queueName}/metrics', 'includePrometheus')).toMatch(
+      /Prometheus text export/,
+    );
     expect(parameter('/c/{connectionId}/queues', 'order')).toMatch(/^Sort direction/);
-    expect(parameter('/c/{connectionId}/queues/{queueName}/events', 'prefix')).toMatch(/^BullMQ key prefix of the queue/);
+    expect(parameter('/c/{connectionId}/queues/{queueName}/events', 'prefix')).toMatch(
+      /^BullMQ key prefix of the queue/,
+    );
   });
 });
 
-describe('descriptionOf (a field\'s .describe() text through its wrappers)', () => {
+describe("descriptionOf (a field's .describe() text through its wrappers)", () => {
   it.each([
     ['after .optional()', z.string().optional().describe('text')],
     ['before .optional()', z.string().describe('text').optional()],

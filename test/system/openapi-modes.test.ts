@@ -12,13 +12,15 @@ function propertiesOf(node: unknown, at = '#'): Array<[string, string, Record<st
   if (!node || typeof node !== 'object') return [];
   const found: Array<[string, string, Record<string, any>]> = [];
   const properties = (node as { properties?: Record<string, Record<string, any>> }).properties;
-  if (properties && typeof properties === 'object') for (const [name, schema] of Object.entries(properties)) found.push([`${at}/${name}`, name, schema]);
+  if (properties && typeof properties === 'object')
+    for (const [name, schema] of Object.entries(properties)) found.push([`${at}/${name}`, name, schema]);
   for (const [key, value] of Object.entries(node)) found.push(...propertiesOf(value, `${at}/${key}`));
   return found;
 }
 
 /** A nullable field is `anyOf: [schema, null]`: the schema that is not null. */
-const nonNull = (schema: Record<string, any>) => schema.anyOf?.find((option: { type?: string }) => option.type !== 'null') ?? schema;
+const nonNull = (schema: Record<string, any>) =>
+  schema.anyOf?.find((option: { type?: string }) => option.type !== 'null') ?? schema;
 
 describe('the OpenAPI document in authless mode (issue 35)', () => {
   const store = storeFixture();
@@ -65,7 +67,10 @@ describe('the OpenAPI document of an authenticated instance', () => {
   let withBase: TestApp;
   let withoutBase: TestApp;
   beforeAll(async () => {
-    [withBase, withoutBase] = await Promise.all([bootApp({ env: { APP_BASE_URL: 'https://bullpen.example.com/' } }), bootApp()]);
+    [withBase, withoutBase] = await Promise.all([
+      bootApp({ env: { APP_BASE_URL: 'https://bullpen.example.com/' } }),
+      bootApp(),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([withBase.close(), withoutBase.close()]);
@@ -78,13 +83,17 @@ describe('the OpenAPI document of an authenticated instance', () => {
     expect(templated.servers).toHaveLength(1);
     const [server] = templated.servers;
     expect(server.url).toBe('{scheme}://{host}/api');
-    expect(server.variables).toEqual({ scheme: { default: 'http', enum: ['http', 'https'] }, host: { default: `localhost:${new URL(withoutBase.url).port}` } });
+    expect(server.variables).toEqual({
+      scheme: { default: 'http', enum: ['http', 'https'] },
+      host: { default: `localhost:${new URL(withoutBase.url).port}` },
+    });
     expect(templated.components.securitySchemes).toHaveProperty('bearerAuth');
   });
 
   it('types yes/no query parameters as booleans, and reads true/false/1/0 (anything else is a 400)', async () => {
     const document = (await request(`${withoutBase.api}/openapi.json`)).body;
-    const parameter = (route: string, name: string) => document.paths[route].get.parameters.find((p: { name: string }) => p.name === name);
+    const parameter = (route: string, name: string) =>
+      document.paths[route].get.parameters.find((p: { name: string }) => p.name === name);
     for (const [route, name] of [
       ['/c/{connectionId}/queues', 'totals'],
       ['/c/{connectionId}/queues/{queueName}/metrics', 'includePrometheus'],
@@ -106,10 +115,15 @@ describe('the OpenAPI document of an authenticated instance', () => {
   it('documents job times as epoch milliseconds and ISO instants as date-time', async () => {
     const document = (await request(`${withoutBase.api}/openapi.json`)).body;
     const properties = propertiesOf(document.components.schemas).concat(propertiesOf(document.paths));
-    const jobTimes = properties.filter(([, name]) => ['timestamp', 'processedOn', 'finishedOn', 'firstSeen', 'lastSeen'].includes(name));
+    const jobTimes = properties.filter(([, name]) =>
+      ['timestamp', 'processedOn', 'finishedOn', 'firstSeen', 'lastSeen'].includes(name),
+    );
     expect(jobTimes.length).toBeGreaterThan(5);
-    for (const [where, , schema] of jobTimes) expect(schema.description ?? nonNull(schema).description, where).toMatch(/Epoch milliseconds/);
-    const isoTimes = properties.filter(([, name, schema]) => /(At|^at)$/.test(name) && nonNull(schema).type === 'string');
+    for (const [where, , schema] of jobTimes)
+      expect(schema.description ?? nonNull(schema).description, where).toMatch(/Epoch milliseconds/);
+    const isoTimes = properties.filter(
+      ([, name, schema]) => /(At|^at)$/.test(name) && nonNull(schema).type === 'string',
+    );
     expect(isoTimes.length).toBeGreaterThan(20);
     for (const [where, , schema] of isoTimes) expect(nonNull(schema).format, where).toBe('date-time');
   });
@@ -133,7 +147,12 @@ describe('boolean query parameters at run time', () => {
     await store.cleanup();
   });
 
-  it.each([['true', true], ['1', true], ['false', false], ['0', false]])('totals=%s', async (text, present) => {
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['false', false],
+    ['0', false],
+  ])('totals=%s', async (text, present) => {
     const { status, body } = await request(`${app.api}/c/main/queues?totals=${text}`);
     expect(status).toBe(200);
     expect('totals' in body).toBe(present);

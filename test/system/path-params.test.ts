@@ -39,10 +39,13 @@ describe('path parameters', () => {
   });
   afterAll(() => void server.close());
 
-  it.each(['bull:my queue:1', 'a/b/c', '100% done', 'ünïcødé:✓', 'plain'])('decodes %j on REST exactly once', async (key) => {
-    const response = await fetch(`${base}/echo/${encodeURIComponent(key)}`);
-    expect(await response.json()).toEqual({ key });
-  });
+  it.each(['bull:my queue:1', 'a/b/c', '100% done', 'ünïcødé:✓', 'plain'])(
+    'decodes %j on REST exactly once',
+    async (key) => {
+      const response = await fetch(`${base}/echo/${encodeURIComponent(key)}`);
+      expect(await response.json()).toEqual({ key });
+    },
+  );
 
   it('leaves tRPC input alone (a literal %41 is not decoded)', async () => {
     const caller = createCallerFactory(echoRouter)(createInnerContext(services, 'trpc'));
@@ -52,6 +55,9 @@ describe('path parameters', () => {
   it('answers malformed percent-encoding with 400 naming the parameter', async () => {
     const response = await fetch(`${base}/echo/100%zz`);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ code: 'BAD_REQUEST', message: 'Path parameter key is not valid percent-encoding' });
+    expect(await response.json()).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Path parameter key is not valid percent-encoding',
+    });
   });
 });

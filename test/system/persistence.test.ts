@@ -27,7 +27,10 @@ describe('migrations on PostgreSQL', () => {
     }
     const applied = await queryDatabase<Row>(database.url, 'select name from mikro_orm_migrations order by id');
     expect(applied.map((row) => row.name)).toEqual(migrations.map((migration) => migration.name));
-    const organizations = await queryDatabase<{ slug: string }>(database.url, 'select slug from organization where is_local');
+    const organizations = await queryDatabase<{ slug: string }>(
+      database.url,
+      'select slug from organization where is_local',
+    );
     expect(organizations).toEqual([{ slug: 'local' }]);
   });
 });
@@ -65,7 +68,10 @@ describe('PostgreSQL unreachable in server mode', () => {
       expect(health.status).toBe(200);
       expect(health.body).toMatchObject({ status: 'degraded', checks: { persistence: { ok: false, mode: 'server' } } });
       expect((await request(`${app.api}/app/config`)).status).toBe(200);
-      const signIn = await request(`${app.api}/auth/sign-in/email`, { method: 'POST', body: { email: 'a@example.test', password: 'whatever-password' } });
+      const signIn = await request(`${app.api}/auth/sign-in/email`, {
+        method: 'POST',
+        body: { email: 'a@example.test', password: 'whatever-password' },
+      });
       expect(signIn.status).toBe(503);
       expect(signIn.body.code).toBe('DATABASE_UNAVAILABLE');
       expect(signIn.headers.get('retry-after')).toBe('2');

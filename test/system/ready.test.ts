@@ -13,7 +13,10 @@ let app: TestApp;
 let unready: TestApp;
 
 beforeAll(async () => {
-  [app, unready] = await Promise.all([bootApp({ env: store.env }), bootApp({ env: { ...store.env, ...deadStoreEnv } })]);
+  [app, unready] = await Promise.all([
+    bootApp({ env: store.env }),
+    bootApp({ env: { ...store.env, ...deadStoreEnv } }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([app.close(), unready.close()]);
@@ -21,10 +24,13 @@ afterAll(async () => {
 });
 
 describe('GET /api/ready', () => {
-  it('answers 200 when the database and every environment connection\'s store answer', async () => {
+  it("answers 200 when the database and every environment connection's store answer", async () => {
     const { status, body } = await request(`${app.api}/ready`);
     expect(status).toBe(200);
-    expect(body).toEqual({ status: 'ready', checks: { database: { ok: true, mode: 'embedded' }, stores: [{ connectionId: 'main', ok: true }] } });
+    expect(body).toEqual({
+      status: 'ready',
+      checks: { database: { ok: true, mode: 'embedded' }, stores: [{ connectionId: 'main', ok: true }] },
+    });
   });
 
   it('answers 503 naming the store that does not answer, with the checks in the body', async () => {
@@ -33,7 +39,12 @@ describe('GET /api/ready', () => {
     expect(body.code).toBe('STORE_UNAVAILABLE');
     expect(body.message).toMatch(/^Not ready: the store of connection "dead" \(.+\) does not answer$/);
     expect(body.checks.database).toEqual({ ok: true, mode: 'embedded' });
-    expect(body.checks.stores).toEqual(expect.arrayContaining([{ connectionId: 'main', ok: true }, expect.objectContaining({ connectionId: 'dead', ok: false })]));
+    expect(body.checks.stores).toEqual(
+      expect.arrayContaining([
+        { connectionId: 'main', ok: true },
+        expect.objectContaining({ connectionId: 'dead', ok: false }),
+      ]),
+    );
     // Liveness is unaffected: /api/health stays 200 as the spec has it.
     expect((await request(`${unready.api}/health`)).status).toBe(200);
   });
@@ -60,7 +71,8 @@ describe('GET /api/ready without a usable database', () => {
 
 describe('one version', () => {
   it('is the same in package.json, the client package, the OpenAPI document and GET /api/health', async () => {
-    const manifest = async (file: string) => JSON.parse(await readFile(path.join(repoRoot, file), 'utf8')) as { version: string };
+    const manifest = async (file: string) =>
+      JSON.parse(await readFile(path.join(repoRoot, file), 'utf8')) as { version: string };
     const [service, client] = await Promise.all([manifest('package.json'), manifest('client/package.json')]);
     expect(service.version).toMatch(/^\d+\.\d+\.\d+(-[\w.]+)?$/);
     expect(client.version).toBe(service.version);

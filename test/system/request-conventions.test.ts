@@ -22,7 +22,10 @@ describe('a request without a body is the empty object (rule 1)', () => {
     const paused = await raw(`${url('nobody-pause')}/pause`, 'POST');
     expect(paused).toMatchObject({ status: 200, body: { success: true, isPaused: true } });
     expect(await queue.isPaused()).toBe(true);
-    const resumed = await raw(`${url('nobody-pause')}/resume`, 'POST', { 'content-type': 'text/plain', 'content-length': '0' });
+    const resumed = await raw(`${url('nobody-pause')}/resume`, 'POST', {
+      'content-type': 'text/plain',
+      'content-length': '0',
+    });
     expect(resumed).toMatchObject({ status: 200, body: { isPaused: false } });
     expect(await queue.isPaused()).toBe(false);
   });
@@ -40,7 +43,10 @@ describe('a request without a body is the empty object (rule 1)', () => {
 
   it('refuses a non-empty body that is not JSON with 415', async () => {
     const response = await raw(`${url('nobody-clean')}/jobs`, 'POST', { 'content-type': 'text/plain' }, 'name=x');
-    expect(response).toMatchObject({ status: 415, body: { code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringMatching(/JSON/) } });
+    expect(response).toMatchObject({
+      status: 415,
+      body: { code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringMatching(/JSON/) },
+    });
     const untyped = await fetch(`${url('nobody-clean')}/jobs`, { method: 'POST', body: new Uint8Array([123, 125]) });
     expect(untyped.status).toBe(415);
   });
@@ -57,8 +63,18 @@ describe('methods and literal paths (rule 6)', () => {
     ];
     for (const [method, target, allow] of cases) {
       const response = await raw(target, method);
-      expect({ method, target, status: response.status, allow: response.headers.get('allow'), code: response.body.code }).toEqual({
-        method, target, status: 405, allow, code: 'METHOD_NOT_ALLOWED',
+      expect({
+        method,
+        target,
+        status: response.status,
+        allow: response.headers.get('allow'),
+        code: response.body.code,
+      }).toEqual({
+        method,
+        target,
+        status: 405,
+        allow,
+        code: 'METHOD_NOT_ALLOWED',
       });
     }
     const queue = await raw(url('any'), 'PATCH');

@@ -17,7 +17,11 @@ const echoRouter = router({
     .meta({ openapi: { method: 'GET', path: '/echo/{key}' } })
     .input(z.object({ key: z.string(), times: z.coerce.number().int().default(1) }))
     .output(z.object({ key: z.string(), times: z.number(), ip: z.string() }))
-    .query(({ input, ctx }) => ({ key: input.key, times: input.times, ip: (ctx as unknown as { req?: Request }).req?.ip ?? '' })),
+    .query(({ input, ctx }) => ({
+      key: input.key,
+      times: input.times,
+      ip: (ctx as unknown as { req?: Request }).req?.ip ?? '',
+    })),
   set: publicProcedure
     .meta({ openapi: { method: 'POST', path: '/echo/{key}' } })
     .input(z.object({ key: z.string() }))
@@ -35,10 +39,18 @@ describe('REST GETs answered before the express router (server/http/rest/rest-fi
   beforeAll(async () => {
     const app = express();
     const observe = (req: Request, res: Response, next: NextFunction) => {
-      res.once('finish', () => seen.observed.push(`${req.method} ${restMatchOf(res)?.template ?? req.originalUrl} ${res.statusCode}`));
+      res.once('finish', () =>
+        seen.observed.push(`${req.method} ${restMatchOf(res)?.template ?? req.originalUrl} ${res.statusCode}`),
+      );
       next();
     };
-    const rest = restApi(echoRouter, { basePath: '/api', plainGetRoutes: [], createContext: ({ req, res }) => ({ ...createInnerContext(services, 'rest'), req, res }), onError: () => {}, successStatus: () => 200 });
+    const rest = restApi(echoRouter, {
+      basePath: '/api',
+      plainGetRoutes: [],
+      createContext: ({ req, res }) => ({ ...createInnerContext(services, 'rest'), req, res }),
+      onError: () => {},
+      successStatus: () => 200,
+    });
     // Not in the app: a first layer that counts what express's router dispatches.
     app.use((_req, _res, next) => {
       seen.routerRequests++;
@@ -64,11 +76,18 @@ describe('REST GETs answered before the express router (server/http/rest/rest-fi
   it('refuses malformed percent-encoding the way the express route does', async () => {
     const response = await fetch(`${base}/echo/100%zz`);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ code: 'BAD_REQUEST', message: 'Path parameter key is not valid percent-encoding' });
+    expect(await response.json()).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Path parameter key is not valid percent-encoding',
+    });
   });
 
   it('leaves every other request to express: a body-carrying method, a plain route, an unknown path', async () => {
-    const posted = await fetch(`${base}/echo/k`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const posted = await fetch(`${base}/echo/k`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect([posted.status, await posted.json()]).toEqual([200, { key: 'k' }]);
     expect(await (await fetch(`${base}/plain`)).json()).toEqual({ plain: true });
     expect((await fetch(`${base}/nowhere`)).status).toBe(404);

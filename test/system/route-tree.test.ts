@@ -15,7 +15,9 @@ function tree() {
 describe('the REST route tree', () => {
   it('takes parameters as the raw, still percent-encoded segments, by each route’s own names', () => {
     expect(tree().match('GET', '/c/main/queues/a%2Fb/jobs/42')).toEqual({
-      kind: 'found', value: 'jobs.get', template: '/c/{connectionId}/queues/{queueName}/jobs/{jobId}',
+      kind: 'found',
+      value: 'jobs.get',
+      template: '/c/{connectionId}/queues/{queueName}/jobs/{jobId}',
       params: { connectionId: 'main', queueName: 'a%2Fb', jobId: '42' },
     });
     expect(tree().match('GET', '/c/main/workers')).toMatchObject({ value: 'workers', params: { id: 'main' } });
@@ -23,7 +25,11 @@ describe('the REST route tree', () => {
 
   it('prefers a literal segment, and answers 405 there rather than falling back to a parameter', () => {
     expect(tree().match('GET', '/c/main/store-keys/search')).toMatchObject({ kind: 'found', value: 'keys.search' });
-    expect(tree().match('GET', '/c/main/queues/q/jobs/retry')).toEqual({ kind: 'method', allowed: ['POST'], template: '/c/{connectionId}/queues/{queueName}/jobs/retry' });
+    expect(tree().match('GET', '/c/main/queues/q/jobs/retry')).toEqual({
+      kind: 'method',
+      allowed: ['POST'],
+      template: '/c/{connectionId}/queues/{queueName}/jobs/retry',
+    });
     expect(tree().match('PUT', '/c/main/store-keys/k')).toMatchObject({ kind: 'method', allowed: ['DELETE', 'GET'] });
   });
 

@@ -7,7 +7,10 @@ import { storeFixture } from '../helpers/stores.js';
 import { startUpstream } from '../ingest/support/analytics-upstream.js';
 
 /** The status and headers of one request, body discarded (the event stream is cut after its headers). */
-function headersOf(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+function headersOf(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const call = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
       resolve({ status: res.statusCode!, headers: res.headers });
@@ -26,7 +29,9 @@ describe('security headers on every response', () => {
   let queue: Queue;
   beforeAll(async () => {
     upstream = await startUpstream();
-    app = await bootApp({ env: { ...store.env, SERVICE_AUTHLESS: 'false', ANALYTICS_KEY: 'phc_test', ANALYTICS_UPSTREAM_URL: upstream.url } });
+    app = await bootApp({
+      env: { ...store.env, SERVICE_AUTHLESS: 'false', ANALYTICS_KEY: 'phc_test', ANALYTICS_UPSTREAM_URL: upstream.url },
+    });
     owner = await signUp(app, 'headers');
     queue = new Queue('emails', store.bullmq);
     await queue.add('welcome', {});
@@ -66,14 +71,21 @@ describe('security headers on every response', () => {
       const { status, headers } = await headersOf(url, init);
       seen.push({ what, status, nosniff: headers['x-content-type-options'], referrer: headers['referrer-policy'] });
     }
-    expect(seen).toEqual(seen.map(({ what, status }) => ({ what, status, nosniff: 'nosniff', referrer: 'no-referrer' })));
+    expect(seen).toEqual(
+      seen.map(({ what, status }) => ({ what, status, nosniff: 'nosniff', referrer: 'no-referrer' })),
+    );
     expect(new Set(seen.map(({ status }) => status)).size).toBeGreaterThan(4);
   });
 
   it('gives /api/docs a Content-Security-Policy limited to its own assets, framed by no one', async () => {
     const { headers } = await headersOf(`${app.api}/docs/`);
     const policy = String(headers['content-security-policy']);
-    const directives = new Map(policy.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+    const directives = new Map(
+      policy
+        .split(';')
+        .map((part) => part.trim().split(/\s+/))
+        .map(([name, ...values]) => [name!, values]),
+    );
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
     expect(directives.get('default-src')).toEqual(["'self'"]);
     expect(directives.get('script-src')).toEqual(["'self'"]);

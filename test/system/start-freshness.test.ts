@@ -40,12 +40,18 @@ async function writeDist(text: string, ageSeconds: number): Promise<void> {
 
 describe('npm start without a compiler installed', () => {
   it('says what to run when dist/ is missing', async () => {
-    expect(await start()).toEqual({ code: 1, output: expect.stringMatching(/^bullpen: dist\/ is missing and no compiler is installed: run `npm install`/) });
+    expect(await start()).toEqual({
+      code: 1,
+      output: expect.stringMatching(/^bullpen: dist\/ is missing and no compiler is installed: run `npm install`/),
+    });
   });
 
   it('says what to run when dist/ is older than the sources', async () => {
     await writeDist("console.log('stale dist');", 60);
-    expect(await start()).toEqual({ code: 1, output: expect.stringMatching(/^bullpen: dist\/ is older than the sources and no compiler is installed/) });
+    expect(await start()).toEqual({
+      code: 1,
+      output: expect.stringMatching(/^bullpen: dist\/ is older than the sources and no compiler is installed/),
+    });
   });
 
   it('runs dist/ as it is when it is newer than the sources', async () => {

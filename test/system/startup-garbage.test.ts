@@ -5,7 +5,10 @@ import { collectStartupGarbage } from '../../server/startup-garbage.js';
 describe('collectStartupGarbage', () => {
   it('frees what is no longer referenced and leaves no gc global behind', () => {
     // ~24 MB of objects that survive a few scavenges (as startup's do), then are dropped.
-    let retained: object[] | null = Array.from({ length: 200_000 }, (_, index) => ({ index, text: `row ${index}`.repeat(8) }));
+    let retained: object[] | null = Array.from({ length: 200_000 }, (_, index) => ({
+      index,
+      text: `row ${index}`.repeat(8),
+    }));
     const withGarbage = getHeapStatistics().used_heap_size;
     expect(retained.length).toBe(200_000);
     retained = null;

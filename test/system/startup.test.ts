@@ -32,12 +32,16 @@ describe('configuration', () => {
   it('keeps the task lease short enough for a takeover within 2 minutes', () => {
     expect(loadConfig({}).tasks.leaseTtlMs).toBe(60_000);
     expect(loadConfig({ SERVICE_TASK_LEASE_SECONDS: '10' }).tasks.leaseTtlMs).toBe(10_000);
-    for (const refused of ['4', '111']) expect(() => loadConfig({ SERVICE_TASK_LEASE_SECONDS: refused })).toThrow(/^Invalid SERVICE_TASK_LEASE_SECONDS /);
+    for (const refused of ['4', '111'])
+      expect(() => loadConfig({ SERVICE_TASK_LEASE_SECONDS: refused })).toThrow(/^Invalid SERVICE_TASK_LEASE_SECONDS /);
   });
 
   it('selects server persistence when DATABASE_URL is set', () => {
     const url = 'postgres://postgres@127.0.0.1:5432/test';
-    expect(loadConfig({ DATABASE_URL: url, AUTH_SECRET: 'x'.repeat(32), SERVICE_ENCRYPTION_KEY: 'a'.repeat(64) }).persistence).toEqual({ mode: 'server', databaseUrl: url });
+    expect(
+      loadConfig({ DATABASE_URL: url, AUTH_SECRET: 'x'.repeat(32), SERVICE_ENCRYPTION_KEY: 'a'.repeat(64) })
+        .persistence,
+    ).toEqual({ mode: 'server', databaseUrl: url });
   });
 });
 
@@ -69,9 +73,16 @@ describe('the service process', () => {
   });
 
   it('refuses to start in production with authentication and no APP_BASE_URL, in one line naming it', async () => {
-    const service = startServiceProcess({ NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: dataDir });
+    const service = startServiceProcess({
+      NODE_ENV: 'production',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SERVICE_EMBEDDED_DIR: dataDir,
+    });
     expect(await service.exited).toBe(1);
-    expect(service.output().trim()).toMatch(/^bullpen: Invalid APP_BASE_URL \(unset\): required in production with authentication on[^\n]*$/);
+    expect(service.output().trim()).toMatch(
+      /^bullpen: Invalid APP_BASE_URL \(unset\): required in production with authentication on[^\n]*$/,
+    );
     expect(loadConfig({ NODE_ENV: 'production', SERVICE_AUTHLESS: 'true' }).auth.appBaseUrl).toBeNull();
   });
 
@@ -91,7 +102,12 @@ describe('the service process', () => {
   });
 
   it("collects startup's garbage before it opens its port, so no request waits for that pause", async () => {
-    const service = startServiceProcess({ PORT: '0', HOST: '127.0.0.1', SERVICE_EMBEDDED_DIR: dataDir, LOG_LEVEL: 'debug' });
+    const service = startServiceProcess({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SERVICE_EMBEDDED_DIR: dataDir,
+      LOG_LEVEL: 'debug',
+    });
     await service.waitForOutput(/bullpen listening/);
     const lines = service.output().split('\n');
     const collected = lines.findIndex((line) => line.includes('collected startup garbage'));
@@ -107,7 +123,10 @@ describe('the service process', () => {
     const url = (await service.waitForOutput(/http:\/\/127\.0\.0\.1:\d+/)).trim();
     const health = await fetch(`${url}/api/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: 'ok', checks: { persistence: { ok: true, mode: 'embedded' } } });
+    expect(await health.json()).toMatchObject({
+      status: 'ok',
+      checks: { persistence: { ok: true, mode: 'embedded' } },
+    });
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
     expect(service.output()).toContain('shutting down');

@@ -27,9 +27,9 @@ describe('environment connections', () => {
   });
 
   it('rejects an unknown environment naming the variable', () => {
-    expect(() => parseEnvConnections({ SERVICE_REDIS_URL_X: 'redis://x', SERVICE_REDIS_URL_X_ENVIRONMENT: 'prod' })).toThrow(
-      /SERVICE_REDIS_URL_X_ENVIRONMENT/,
-    );
+    expect(() =>
+      parseEnvConnections({ SERVICE_REDIS_URL_X: 'redis://x', SERVICE_REDIS_URL_X_ENVIRONMENT: 'prod' }),
+    ).toThrow(/SERVICE_REDIS_URL_X_ENVIRONMENT/);
   });
 });
 
@@ -92,4 +92,3 @@ describe('StoreRegistry', () => {
     expect(Date.now() - started).toBeLessThan(2500);
   });
 });
-

@@ -18,10 +18,18 @@ function lenientObjects(schema: ZodNode, path = 'input'): string[] {
   switch (def.type) {
     case 'object': {
       const strict = def.catchall?._zod?.def?.type === 'never';
-      const nested = Object.entries(def.shape as Record<string, ZodNode>).flatMap(([key, value]) => lenientObjects(value, `${path}.${key}`));
+      const nested = Object.entries(def.shape as Record<string, ZodNode>).flatMap(([key, value]) =>
+        lenientObjects(value, `${path}.${key}`),
+      );
       return [...(strict ? [] : [path]), ...nested];
     }
-    case 'optional': case 'nullable': case 'default': case 'prefault': case 'readonly': case 'nonoptional': case 'catch':
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+    case 'catch':
       return lenientObjects(def.innerType, path);
     case 'pipe':
       return lenientObjects(def.in, path);
@@ -40,7 +48,9 @@ const procedures = Object.entries(proceduresOf(appRouter));
 
 describe('strict inputs, generated from the router', () => {
   it('every procedure declares its input (void when it takes none): tRPC ignores input given to one that declares none', () => {
-    const undeclared = procedures.filter(([, procedure]) => partsOf(procedure).inputs.length === 0).map(([name]) => name);
+    const undeclared = procedures
+      .filter(([, procedure]) => partsOf(procedure).inputs.length === 0)
+      .map(([name]) => name);
     expect(undeclared).toEqual([]);
   });
 
@@ -55,7 +65,9 @@ describe('strict inputs, generated from the router', () => {
 
   it('every procedure input is a strict object, down to its nested objects', () => {
     const lenient = procedures.flatMap(([name, procedure]) =>
-      lenientObjects(getInputOutputParsers(procedure as never).inputParser as ZodNode).map((path) => `${name}: ${path}`),
+      lenientObjects(getInputOutputParsers(procedure as never).inputParser as ZodNode).map(
+        (path) => `${name}: ${path}`,
+      ),
     );
     expect(lenient).toEqual([]);
   });
@@ -67,7 +79,9 @@ describe('strict inputs, generated from the router', () => {
         const schema = operation?.requestBody?.content?.['application/json']?.schema;
         if (!schema) return [];
         const forms = schema.oneOf ?? [schema];
-        return forms.every((form: { additionalProperties?: unknown }) => form.additionalProperties === false) ? [] : [`${method} ${path}`];
+        return forms.every((form: { additionalProperties?: unknown }) => form.additionalProperties === false)
+          ? []
+          : [`${method} ${path}`];
       }),
     );
     expect(open).toEqual([]);
@@ -81,7 +95,11 @@ describe('a field a route does not take is refused by name, on every route (REST
   beforeAll(async () => {
     app = await bootApp({ env: { SERVICE_QUEUE_LIST_CACHE_MS: '0' } });
     owner = await signUp(app, 'owner');
-    const created = await request(`${app.api}/connections`, { method: 'POST', headers: asBrowser(app, owner), body: { name: 'main', url: `${redisUrl}/0`, prefix: fixture.prefix } });
+    const created = await request(`${app.api}/connections`, {
+      method: 'POST',
+      headers: asBrowser(app, owner),
+      body: { name: 'main', url: `${redisUrl}/0`, prefix: fixture.prefix },
+    });
     expect(created.status).toBe(201);
     await (await seedQueue(fixture.bullmq, 'q', { waiting: 1 })).close();
   });
@@ -90,28 +108,61 @@ describe('a field a route does not take is refused by name, on every route (REST
     await fixture.cleanup();
   });
 
-  const values = { connectionId: 'main', queueName: 'q', jobId: 'x', key: 'x', taskId: 'x', schedulerId: 'x', ruleId: 'x', eventId: 'x', destinationId: 'x', id: 'x', token: 'x', userId: 'x', invitationId: 'x', provider: 'x' };
-  const sampleValueOf = (name: string) => (name === 'organizationId' ? owner.organizationId : values[name as keyof typeof values]);
+  const values = {
+    connectionId: 'main',
+    queueName: 'q',
+    jobId: 'x',
+    key: 'x',
+    taskId: 'x',
+    schedulerId: 'x',
+    ruleId: 'x',
+    eventId: 'x',
+    destinationId: 'x',
+    id: 'x',
+    token: 'x',
+    userId: 'x',
+    invitationId: 'x',
+    provider: 'x',
+  };
+  const sampleValueOf = (name: string) =>
+    name === 'organizationId' ? owner.organizationId : values[name as keyof typeof values];
   const routes = procedures.flatMap(([name, procedure]) => {
     const { meta, type } = partsOf(procedure);
-    return meta?.openapi ? [{ name, method: meta.openapi.method, path: meta.openapi.path, mutation: type === 'mutation' }] : [];
+    return meta?.openapi
+      ? [{ name, method: meta.openapi.method, path: meta.openapi.path, mutation: type === 'mutation' }]
+      : [];
   });
 
-  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('REST %s', async (_label, route) => {
-    const url = `${app.api}${route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(sampleValueOf(name)))}`;
-    const headers = asBrowser(app, owner);
-    const response = route.method === 'GET' ? await request(`${url}?bogusField=1`, { headers }) : await request(url, { method: route.method, headers, body: { bogusField: 1 } });
-    expect([response.status, response.body.code, response.body.fields]).toEqual([400, 'UNKNOWN_FIELD', ['bogusField']]);
-  });
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    'REST %s',
+    async (_label, route) => {
+      const url = `${app.api}${route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(sampleValueOf(name)))}`;
+      const headers = asBrowser(app, owner);
+      const response =
+        route.method === 'GET'
+          ? await request(`${url}?bogusField=1`, { headers })
+          : await request(url, { method: route.method, headers, body: { bogusField: 1 } });
+      expect([response.status, response.body.code, response.body.fields]).toEqual([
+        400,
+        'UNKNOWN_FIELD',
+        ['bogusField'],
+      ]);
+    },
+  );
 
   it.each(routes.map((route) => [route.name, route] as const))('tRPC %s', async (name, route) => {
     const params = (route.path.match(/\{(\w+)\}/g) ?? []).map((param) => param.slice(1, -1));
     const input = { ...Object.fromEntries(params.map((param) => [param, sampleValueOf(param)])), bogusField: 1 };
     const url = `${app.api}/trpc/${name}`;
     const headers = asBrowser(app, owner);
-    const response = route.mutation ? await request(url, { method: 'POST', headers, body: input }) : await request(`${url}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers });
+    const response = route.mutation
+      ? await request(url, { method: 'POST', headers, body: input })
+      : await request(`${url}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers });
     // A procedure that takes no input refuses any (VALIDATION_FAILED: expected none); the others name the field.
-    expect([response.status, response.body.error?.data?.code], name).toEqual([400, expect.stringMatching(/^(UNKNOWN_FIELD|VALIDATION_FAILED)$/)]);
+    expect([response.status, response.body.error?.data?.code], name).toEqual([
+      400,
+      expect.stringMatching(/^(UNKNOWN_FIELD|VALIDATION_FAILED)$/),
+    ]);
     if (params.length > 0) expect(response.body.error.data.details.fields, name).toEqual(['bogusField']);
   });
 });

@@ -5,7 +5,8 @@ import { queueTestBed } from '../helpers/queues.js';
 
 describe('acting on a status across queues', () => {
   const bed = queueTestBed();
-  const across = (action: string, body: unknown) => request(`${bed.app.api}/c/main/jobs/${action}`, { method: 'POST', body });
+  const across = (action: string, body: unknown) =>
+    request(`${bed.app.api}/c/main/jobs/${action}`, { method: 'POST', body });
 
   it('counts in a dry run exactly what the real run then retries, on the matching queues only', async () => {
     const a = await bed.seeded('mail-eu', { failed: 4 });
@@ -28,14 +29,23 @@ describe('acting on a status across queues', () => {
   it('runs as a task with async: true, answering 202 with the task id', async () => {
     const queue = await bed.seeded('reports-1', { completed: 5 });
     await bed.seeded('reports-2', { completed: 6 });
-    const accepted = await across('remove', { status: 'completed', queues: { include: ['reports-?'] }, async: true, maxPerSecond: 1000 });
+    const accepted = await across('remove', {
+      status: 'completed',
+      queues: { include: ['reports-?'] },
+      async: true,
+      maxPerSecond: 1000,
+    });
     expect(accepted.status).toBe(202);
     expect(accepted.body).toMatchObject({ succeeded: 0, done: false, taskId: expect.any(String) });
     await bed.app.services.tasks.runOnce();
-    const task = await waitFor(async () => {
-      const body = (await request(`${bed.app.api}/c/main/tasks/${accepted.body.taskId}`)).body;
-      return body.state === 'done' ? body : undefined;
-    }, 10_000, 'the task to finish');
+    const task = await waitFor(
+      async () => {
+        const body = (await request(`${bed.app.api}/c/main/tasks/${accepted.body.taskId}`)).body;
+        return body.state === 'done' ? body : undefined;
+      },
+      10_000,
+      'the task to finish',
+    );
     expect(task).toMatchObject({ kind: 'jobs.removeAcross', processed: 11, result: { acted: 11, queues: 2 } });
     expect(await queue.getJobCountByTypes('completed')).toBe(0);
   });
@@ -43,7 +53,11 @@ describe('acting on a status across queues', () => {
   it('matches a ReDoS-shaped glob in linear time (a regular expression built from it backtracked for minutes)', async () => {
     await bed.seeded('a'.repeat(60), { failed: 1 });
     const started = performance.now();
-    const dry = await across('retry', { status: 'failed', queues: { include: [`${'*a'.repeat(30)}*b`, `${'*a'.repeat(30)}*`] }, dryRun: true });
+    const dry = await across('retry', {
+      status: 'failed',
+      queues: { include: [`${'*a'.repeat(30)}*b`, `${'*a'.repeat(30)}*`] },
+      dryRun: true,
+    });
     expect(dry.status).toBe(200);
     expect(dry.body.queues.map((q: { queueName: string }) => q.queueName)).toContain('a'.repeat(60));
     // Generous for a loaded machine; the regular expression took 9 s with 8 stars and 40 characters.

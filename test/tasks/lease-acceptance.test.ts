@@ -19,21 +19,42 @@ describe('two service processes on one PostgreSQL', () => {
   const retry = async (service: BundledService, queueName: string, jobs: number, maxPerSecond: number) => {
     await seedFailedJobs(stage.redis, stagePrefix, queueName, jobs);
     workers.push(countingWorker(stage.connection, stage.redis, stagePrefix, queueName, `calls:${queueName}`));
-    const accepted = await request(`${service.api}/c/main/queues/${queueName}/jobs/retry`, { method: 'POST', body: { status: 'failed', all: true, async: true, maxPerSecond } });
+    const accepted = await request(`${service.api}/c/main/queues/${queueName}/jobs/retry`, {
+      method: 'POST',
+      body: { status: 'failed', all: true, async: true, maxPerSecond },
+    });
     expect(accepted.status).toBe(202);
     return accepted.body.taskId as string;
   };
   const ended = (service: BundledService, taskId: string) =>
-    waitFor(async () => ['done', 'failed'].includes((await stage.task(service, taskId)).state), acceptanceTimeoutMs - 60_000, `task ${taskId} to end`);
+    waitFor(
+      async () => ['done', 'failed'].includes((await stage.task(service, taskId)).state),
+      acceptanceTimeoutMs - 60_000,
+      `task ${taskId} to end`,
+    );
   const leaseHolder = async (taskId: string) =>
-    (await queryDatabase<{ lease_holder: string | null }>(stage.databaseUrl, 'select lease_holder from task where id = $1', [taskId]))[0]!.lease_holder;
+    (
+      await queryDatabase<{ lease_holder: string | null }>(
+        stage.databaseUrl,
+        'select lease_holder from task where id = $1',
+        [taskId],
+      )
+    )[0]!.lease_holder;
   /** Each retried job is failed again by its counting worker, once: none twice, none left out. */
   const everyJobCalledOnce = async (queueName: string, jobs: number) => {
-    await waitFor(async () => (await stage.redis.zcard(`${stagePrefix}:${queueName}:failed`)) === jobs && (await stage.redis.llen(`${stagePrefix}:${queueName}:wait`)) === 0, 120_000, `${queueName} drained`);
+    await waitFor(
+      async () =>
+        (await stage.redis.zcard(`${stagePrefix}:${queueName}:failed`)) === jobs &&
+        (await stage.redis.llen(`${stagePrefix}:${queueName}:wait`)) === 0,
+      120_000,
+      `${queueName} drained`,
+    );
     expect(await callHistogram(stage.redis, `calls:${queueName}`)).toEqual({ 1: jobs });
   };
 
-  it('run each of four tasks in one of them only, and a dead one\'s task is taken over within 2 minutes', { timeout: acceptanceTimeoutMs }, async () => {
+  it("run each of four tasks in one of them only, and a dead one's task is taken over within 2 minutes", {
+    timeout: acceptanceTimeoutMs,
+  }, async () => {
     try {
       const one = await stage.startService();
       const two = await stage.startService();
@@ -52,16 +73,28 @@ describe('two service processes on one PostgreSQL', () => {
       const killedAt = Date.now();
       await endService(dying, 'SIGKILL');
       const holders = [holder];
-      await waitFor(async () => {
-        const now = await leaseHolder(longTask);
-        if (now && now !== holders.at(-1)) holders.push(now);
-        return (await stage.task(surviving, longTask)).state === 'done';
-      }, acceptanceTimeoutMs - 60_000, 'the survivor to finish the task');
+      await waitFor(
+        async () => {
+          const now = await leaseHolder(longTask);
+          if (now && now !== holders.at(-1)) holders.push(now);
+          return (await stage.task(surviving, longTask)).state === 'done';
+        },
+        acceptanceTimeoutMs - 60_000,
+        'the survivor to finish the task',
+      );
       const takeover = claimsOf(surviving).find((claim) => claim.taskId === longTask)!;
       expect(holders).toEqual([holder, takeover.holder]);
       expect(takeover.time - killedAt).toBeLessThan(120_000);
       await everyJobCalledOnce('lease-long', 4000);
-      console.log(JSON.stringify({ leaseAcceptance: { leaseSeconds: leaseSeconds ?? 60, takeoverMs: takeover.time - killedAt, resumedAt: takeover.processed } }));
+      console.log(
+        JSON.stringify({
+          leaseAcceptance: {
+            leaseSeconds: leaseSeconds ?? 60,
+            takeoverMs: takeover.time - killedAt,
+            resumedAt: takeover.processed,
+          },
+        }),
+      );
     } finally {
       await Promise.all(workers.map((worker) => worker.close()));
     }

@@ -6,13 +6,18 @@ import { queueTestBed } from '../helpers/queues.js';
 
 describe('POST …/jobs/move (redrive)', () => {
   const bed = queueTestBed();
-  const move = (queueName: string, body: unknown) => request(`${bed.app.api}/c/main/queues/${queueName}/jobs/move`, { method: 'POST', body });
+  const move = (queueName: string, body: unknown) =>
+    request(`${bed.app.api}/c/main/queues/${queueName}/jobs/move`, { method: 'POST', body });
 
   it('counts in a dry run what the real move then moves, creating the target queue only when moving', async () => {
     const source = await bed.seeded('orders', { failed: 6, completed: 2 });
     const dry = await move('orders', { to: { queueName: 'orders-dlq' }, status: 'failed', all: true, dryRun: true });
     expect(dry.status).toBe(200);
-    expect(dry.body).toMatchObject({ matched: 6, succeeded: 0, target: { connectionId: 'main', queueName: 'orders-dlq', prefix: bed.fixture.prefix } });
+    expect(dry.body).toMatchObject({
+      matched: 6,
+      succeeded: 0,
+      target: { connectionId: 'main', queueName: 'orders-dlq', prefix: bed.fixture.prefix },
+    });
     expect(await bed.fixture.redis.exists(`${bed.fixture.prefix}:orders-dlq:meta`)).toBe(0);
 
     const moved = await move('orders', { to: { queueName: 'orders-dlq' }, status: 'failed', all: true });
@@ -31,13 +36,22 @@ describe('POST …/jobs/move (redrive)', () => {
     expect(byId.body).toMatchObject({ succeeded: 1, results: [{ jobId: first, ok: true }] });
     expect(await bed.openQueue('emails-retry').getJob(movedJobId('emails', first!))).toBeDefined();
 
-    const accepted = await move('emails', { to: { queueName: 'emails-retry' }, status: 'failed', all: true, async: true });
+    const accepted = await move('emails', {
+      to: { queueName: 'emails-retry' },
+      status: 'failed',
+      all: true,
+      async: true,
+    });
     expect(accepted.status).toBe(202);
-    const task = await waitFor(async () => {
-      await bed.app.services.tasks.runOnce();
-      const body = (await request(`${bed.app.api}/c/main/tasks/${accepted.body.taskId}`)).body;
-      return body.state === 'done' ? body : undefined;
-    }, 10_000, 'the move task');
+    const task = await waitFor(
+      async () => {
+        await bed.app.services.tasks.runOnce();
+        const body = (await request(`${bed.app.api}/c/main/tasks/${accepted.body.taskId}`)).body;
+        return body.state === 'done' ? body : undefined;
+      },
+      10_000,
+      'the move task',
+    );
     expect(task.result).toMatchObject({ moved: rest.length, refused: 0 });
     expect(await bed.openQueue('emails-retry').getJobCounts('wait')).toEqual({ wait: 3 });
   });

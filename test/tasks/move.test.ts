@@ -13,15 +13,35 @@ describe('moving jobs to another queue (redrive) as a task', () => {
   const bed = queueTestBed();
   const services = () => bed.app.services;
   const replica = () => {
-    const runner = new TaskRunner({ persistence: services().persistence, connections: services().connections, stores: services().stores, logger: services().logger }, { pollMs: 50 });
+    const runner = new TaskRunner(
+      {
+        persistence: services().persistence,
+        connections: services().connections,
+        stores: services().stores,
+        logger: services().logger,
+      },
+      { pollMs: 50 },
+    );
     runner.useHandlers(taskHandlers);
     return runner;
   };
   const move = (from: string, params: Record<string, unknown>, maxPerSecond?: number) =>
-    createTask(services().persistence.fork(), {
-      kind: 'jobs.move', organizationId: services().persistence.localOrganizationId(), connectionId: 'main', queueName: from, maxPerSecond,
-      params: { prefix: bed.fixture.prefix, to: { connectionId: 'main', queueName: `${from}-retry`, prefix: bed.fixture.prefix }, ...params },
-    }, system);
+    createTask(
+      services().persistence.fork(),
+      {
+        kind: 'jobs.move',
+        organizationId: services().persistence.localOrganizationId(),
+        connectionId: 'main',
+        queueName: from,
+        maxPerSecond,
+        params: {
+          prefix: bed.fixture.prefix,
+          to: { connectionId: 'main', queueName: `${from}-retry`, prefix: bed.fixture.prefix },
+          ...params,
+        },
+      },
+      system,
+    );
   const task = async (id: string) => (await request(`${bed.app.api}/c/main/tasks/${id}`)).body;
 
   it('interrupted half-way and resumed, leaves every job exactly once in the target and none in the source', async () => {
@@ -56,8 +76,12 @@ describe('moving jobs to another queue (redrive) as a task', () => {
     await replica().runOnce();
     const done = await task(id);
     expect(done.result).toMatchObject({ moved: 2, refused: 2 });
-    expect(done.result.results).toContainEqual(expect.objectContaining({ jobId: 'nope', ok: false, code: 'NOT_FOUND' }));
-    expect(done.result.results).toContainEqual(expect.objectContaining({ jobId: numeric.id, ok: false, error: expect.stringMatching(/numeric id/) }));
+    expect(done.result.results).toContainEqual(
+      expect.objectContaining({ jobId: 'nope', ok: false, code: 'NOT_FOUND' }),
+    );
+    expect(done.result.results).toContainEqual(
+      expect.objectContaining({ jobId: numeric.id, ok: false, error: expect.stringMatching(/numeric id/) }),
+    );
     const target = bed.openQueue('emails-retry');
     const movedA = (await target.getJob(a))!;
     expect(movedA.data).toEqual({ to: 'a@example.test' });

@@ -13,7 +13,9 @@ describe('purge task', () => {
   const queues: Queue[] = [];
   beforeAll(async () => {
     await fixture.redis.connect();
-    await seedQueue(fixture.bullmq, 'batched', { completed: 2300, failed: 3, waiting: 2 }).then((queue) => queues.push(queue));
+    await seedQueue(fixture.bullmq, 'batched', { completed: 2300, failed: 3, waiting: 2 }).then((queue) =>
+      queues.push(queue),
+    );
   }, 60_000);
   afterAll(async () => {
     await Promise.all(queues.map((queue) => queue.close()));
@@ -32,8 +34,14 @@ describe('purge task', () => {
       },
     } as unknown as StoreHandle;
     const context: TaskContext = {
-      taskId: 't', params: { statuses: ['completed', 'failed'], prefix: fixture.prefix }, cursor, queueName, store,
-      openStore: async () => store, firstStartedAt: Date.now(), batchSize: 1000,
+      taskId: 't',
+      params: { statuses: ['completed', 'failed'], prefix: fixture.prefix },
+      cursor,
+      queueName,
+      store,
+      openStore: async () => store,
+      firstStartedAt: Date.now(),
+      batchSize: 1000,
       progress: async (processed, next) => {
         progress.push({ processed, cursor: structuredClone(next) });
         return progress.length < stopAfter;
@@ -48,13 +56,21 @@ describe('purge task', () => {
     // Stopped after two batches (a cancel), as the runner would: where it stopped is in the cursor.
     expect(await purgeTask.run(context)).toEqual({ removedByStatus: { completed: 2000 } });
     const resumed = contextFor('batched', progress.at(-1)!.cursor);
-    expect(await purgeTask.run(resumed.context)).toEqual({ statusesPurged: ['completed', 'failed'], totalRemoved: 2303, removedByStatus: { completed: 2300, failed: 3 } });
+    expect(await purgeTask.run(resumed.context)).toEqual({
+      statusesPurged: ['completed', 'failed'],
+      totalRemoved: 2303,
+      removedByStatus: { completed: 2300, failed: 3 },
+    });
     expect([...progress, ...resumed.progress].map((step) => [step.processed, step.cursor!.statusIndex])).toEqual([
       [1000, 0],
       [1000, 0],
       [300, 1],
       [3, 2],
     ]);
-    expect(await queues[0]!.getJobCounts('completed', 'failed', 'waiting')).toEqual({ completed: 0, failed: 0, waiting: 2 });
+    expect(await queues[0]!.getJobCounts('completed', 'failed', 'waiting')).toEqual({
+      completed: 0,
+      failed: 0,
+      waiting: 2,
+    });
   });
 });

@@ -13,9 +13,24 @@ describe('task progress counts', () => {
   const bed = queueTestBed({}, { persistence: 'server' });
   const services = () => bed.app.services;
   const retryTask = (queueName: string) =>
-    createTask(services().persistence.fork(), { kind: 'jobs.retry', organizationId: services().persistence.localOrganizationId(), connectionId: 'main', queueName, params: { prefix: bed.fixture.prefix, status: 'failed' } }, system);
+    createTask(
+      services().persistence.fork(),
+      {
+        kind: 'jobs.retry',
+        organizationId: services().persistence.localOrganizationId(),
+        connectionId: 'main',
+        queueName,
+        params: { prefix: bed.fixture.prefix, status: 'failed' },
+      },
+      system,
+    );
   const runOnce = () => {
-    const runner = new TaskRunner({ persistence: services().persistence, connections: services().connections, stores: services().stores, logger: services().logger });
+    const runner = new TaskRunner({
+      persistence: services().persistence,
+      connections: services().connections,
+      stores: services().stores,
+      logger: services().logger,
+    });
     runner.useHandlers(taskHandlers);
     return runner.runOnce();
   };
@@ -37,10 +52,21 @@ describe('task progress counts', () => {
     const startedAt = new Date();
     const retriedUnrecorded = (await queue.getFailed(0, 199)).map((job) => job.retry('failed'));
     await Promise.all(retriedUnrecorded);
-    await services().persistence.fork().nativeUpdate(Task, { id }, { state: 'running', startedAt, processed: 100, total: 300, cursor: { retried: 100, total: 300 } });
+    await services()
+      .persistence.fork()
+      .nativeUpdate(
+        Task,
+        { id },
+        { state: 'running', startedAt, processed: 100, total: 300, cursor: { retried: 100, total: 300 } },
+      );
 
     expect(await runOnce()).toBe(true);
-    expect((await task(id)).body).toMatchObject({ state: 'done', processed: 300, total: 300, result: { retried: 300 } });
+    expect((await task(id)).body).toMatchObject({
+      state: 'done',
+      processed: 300,
+      total: 300,
+      result: { retried: 300 },
+    });
     expect(await queue.getJobCounts('failed', 'wait')).toEqual({ failed: 0, wait: 300 });
   });
 });

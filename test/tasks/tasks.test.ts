@@ -13,10 +13,29 @@ describe('background tasks', () => {
   const bed = queueTestBed();
   const services = () => bed.app.services;
   const newTask = async (queueName: string, kind: string, params: Record<string, unknown>, maxPerSecond?: number) =>
-    createTask(services().persistence.fork(), { kind, organizationId: services().persistence.localOrganizationId(), connectionId: 'main', queueName, params: { prefix: bed.fixture.prefix, ...params }, maxPerSecond }, system);
+    createTask(
+      services().persistence.fork(),
+      {
+        kind,
+        organizationId: services().persistence.localOrganizationId(),
+        connectionId: 'main',
+        queueName,
+        params: { prefix: bed.fixture.prefix, ...params },
+        maxPerSecond,
+      },
+      system,
+    );
   const task = (id: string) => request(`${bed.app.api}/c/main/tasks/${id}`);
   const replica = () => {
-    const runner = new TaskRunner({ persistence: services().persistence, connections: services().connections, stores: services().stores, logger: services().logger }, { pollMs: 50 });
+    const runner = new TaskRunner(
+      {
+        persistence: services().persistence,
+        connections: services().connections,
+        stores: services().stores,
+        logger: services().logger,
+      },
+      { pollMs: 50 },
+    );
     runner.useHandlers(taskHandlers);
     return runner;
   };
@@ -28,7 +47,15 @@ describe('background tasks', () => {
     expect(await replica().runOnce()).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
     const done = await task(id);
-    expect(done.body).toMatchObject({ state: 'done', kind: 'jobs.retry', queueName: 'emails', processed: 150, total: 150, result: { retried: 150 }, maxPerSecond: 100 });
+    expect(done.body).toMatchObject({
+      state: 'done',
+      kind: 'jobs.retry',
+      queueName: 'emails',
+      processed: 150,
+      total: 150,
+      result: { retried: 150 },
+      maxPerSecond: 100,
+    });
     expect(done.body.ratePerSecond).toBeLessThanOrEqual(110);
     expect(await queue.getJobCounts('failed', 'wait')).toEqual({ failed: 0, wait: 150 });
     const events = await bed.fixture.redis.xrevrange(`${bed.fixture.prefix}:emails:events`, '+', '-', 'COUNT', 50);
@@ -83,11 +110,16 @@ describe('background tasks', () => {
     const queue = await bed.seeded('cleanup', { completed: 120 });
     const id = await newTask('cleanup', 'jobs.remove', { status: 'completed' });
     await replica().runOnce();
-    expect((await task(id)).body).toMatchObject({ state: 'done', processed: 120, total: 120, result: { removed: 120 } });
+    expect((await task(id)).body).toMatchObject({
+      state: 'done',
+      processed: 120,
+      total: 120,
+      result: { removed: 120 },
+    });
     expect(await queue.getJobCountByTypes('completed')).toBe(0);
   });
 
-  it('lists the connection\'s tasks newest first and 404s an unknown one', async () => {
+  it("lists the connection's tasks newest first and 404s an unknown one", async () => {
     const list = await request(`${bed.app.api}/c/main/tasks`);
     expect(list.status).toBe(200);
     expect(list.body.tasks.length).toBeGreaterThanOrEqual(5);

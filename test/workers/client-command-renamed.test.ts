@@ -13,7 +13,14 @@ describe('a store without the CLIENT command', () => {
 
   beforeAll(async () => {
     redis = await spawnRedis(port, ['--rename-command', 'CLIENT', '""']);
-    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENV_CONNECTIONS: 'true', SERVICE_REDIS_URL_MANAGED: redis.url, SERVICE_QUEUE_LIST_CACHE_MS: '0' } });
+    app = await bootApp({
+      env: {
+        SERVICE_AUTHLESS: 'true',
+        SERVICE_ENV_CONNECTIONS: 'true',
+        SERVICE_REDIS_URL_MANAGED: redis.url,
+        SERVICE_QUEUE_LIST_CACHE_MS: '0',
+      },
+    });
     const connection = { host: '127.0.0.1', port };
     queue = new Queue('payments', { connection });
     await queue.add('charge', {});

@@ -7,8 +7,16 @@ import { storeFixture } from '../helpers/stores.js';
 describe('worker client names', () => {
   it('recognises named and unnamed BullMQ workers under the given prefixes only', () => {
     const encoded = Buffer.from('my queue/1').toString('base64');
-    expect(matchWorker(`jobs:${encoded}:w:mailer`, ['bull', 'jobs'])).toEqual({ prefix: 'jobs', queueName: 'my queue/1', workerName: 'mailer' });
-    expect(matchWorker(`bull:${encoded}`, ['bull'])).toEqual({ prefix: 'bull', queueName: 'my queue/1', workerName: null });
+    expect(matchWorker(`jobs:${encoded}:w:mailer`, ['bull', 'jobs'])).toEqual({
+      prefix: 'jobs',
+      queueName: 'my queue/1',
+      workerName: 'mailer',
+    });
+    expect(matchWorker(`bull:${encoded}`, ['bull'])).toEqual({
+      prefix: 'bull',
+      queueName: 'my queue/1',
+      workerName: null,
+    });
     expect(matchWorker(`other:${encoded}`, ['bull'])).toBeNull();
     expect(matchWorker(`bull:${encoded}:qe`, ['bull'])).toBeNull();
     expect(matchWorker('bullpen', ['bull'])).toBeNull();

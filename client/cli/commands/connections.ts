@@ -12,7 +12,15 @@ export const connectionsCommand = defineCommand({
   async run({ client, config, io }) {
     const result = await client.connections.list.query();
     if (config.json) return writeJson(io.stdout, result);
-    const rows = result.connections.map((c) => [c.isDefault ? `${c.id} *` : c.id, c.name, c.environment, c.protection, c.source, c.prefixes.join(','), c.url]);
+    const rows = result.connections.map((c) => [
+      c.isDefault ? `${c.id} *` : c.id,
+      c.name,
+      c.environment,
+      c.protection,
+      c.source,
+      c.prefixes.join(','),
+      c.url,
+    ]);
     io.stdout.write(formatTable(['id', 'name', 'environment', 'protection', 'source', 'prefixes', 'url'], rows));
   },
 });

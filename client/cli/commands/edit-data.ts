@@ -10,13 +10,20 @@ async function readAll(stream: Readable): Promise<string> {
 
 /** `--data`: inline JSON, `@file.json`, or `@-` for stdin. */
 export async function readDataFlag(value: string, stdin: Readable): Promise<unknown> {
-  const text = value === '@-' ? await readAll(stdin) : value.startsWith('@') ? await readFile(value.slice(1), 'utf8').catch((error: Error) => {
-    throw new UsageError(`--data ${value}: ${error.message}`);
-  }) : value;
+  const text =
+    value === '@-'
+      ? await readAll(stdin)
+      : value.startsWith('@')
+        ? await readFile(value.slice(1), 'utf8').catch((error: Error) => {
+            throw new UsageError(`--data ${value}: ${error.message}`);
+          })
+        : value;
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--data ${value.startsWith('@') ? `${value} does not hold` : 'is not'} JSON: ${(error as Error).message}`);
+    throw new UsageError(
+      `--data ${value.startsWith('@') ? `${value} does not hold` : 'is not'} JSON: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -25,7 +32,8 @@ export function parseAssignment(assignment: string): { path: string[]; value: un
   const equals = assignment.indexOf('=');
   if (equals <= 0) throw new UsageError(`--set takes path=value, got "${assignment}"`);
   const path = assignment.slice(0, equals).split('.');
-  if (path.some((key) => key === '')) throw new UsageError(`--set: "${assignment.slice(0, equals)}" is not a path such as to or address.city`);
+  if (path.some((key) => key === ''))
+    throw new UsageError(`--set: "${assignment.slice(0, equals)}" is not a path such as to or address.city`);
   const text = assignment.slice(equals + 1);
   try {
     return { path, value: JSON.parse(text) };
@@ -34,16 +42,19 @@ export function parseAssignment(assignment: string): { path: string[]; value: un
   }
 }
 
-const isContainer = (value: unknown): value is Record<string, unknown> | unknown[] => typeof value === 'object' && value !== null;
+const isContainer = (value: unknown): value is Record<string, unknown> | unknown[] =>
+  typeof value === 'object' && value !== null;
 
 /** A copy of `data` with `value` at `path`, objects made where the path runs out (an array takes a numeric key as an index). */
 export function setAtPath(data: unknown, path: string[], value: unknown): unknown {
   const root: unknown = structuredClone(data ?? {});
-  if (!isContainer(root)) throw new UsageError(`--set: the job's data is ${JSON.stringify(root)}, not an object: use --data`);
+  if (!isContainer(root))
+    throw new UsageError(`--set: the job's data is ${JSON.stringify(root)}, not an object: use --data`);
   let node: Record<string, unknown> | unknown[] = root;
   for (const [at, key] of path.entries()) {
     const last = at === path.length - 1;
-    if (Array.isArray(node) && !/^\d+$/.test(key)) throw new UsageError(`--set ${path.join('.')}: "${key}" is not an index of an array`);
+    if (Array.isArray(node) && !/^\d+$/.test(key))
+      throw new UsageError(`--set ${path.join('.')}: "${key}" is not an index of an array`);
     const slot = node as Record<string, unknown>;
     if (last) slot[key] = value;
     else {

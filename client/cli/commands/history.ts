@@ -17,7 +17,12 @@ interface Series {
 }
 
 /** Milliseconds as people read a duration: `85ms`, `1.4s`, `12s`, then minutes and hours. */
-export const shortMs = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : ms < 60_000 ? `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s` : shortDuration(Math.round(ms / 1000)));
+export const shortMs = (ms: number) =>
+  ms < 1000
+    ? `${Math.round(ms)}ms`
+    : ms < 60_000
+      ? `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`
+      : shortDuration(Math.round(ms / 1000));
 
 const series: Series[] = [
   { label: 'completed', value: (p) => p.completedDelta, show: String },
@@ -34,7 +39,8 @@ function columnsOf(history: QueueHistory): Array<Point | null> {
   const stepMs = history.stepSeconds * 1000;
   const count = Math.max(1, Math.round((Date.parse(history.to) - from) / stepMs));
   const columns = new Array<Point | null>(count).fill(null);
-  for (const point of history.points) columns[Math.min(count - 1, Math.max(0, Math.floor((Date.parse(point.at) - from) / stepMs)))] = point;
+  for (const point of history.points)
+    columns[Math.min(count - 1, Math.max(0, Math.floor((Date.parse(point.at) - from) / stepMs)))] = point;
   return columns;
 }
 
@@ -48,23 +54,35 @@ function drawHistory(history: QueueHistory): string {
     const measured = sampled.map(value).filter((one): one is number => one !== null);
     const max = Math.max(0, ...measured);
     const last = measured.at(-1);
-    const scale = last !== undefined ? `0..${show(max)}  last ${show(last)}` : sampled.length > 0 ? 'nothing finished' : 'no samples';
+    const scale =
+      last !== undefined
+        ? `0..${show(max)}  last ${show(last)}`
+        : sampled.length > 0
+          ? 'nothing finished'
+          : 'no samples';
     return `${label.padEnd(labelWidth)}  ${timeline(values, max)}  ${scale}`;
   });
-  const axis = timeAxis(Date.parse(history.from), Date.parse(history.to), columns.length).map((line) => `${' '.repeat(labelWidth + 2)}${line}`);
+  const axis = timeAxis(Date.parse(history.from), Date.parse(history.to), columns.length).map(
+    (line) => `${' '.repeat(labelWidth + 2)}${line}`,
+  );
   return `${[...rows, ...axis].join('\n')}\n`;
 }
 
 export const historyCommand = defineCommand({
   name: 'history',
   usage: '<queue> [--since 6h] [--prefix PREFIX]',
-  summary: "A queue's throughput, failures, backlog, oldest waiting age and p95 processing and wait times on a time axis (blank where no sample was taken)",
+  summary:
+    "A queue's throughput, failures, backlog, oldest waiting age and p95 processing and wait times on a time axis (blank where no sample was taken)",
   options: { since: { type: 'string', default: '6h' }, prefix: { type: 'string' } },
   flagHelp: {
     since: 'how far back: minutes, hours or days such as 30m, 6h, 2d (default 6h)',
     prefix: "the queue's BullMQ prefix, when it is not the connection's first",
   },
-  examples: ['bullpen history emails', 'bullpen history emails --since 2d', 'bullpen history emails --since 30m --json'],
+  examples: [
+    'bullpen history emails',
+    'bullpen history emails --since 2d',
+    'bullpen history emails --since 30m --json',
+  ],
   arity: [1, 1],
   async run({ client, config, io, connectionId }, { positionals: [queueName], values }) {
     const spanMs = parseSpan(values.since);
@@ -81,7 +99,9 @@ export const historyCommand = defineCommand({
       ...(values.prefix ? { prefix: values.prefix } : {}),
     });
     if (config.json) return writeJson(io.stdout, history);
-    io.stdout.write(`${queueName}: ${history.points.length} sample(s) in steps of ${shortDuration(history.stepSeconds)}; each row scaled from 0 to its max\n`);
+    io.stdout.write(
+      `${queueName}: ${history.points.length} sample(s) in steps of ${shortDuration(history.stepSeconds)}; each row scaled from 0 to its max\n`,
+    );
     io.stdout.write(drawHistory(history));
   },
 });

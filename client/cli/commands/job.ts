@@ -5,7 +5,11 @@ import { formatTime, writeJson } from '../output.js';
 /** Largest range the logs route returns per call. */
 const logsPerCall = 1000;
 
-async function readAllLogs(client: BullpenClient, target: { connectionId: string; queueName: string; jobId: string }, count: number) {
+async function readAllLogs(
+  client: BullpenClient,
+  target: { connectionId: string; queueName: string; jobId: string },
+  count: number,
+) {
   const logs: string[] = [];
   for (let start = 0; start < count; start += logsPerCall) {
     const page = await client.jobs.logs.query({ ...target, start, end: start + logsPerCall - 1 });
@@ -31,11 +35,23 @@ export const jobCommand = defineCommand({
     const logs = values.logs ? await readAllLogs(client, target, job.logsCount) : undefined;
     if (config.json) return writeJson(io.stdout, logs ? { ...job, logs } : job);
     const fields: Array<[string, unknown]> = [
-      ['id', job.id], ['name', job.name], ['state', job.state], ['attempts', `${job.attemptsMade} made, ${job.attemptsStarted} started`],
-      ['created', formatTime(job.timestamp)], ['processed', formatTime(job.processedOn)], ['finished', formatTime(job.finishedOn)],
-      ['processed by', job.processedBy ?? '-'], ['progress', pretty(job.progress)], ['delay', job.delay], ['priority', job.priority],
-      ['parent', job.parent ? `${job.parent.queueName}/${job.parent.id}` : '-'], ['children', job.children ? job.children.items.length : '-'],
-      ['failed reason', job.failedReason ?? '-'], ['data', pretty(job.data)], ['return value', pretty(job.returnvalue)], ['options', pretty(job.opts)],
+      ['id', job.id],
+      ['name', job.name],
+      ['state', job.state],
+      ['attempts', `${job.attemptsMade} made, ${job.attemptsStarted} started`],
+      ['created', formatTime(job.timestamp)],
+      ['processed', formatTime(job.processedOn)],
+      ['finished', formatTime(job.finishedOn)],
+      ['processed by', job.processedBy ?? '-'],
+      ['progress', pretty(job.progress)],
+      ['delay', job.delay],
+      ['priority', job.priority],
+      ['parent', job.parent ? `${job.parent.queueName}/${job.parent.id}` : '-'],
+      ['children', job.children ? job.children.items.length : '-'],
+      ['failed reason', job.failedReason ?? '-'],
+      ['data', pretty(job.data)],
+      ['return value', pretty(job.returnvalue)],
+      ['options', pretty(job.opts)],
     ];
     for (const [label, value] of fields) io.stdout.write(`${`${label}:`.padEnd(15)}${String(value)}\n`);
     if (job.stacktrace.length > 0) io.stdout.write(`stack trace:\n${job.stacktrace.join('\n')}\n`);

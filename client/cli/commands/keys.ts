@@ -9,13 +9,21 @@ export const keysCommand = defineCommand({
   name: 'keys',
   usage: '<pattern> [--type TYPE] [--limit N] [--no-queue-keys]',
   summary: 'Find store keys matching a glob pattern (SCAN, never KEYS), up to --limit (default 100)',
-  options: { type: { type: 'string' }, limit: { type: 'string' }, 'no-queue-keys': { type: 'boolean', default: false } },
+  options: {
+    type: { type: 'string' },
+    limit: { type: 'string' },
+    'no-queue-keys': { type: 'boolean', default: false },
+  },
   flagHelp: {
     type: 'only keys of this Redis type: string, hash, list, set, zset or stream',
     limit: 'stop after this many keys (default 100)',
     'no-queue-keys': "leave out BullMQ's own queue keys",
   },
-  examples: ["bullpen keys 'session:*'", "bullpen keys '*' --type hash --limit 20", "bullpen keys 'cache:*' --no-queue-keys --json"],
+  examples: [
+    "bullpen keys 'session:*'",
+    "bullpen keys '*' --type hash --limit 20",
+    "bullpen keys 'cache:*' --no-queue-keys --json",
+  ],
   arity: [1, 1],
   async run({ client, config, io, connectionId }, { positionals: [pattern], values }) {
     const limit = integerFlag('limit', values.limit, 100);
@@ -42,7 +50,12 @@ export const keysCommand = defineCommand({
     });
     const keys = found.slice(0, limit);
     if (config.json) return writeJson(io.stdout, { keys, cursor, done });
-    io.stdout.write(formatTable(['key', 'type', 'ttl', 'bytes'], keys.map((k) => [k.key, k.type, k.ttl === -1 ? 'none' : `${k.ttl}s`, k.memoryBytes])));
+    io.stdout.write(
+      formatTable(
+        ['key', 'type', 'ttl', 'bytes'],
+        keys.map((k) => [k.key, k.type, k.ttl === -1 ? 'none' : `${k.ttl}s`, k.memoryBytes]),
+      ),
+    );
     io.stdout.write(`${keys.length} key(s)${done ? '' : ` shown; more remain (raise --limit)`}\n`);
   },
 });

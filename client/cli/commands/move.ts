@@ -28,7 +28,8 @@ export const moveCommand = defineCommand({
     async: 'run as a background task; follow it with bullpen tasks',
     'max-per-second': 'with --async: jobs moved per second at most',
     ...searchFlagHelp,
-    status: 'without --search: move every job of this status (waiting, delayed, completed, failed, prioritized); with it, the statuses to look in',
+    status:
+      'without --search: move every job of this status (waiting, delayed, completed, failed, prioritized); with it, the statuses to look in',
     confirm: 'the source queue name, which a confirm-protected connection asks for (a move empties its source)',
   },
   examples: [
@@ -43,19 +44,25 @@ export const moveCommand = defineCommand({
     const to = { queueName: values.to, ...(values['to-conn'] ? { connectionId: values['to-conn'] } : {}) };
     const keepIds = values['keep-ids'] ? { keepIds: true } : {};
     // A dry run moves nothing: no connection asks it for confirmation.
-    const confirmation = values['dry-run'] ? {} : await confirmationFor(context, queueName!, values.confirm, `empties jobs out of "${queueName}"`);
+    const confirmation = values['dry-run']
+      ? {}
+      : await confirmationFor(context, queueName!, values.confirm, `empties jobs out of "${queueName}"`);
     if (selectsBySearch(values)) {
-      if (jobIds.length > 0) throw new UsageError('give job ids, --status or --search (one of them; --status filters a search)');
+      if (jobIds.length > 0)
+        throw new UsageError('give job ids, --status or --search (one of them; --status filters a search)');
       type MoveInput = Parameters<typeof client.jobs.move.mutate>[0];
-      const send = (body: SearchBody) => client.jobs.move.mutate({ ...body, to, ...keepIds, ...confirmation } as MoveInput);
+      const send = (body: SearchBody) =>
+        client.jobs.move.mutate({ ...body, to, ...keepIds, ...confirmation } as MoveInput);
       const destination = `to ${values.to}${values['to-conn'] ? ` (${values['to-conn']})` : ''}`;
       return runSearchAction(context, { verb: 'move', send, destination }, queueName!, values);
     }
     if (values.in || values.batch) throw new UsageError('--in and --batch go with --search');
-    if ((values.status === undefined) === (jobIds.length === 0)) throw new UsageError('give job ids, --status or --search (one of them)');
+    if ((values.status === undefined) === (jobIds.length === 0))
+      throw new UsageError('give job ids, --status or --search (one of them)');
     if (values.status && values.status.length > 1) throw new UsageError('--status takes one status without --search');
     const status = values.status?.[0] as (typeof statuses)[number] | undefined;
-    if (status !== undefined && !statuses.includes(status)) throw new UsageError(`--status takes one of ${statuses.join(', ')}`);
+    if (status !== undefined && !statuses.includes(status))
+      throw new UsageError(`--status takes one of ${statuses.join(', ')}`);
     const outcome = await client.jobs.move.mutate({
       connectionId: await connectionId(),
       queueName: queueName!,
@@ -64,15 +71,34 @@ export const moveCommand = defineCommand({
       ...keepIds,
       ...confirmation,
       ...(values['dry-run'] ? { dryRun: true } : {}),
-      ...(values.async ? { async: true, ...(values['max-per-second'] ? { maxPerSecond: integerFlag('max-per-second', values['max-per-second'], 0) } : {}) } : {}),
+      ...(values.async
+        ? {
+            async: true,
+            ...(values['max-per-second']
+              ? { maxPerSecond: integerFlag('max-per-second', values['max-per-second'], 0) }
+              : {}),
+          }
+        : {}),
     });
     if (config.json) return writeJson(io.stdout, outcome);
     const target = `${outcome.target.queueName} (${outcome.target.connectionId})`;
-    if (outcome.taskId) return void io.stdout.write(`task ${outcome.taskId} moving to ${target}; follow it with: bullpen tasks ${outcome.taskId}\n`);
-    if (outcome.matched !== undefined) return void io.stdout.write(`would move ${outcome.matched} job(s) from ${queueName} to ${target}\n`);
+    if (outcome.taskId)
+      return void io.stdout.write(
+        `task ${outcome.taskId} moving to ${target}; follow it with: bullpen tasks ${outcome.taskId}\n`,
+      );
+    if (outcome.matched !== undefined)
+      return void io.stdout.write(`would move ${outcome.matched} job(s) from ${queueName} to ${target}\n`);
     const refused = outcome.results.filter((result) => !result.ok);
-    if (refused.length > 0) io.stdout.write(formatTable(['id', 'code', 'error'], refused.map((r) => [r.jobId, r.code, r.error])));
-    io.stdout.write(`moved ${outcome.succeeded} job(s) from ${queueName} to ${target}${outcome.failed ? `, ${outcome.failed} refused` : ''}${outcome.done === false ? ' (more remain: run again)' : ''}\n`);
+    if (refused.length > 0)
+      io.stdout.write(
+        formatTable(
+          ['id', 'code', 'error'],
+          refused.map((r) => [r.jobId, r.code, r.error]),
+        ),
+      );
+    io.stdout.write(
+      `moved ${outcome.succeeded} job(s) from ${queueName} to ${target}${outcome.failed ? `, ${outcome.failed} refused` : ''}${outcome.done === false ? ' (more remain: run again)' : ''}\n`,
+    );
     return outcome.failed > 0 ? 1 : 0;
   },
 });

@@ -14,7 +14,10 @@ export const obliterateCommand = defineCommand({
   async run({ client, config, io, connectionId }, { positionals: [queueName], values }) {
     const connection = await connectionId();
     if (!values.yes) {
-      const typed = await askLine(io, `This removes the queue "${queueName}" on ${connection} and every job of it.\nType the queue name to confirm: `);
+      const typed = await askLine(
+        io,
+        `This removes the queue "${queueName}" on ${connection} and every job of it.\nType the queue name to confirm: `,
+      );
       if (typed !== queueName) {
         io.stderr.write('confirmation did not match the queue name: nothing removed\n');
         return 1;

@@ -8,7 +8,9 @@ function pauseSwitch(paused: boolean) {
     summary: paused ? 'Pause a queue: workers take no new jobs' : 'Resume a paused queue',
     options: {},
     flagHelp: {},
-    examples: paused ? ['bullpen pause emails', 'bullpen pause emails --conn production'] : ['bullpen resume emails', 'bullpen resume emails --conn production'],
+    examples: paused
+      ? ['bullpen pause emails', 'bullpen pause emails --conn production']
+      : ['bullpen resume emails', 'bullpen resume emails --conn production'],
     arity: [1, 1],
     async run({ client, config, io, connectionId }, { positionals: [queueName] }) {
       const input = { connectionId: await connectionId(), queueName: queueName! };

@@ -25,7 +25,11 @@ export const queuesCommand = defineCommand({
     page: 'which page, from 1 (default 1)',
     'page-size': 'queues per page (default 50)',
   },
-  examples: ['bullpen queues', 'bullpen queues --state failing --totals', 'bullpen queues --search mail --page-size 10'],
+  examples: [
+    'bullpen queues',
+    'bullpen queues --state failing --totals',
+    'bullpen queues --search mail --page-size 10',
+  ],
   arity: [0, 0],
   async run({ client, config, io, connectionId }, { values }) {
     const result = await client.queues.list.query({
@@ -39,9 +43,22 @@ export const queuesCommand = defineCommand({
     });
     if (config.json) return writeJson(io.stdout, result);
     const rows = result.queues.map(({ name, prefix, isPaused, jobCounts: n }) => [
-      name, prefix, isPaused ? 'paused' : '', n.waiting, n.active, n.delayed, n.prioritized, n.completed, n.failed,
+      name,
+      prefix,
+      isPaused ? 'paused' : '',
+      n.waiting,
+      n.active,
+      n.delayed,
+      n.prioritized,
+      n.completed,
+      n.failed,
     ]);
-    io.stdout.write(formatTable(['queue', 'prefix', 'paused', 'waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'], rows));
+    io.stdout.write(
+      formatTable(
+        ['queue', 'prefix', 'paused', 'waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'],
+        rows,
+      ),
+    );
     io.stdout.write(pageFooter(result, values.state ? `${values.state} queues` : 'queues'));
     if (result.totals) io.stdout.write(totalsLine(result.totals));
   },

@@ -12,31 +12,53 @@ const maxAllCalls = 10_000;
 
 export const retryCommand = defineCommand({
   name: 'retry',
-  usage: '<queue> <id...> | <queue> --all-failed [--async [--max-per-second N]] | <queue> --search TEXT [--in FIELD] [--status STATUS] [--batch N] [--dry-run | --async [--max-per-second N]]',
-  summary: 'Move failed jobs back to waiting: the ids given, every failed job, or the failed jobs a search matches (--dry-run counts; --async: as a background task)',
-  options: { 'all-failed': { type: 'boolean', default: false }, async: { type: 'boolean', default: false }, 'max-per-second': { type: 'string' }, ...searchFlags },
+  usage:
+    '<queue> <id...> | <queue> --all-failed [--async [--max-per-second N]] | <queue> --search TEXT [--in FIELD] [--status STATUS] [--batch N] [--dry-run | --async [--max-per-second N]]',
+  summary:
+    'Move failed jobs back to waiting: the ids given, every failed job, or the failed jobs a search matches (--dry-run counts; --async: as a background task)',
+  options: {
+    'all-failed': { type: 'boolean', default: false },
+    async: { type: 'boolean', default: false },
+    'max-per-second': { type: 'string' },
+    ...searchFlags,
+  },
   flagHelp: {
     'all-failed': 'every failed job of the queue',
     async: 'with --all-failed or --search: run as a background task; follow it with bullpen tasks',
     'max-per-second': 'with --async: jobs retried per second at most',
     ...searchFlagHelp,
   },
-  examples: ['bullpen retry emails 41 42', 'bullpen retry emails --all-failed', 'bullpen retry emails --search SmtpTimeout --in failedReason --dry-run'],
+  examples: [
+    'bullpen retry emails 41 42',
+    'bullpen retry emails --all-failed',
+    'bullpen retry emails --search SmtpTimeout --in failedReason --dry-run',
+  ],
   arity: [1, Number.POSITIVE_INFINITY],
   async run(context, { positionals: [queueName, ...jobIds], values }) {
     const { client, config, io, connectionId } = context;
     const selections = [jobIds.length > 0, values['all-failed'], selectsBySearch(values)].filter(Boolean).length;
     if (selections !== 1) throw new UsageError('give job ids, --all-failed or --search (one of them)');
-    if (!selectsBySearch(values) && (values['dry-run'] || values.in || values.status || values.batch)) throw new UsageError('--dry-run, --in, --status and --batch go with --search');
+    if (!selectsBySearch(values) && (values['dry-run'] || values.in || values.status || values.batch))
+      throw new UsageError('--dry-run, --in, --status and --batch go with --search');
     if (selectsBySearch(values)) {
-      const send = (body: SearchBody) => client.jobs.retry.mutate(body as Parameters<typeof client.jobs.retry.mutate>[0]);
+      const send = (body: SearchBody) =>
+        client.jobs.retry.mutate(body as Parameters<typeof client.jobs.retry.mutate>[0]);
       return runSearchAction(context, { verb: 'retry', send, defaultStatus: ['failed'] }, queueName!, values);
     }
     const queue = { connectionId: await connectionId(), queueName: queueName! };
     if (values.async) {
       if (!values['all-failed']) throw new UsageError('--async goes with --all-failed');
-      const maxPerSecond = values['max-per-second'] === undefined ? {} : { maxPerSecond: integerFlag('max-per-second', values['max-per-second'], 0) };
-      const accepted = await client.jobs.retry.mutate({ ...queue, status: 'failed', all: true, async: true, ...maxPerSecond });
+      const maxPerSecond =
+        values['max-per-second'] === undefined
+          ? {}
+          : { maxPerSecond: integerFlag('max-per-second', values['max-per-second'], 0) };
+      const accepted = await client.jobs.retry.mutate({
+        ...queue,
+        status: 'failed',
+        all: true,
+        async: true,
+        ...maxPerSecond,
+      });
       if (!accepted.taskId) throw new Error('the service ran the retry instead of starting a task');
       if (config.json) return writeJson(io.stdout, { taskId: accepted.taskId });
       io.stdout.write(`task ${accepted.taskId} started; follow it with: bullpen tasks ${accepted.taskId}\n`);
@@ -65,8 +87,16 @@ export const retryCommand = defineCommand({
     });
     if (config.json) return writeJson(io.stdout, total);
     const refused = total.results.filter((result) => !result.ok);
-    if (refused.length > 0) io.stdout.write(formatTable(['id', 'code', 'error'], refused.map((r) => [r.jobId, r.code, r.error])));
-    io.stdout.write(`retried ${total.succeeded} job(s) in ${queueName}${total.failed ? `, ${total.failed} refused` : ''}\n`);
+    if (refused.length > 0)
+      io.stdout.write(
+        formatTable(
+          ['id', 'code', 'error'],
+          refused.map((r) => [r.jobId, r.code, r.error]),
+        ),
+      );
+    io.stdout.write(
+      `retried ${total.succeeded} job(s) in ${queueName}${total.failed ? `, ${total.failed} refused` : ''}\n`,
+    );
     return total.failed > 0 ? 1 : 0;
   },
 });

@@ -16,7 +16,8 @@ export const searchFlags = {
 
 export const searchFlagHelp = {
   search: 'act on the jobs whose id, name, data or failure reason contains this text',
-  where: "act on the jobs whose fields match these terms, e.g. 'data.customer.id:42 opts.priority>5' (with --search: both)",
+  where:
+    "act on the jobs whose fields match these terms, e.g. 'data.customer.id:42 opts.priority>5' (with --search: both)",
   in: 'with --search: the fields to look in (repeat or comma-separate): id, name, data, failedReason',
   status: 'with --search: the statuses to look in (repeat or comma-separate)',
   'dry-run': 'count the jobs (and show a few ids) without acting',
@@ -69,7 +70,13 @@ const maxCalls = 100_000;
 const maxListedRefusals = 100;
 
 /** `--in data --in name` or `--in data,name`; the service checks the values. */
-const listFlag = (values: string[] | undefined) => (values ? values.flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean) : undefined);
+const listFlag = (values: string[] | undefined) =>
+  values
+    ? values
+        .flatMap((value) => value.split(','))
+        .map((value) => value.trim())
+        .filter(Boolean)
+    : undefined;
 
 export interface SearchTotals {
   matched: number;
@@ -81,7 +88,10 @@ export interface SearchTotals {
 }
 
 /** Sends the same body with each answer's cursor until the scan is done, summing what the answers say. */
-export async function followCursor(call: (cursor: string | undefined) => Promise<BulkOutcome>, onProgress: (totals: SearchTotals) => void): Promise<SearchTotals> {
+export async function followCursor(
+  call: (cursor: string | undefined) => Promise<BulkOutcome>,
+  onProgress: (totals: SearchTotals) => void,
+): Promise<SearchTotals> {
   const totals: SearchTotals = { matched: 0, succeeded: 0, failed: 0, scanned: 0, sampleIds: [], refused: [] };
   let cursor: string | undefined;
   for (let calls = 0; calls < maxCalls; calls++) {
@@ -91,7 +101,9 @@ export async function followCursor(call: (cursor: string | undefined) => Promise
     totals.failed += outcome.failed;
     totals.scanned += outcome.scanned ?? 0;
     totals.sampleIds.push(...(outcome.sampleIds ?? []).slice(0, 20 - totals.sampleIds.length));
-    totals.refused.push(...outcome.results.filter((result) => !result.ok).slice(0, maxListedRefusals - totals.refused.length));
+    totals.refused.push(
+      ...outcome.results.filter((result) => !result.ok).slice(0, maxListedRefusals - totals.refused.length),
+    );
     onProgress(totals);
     if (outcome.done !== false || !outcome.cursor) break;
     cursor = outcome.cursor;
@@ -104,26 +116,40 @@ export const selectsBySearch = (values: SearchFlagValues) => values.search !== u
 
 /** How the summary names the selection: `"text"`, `where data.x:1`, or both. */
 const describeQuery = (query: SearchBody['query']) =>
-  [query.q === undefined ? '' : JSON.stringify(query.q), query.where === undefined ? '' : `where ${query.where}`].filter(Boolean).join(' ');
+  [query.q === undefined ? '' : JSON.stringify(query.q), query.where === undefined ? '' : `where ${query.where}`]
+    .filter(Boolean)
+    .join(' ');
 
 /**
  * `--search TEXT` / `--where TERMS`: a dry run, a background task (`--async`), or the action
  * itself continued by cursor until the scan is done, counts on the spinner.
  */
-export async function runSearchAction({ config, io, connectionId }: CliContext, action: SearchAction, queueName: string, values: SearchFlagValues): ReturnType<Command['run']> {
+export async function runSearchAction(
+  { config, io, connectionId }: CliContext,
+  action: SearchAction,
+  queueName: string,
+  values: SearchFlagValues,
+): ReturnType<Command['run']> {
   const status = listFlag(values.status) ?? action.defaultStatus;
   const fields = listFlag(values.in);
   const query = {
-    ...(values.search !== undefined ? { q: values.search } : {}), ...(values.where !== undefined ? { where: values.where } : {}), ...(fields ? { in: fields } : {}), ...(status ? { status } : {}),
+    ...(values.search !== undefined ? { q: values.search } : {}),
+    ...(values.where !== undefined ? { where: values.where } : {}),
+    ...(fields ? { in: fields } : {}),
+    ...(status ? { status } : {}),
   };
-  if (values['max-per-second'] !== undefined && !values.async) throw new UsageError('--max-per-second goes with --async');
+  if (values['max-per-second'] !== undefined && !values.async)
+    throw new UsageError('--max-per-second goes with --async');
   const limit = values.batch === undefined ? {} : { limit: integerFlag('batch', values.batch, 0) };
   const target = { connectionId: await connectionId(), queueName, query, ...limit };
   const mutate = (body: Partial<SearchBody>) => action.send({ ...target, ...body });
   const verb = words[action.verb];
   if (values.async) {
     if (values['dry-run'] || values.batch) throw new UsageError('--dry-run and --batch go without --async');
-    const maxPerSecond = values['max-per-second'] === undefined ? {} : { maxPerSecond: integerFlag('max-per-second', values['max-per-second'], 0) };
+    const maxPerSecond =
+      values['max-per-second'] === undefined
+        ? {}
+        : { maxPerSecond: integerFlag('max-per-second', values['max-per-second'], 0) };
     const accepted = await mutate({ async: true, ...maxPerSecond });
     if (config.json) return writeJson(io.stdout, { taskId: accepted.taskId });
     return void io.stdout.write(`task ${accepted.taskId} started; follow it with: bullpen tasks ${accepted.taskId}\n`);
@@ -132,7 +158,12 @@ export async function runSearchAction({ config, io, connectionId }: CliContext, 
   const totals = await withProgress(io.stderr, dryRun ? 'counting…' : `${verb.doing}…`, (progress) =>
     followCursor(
       (cursor) => mutate({ ...(dryRun ? { dryRun: true } : {}), ...(cursor ? { cursor } : {}) }),
-      (sum) => progress.update(dryRun ? `${sum.matched} matched, ${sum.scanned} scanned` : `${verb.done} ${sum.succeeded}, ${sum.failed} refused, ${sum.scanned} scanned`),
+      (sum) =>
+        progress.update(
+          dryRun
+            ? `${sum.matched} matched, ${sum.scanned} scanned`
+            : `${verb.done} ${sum.succeeded}, ${sum.failed} refused, ${sum.scanned} scanned`,
+        ),
     ),
   );
   if (config.json) return writeJson(io.stdout, totals);
@@ -142,7 +173,15 @@ export async function runSearchAction({ config, io, connectionId }: CliContext, 
     if (totals.sampleIds.length > 0) io.stdout.write(`for example: ${totals.sampleIds.join(' ')}\n`);
     return;
   }
-  if (totals.refused.length > 0) io.stdout.write(formatTable(['id', 'code', 'error'], totals.refused.map((r) => [r.jobId, r.code, r.error])));
-  io.stdout.write(`${verb.done} ${totals.succeeded} job(s) ${matching}${totals.failed ? `, ${totals.failed} refused` : ''}\n`);
+  if (totals.refused.length > 0)
+    io.stdout.write(
+      formatTable(
+        ['id', 'code', 'error'],
+        totals.refused.map((r) => [r.jobId, r.code, r.error]),
+      ),
+    );
+  io.stdout.write(
+    `${verb.done} ${totals.succeeded} job(s) ${matching}${totals.failed ? `, ${totals.failed} refused` : ''}\n`,
+  );
   return totals.failed > 0 ? 1 : 0;
 }

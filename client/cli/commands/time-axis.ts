@@ -13,12 +13,15 @@ function label(ms: number, spanMs: number): string {
 export function timeAxis(from: number, to: number, width: number): string[] {
   if (width < 2) return [];
   const middle = Math.floor((width - 1) / 2);
-  const rule = Array.from({ length: width }, (_, at) => (at === 0 ? '└' : at === width - 1 ? '┘' : at === middle ? '┴' : '─')).join('');
+  const rule = Array.from({ length: width }, (_, at) =>
+    at === 0 ? '└' : at === width - 1 ? '┘' : at === middle ? '┴' : '─',
+  ).join('');
   const start = label(from, to - from);
   const end = label(to, to - from);
   const mid = label(from + ((to - from) * middle) / (width - 1), to - from);
   const labels = Array.from<string>({ length: Math.max(width, start.length + end.length + 1) }).fill(' ');
-  const put = (text: string, at: number) => text.split('').forEach((char, offset) => {
+  const put = (text: string, at: number) =>
+    text.split('').forEach((char, offset) => {
       labels[at + offset] = char;
     });
   put(start, 0);

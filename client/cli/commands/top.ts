@@ -15,18 +15,37 @@ async function snapshot(client: BullpenClient, connectionId: string, sort: SortK
   const from = new Date(Date.now() - sparkWindowMs).toISOString();
   const histories = await Promise.all(
     list.queues.map((queue) =>
-      client.history.queue.query({ connectionId, queueName: queue.name, prefix: queue.prefix, from, points: 15 }).catch(() => null),
+      client.history.queue
+        .query({ connectionId, queueName: queue.name, prefix: queue.prefix, from, points: 15 })
+        .catch(() => null),
     ),
   );
   const rows = list.queues.map((queue, at) => {
     const points = histories[at]?.points ?? [];
     const last = points.at(-1);
-    const perMinute = (delta: number | undefined) => (last && delta !== undefined ? ((delta * 60) / histories[at]!.stepSeconds).toFixed(1) : '-');
+    const perMinute = (delta: number | undefined) =>
+      last && delta !== undefined ? ((delta * 60) / histories[at]!.stepSeconds).toFixed(1) : '-';
     const n = queue.jobCounts;
-    return [queue.name, queue.isPaused ? 'paused' : '', n.waiting, n.active, n.delayed, n.failed, perMinute(last?.completedDelta), perMinute(last?.failedDelta), sparkline(points.map((p) => p.waiting))];
+    return [
+      queue.name,
+      queue.isPaused ? 'paused' : '',
+      n.waiting,
+      n.active,
+      n.delayed,
+      n.failed,
+      perMinute(last?.completedDelta),
+      perMinute(last?.failedDelta),
+      sparkline(points.map((p) => p.waiting)),
+    ];
   });
   const header = `${list.total} queue(s) on ${connectionId}, by ${sort}, ${new Date().toISOString().slice(11, 19)}Z\n`;
-  return header + formatTable(['queue', 'paused', 'waiting', 'active', 'delayed', 'failed', 'done/min', 'failed/min', 'backlog 30m'], rows);
+  return (
+    header +
+    formatTable(
+      ['queue', 'paused', 'waiting', 'active', 'delayed', 'failed', 'done/min', 'failed/min', 'backlog 30m'],
+      rows,
+    )
+  );
 }
 
 /**
@@ -54,7 +73,11 @@ export const topCommand = defineCommand({
     sort: 'order of the rows, busiest first (default failed; name sorts A to Z)',
     limit: 'how many queues to show (default 20)',
   },
-  examples: ['bullpen top', 'bullpen top --sort waiting --limit 10', 'bullpen top staging   # another connection, by name'],
+  examples: [
+    'bullpen top',
+    'bullpen top --sort waiting --limit 10',
+    'bullpen top staging   # another connection, by name',
+  ],
   arity: [0, 1],
   async run({ client, io, connectionId }, { positionals: [named], values }) {
     if (!sortKeys.includes(values.sort as SortKey)) throw new UsageError(`--sort takes one of ${sortKeys.join(', ')}`);

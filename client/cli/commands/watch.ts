@@ -38,7 +38,8 @@ export const watchCommand = defineCommand({
         ...(values.prefix ? { prefix: values.prefix } : {}),
       });
       if (!config.json) io.stderr.write(`watching ${queueName} (Ctrl-C to stop)\n`);
-      for await (const event of events) io.stdout.write(`${config.json ? JSON.stringify(event) : describeEvent(event)}\n`);
+      for await (const event of events)
+        io.stdout.write(`${config.json ? JSON.stringify(event) : describeEvent(event)}\n`);
     } finally {
       process.off('SIGINT', interrupt);
       process.off('SIGTERM', interrupt);

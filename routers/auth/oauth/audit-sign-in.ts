@@ -11,7 +11,10 @@ export async function auditFailedSignIn(services: Services, provider: string, co
   try {
     organizationId = services.persistence.localOrganizationId();
   } catch {
-    return void services.logger.warn({ provider, authError: code }, 'sign-in failure not audited: the database is unavailable');
+    return void services.logger.warn(
+      { provider, authError: code },
+      'sign-in failure not audited: the database is unavailable',
+    );
   }
   await recordAuditEvent(services, {
     actor: { kind: 'anonymous', userId: null, tokenId: null, organizationId },
@@ -30,7 +33,11 @@ export async function auditFailedSignIn(services: Services, provider: string, co
 export async function auditSignIn(services: Services, provider: string, signedIn: FinishedSignIn): Promise<void> {
   const organizationId =
     signedIn.organizationId ??
-    (await services.persistence.fork().findOne(Membership, { userId: signedIn.userId }, { orderBy: { createdAt: 'asc', id: 'asc' } }))?.organizationId ??
+    (
+      await services.persistence
+        .fork()
+        .findOne(Membership, { userId: signedIn.userId }, { orderBy: { createdAt: 'asc', id: 'asc' } })
+    )?.organizationId ??
     services.persistence.localOrganizationId();
   await recordAuditEvent(services, {
     actor: { kind: 'user', userId: signedIn.userId, tokenId: null, organizationId },

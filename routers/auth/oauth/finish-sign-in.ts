@@ -28,7 +28,10 @@ export async function completeAttempt(input: {
 }): Promise<{ attempt: SignInAttempt; profile: ExternalProfile }> {
   const attempt = openAttempt(input.auth.hash, input.sealedAttempt);
   if (!attempt || attempt.provider !== input.provider.id) {
-    throw new OAuthFailure('invalid_state', 'the sign-in attempt is unknown, expired or another provider\'s (state cookie)');
+    throw new OAuthFailure(
+      'invalid_state',
+      "the sign-in attempt is unknown, expired or another provider's (state cookie)",
+    );
   }
   const url = new URL(`${callbackUrl(input.appBaseUrl, input.provider.id)}${input.search}`);
   return { attempt, profile: await input.provider.complete(url, attempt) };
@@ -45,6 +48,8 @@ export async function finishSignIn(input: {
   admission: AdmissionDeps;
 }): Promise<FinishedSignIn> {
   const signedIn = await signInExternalIdentity(input.em, input.provider.id, input.profile, input.admission);
-  const session = await input.auth.lucia.createSession(signedIn.userId, { activeOrganizationId: signedIn.organizationId });
+  const session = await input.auth.lucia.createSession(signedIn.userId, {
+    activeOrganizationId: signedIn.organizationId,
+  });
   return { ...signedIn, session, redirectTo: input.attempt.redirectTo };
 }

@@ -30,11 +30,19 @@ async function linkingUser(services: Services, req: Request, res: Response): Pro
   });
   if (identity === undefined) return null;
   if (identity?.kind !== 'user') {
-    sendError(res, 'UNAUTHORIZED', 'Sign in (the session cookie) to link an identity provider account to yourself; API tokens cannot');
+    sendError(
+      res,
+      'UNAUTHORIZED',
+      'Sign in (the session cookie) to link an identity provider account to yourself; API tokens cannot',
+    );
     return null;
   }
   if (fromAnotherSite(req)) {
-    sendError(res, 'FORBIDDEN', 'Linking starts from this app only (Sec-Fetch-Site says another site sent the browser here)');
+    sendError(
+      res,
+      'FORBIDDEN',
+      'Linking starts from this app only (Sec-Fetch-Site says another site sent the browser here)',
+    );
     return null;
   }
   return identity.user.id;
@@ -49,7 +57,13 @@ export function oauthLinkRoute(services: Services, providers: OAuthProviders) {
     if (!linkUserId) return;
     try {
       const redirectTo = safeRedirectPath(req.query.redirectTo, services.auth.appOrigin);
-      const started = await beginSignIn({ provider, hash: services.auth.hash, appBaseUrl: services.auth.appBaseUrl, redirectTo, linkUserId });
+      const started = await beginSignIn({
+        provider,
+        hash: services.auth.hash,
+        appBaseUrl: services.auth.appBaseUrl,
+        redirectTo,
+        linkUserId,
+      });
       res.append('Set-Cookie', started.cookie);
       res.redirect(302, started.location);
     } catch (error) {
@@ -71,18 +85,37 @@ export async function finishLink(
 ): Promise<void> {
   const identity = await identifyRequest(services, req, res);
   if (identity?.kind !== 'user' || identity.user.id !== input.linkUserId) {
-    throw new OAuthFailure('link_session_mismatch', 'the callback came without the session of the user who started the link');
+    throw new OAuthFailure(
+      'link_session_mismatch',
+      'the callback came without the session of the user who started the link',
+    );
   }
   const outcome = await linkIdentity(services.persistence.fork(), input.provider, input.profile, input.linkUserId);
-  await recordAccountEvent(services, { userId: input.linkUserId, action: linkAction, outcome: 'success', parameters: { provider: input.provider, outcome } });
+  await recordAccountEvent(services, {
+    userId: input.linkUserId,
+    action: linkAction,
+    outcome: 'success',
+    parameters: { provider: input.provider, outcome },
+  });
   res.redirect(302, input.attempt.redirectTo);
 }
 
 /** A refused link: audited for the user who started it; the browser lands on /?authError=code. */
-export async function failLink(services: Services, req: Request, res: Response, input: { provider: string; linkUserId: string; error: unknown }): Promise<void> {
+export async function failLink(
+  services: Services,
+  req: Request,
+  res: Response,
+  input: { provider: string; linkUserId: string; error: unknown },
+): Promise<void> {
   const code = authErrorOf(req, input.provider, input.error);
-  await recordAccountEvent(services, { userId: input.linkUserId, action: linkAction, outcome: 'denied', errorCode: code, parameters: { provider: input.provider } }).catch(
-    (error: unknown) => req.log.warn({ err: error, provider: input.provider, authError: code }, 'refused link not audited'),
+  await recordAccountEvent(services, {
+    userId: input.linkUserId,
+    action: linkAction,
+    outcome: 'denied',
+    errorCode: code,
+    parameters: { provider: input.provider },
+  }).catch((error: unknown) =>
+    req.log.warn({ err: error, provider: input.provider, authError: code }, 'refused link not audited'),
   );
   res.redirect(302, `/?authError=${encodeURIComponent(code)}`);
 }

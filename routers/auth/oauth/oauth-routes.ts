@@ -13,7 +13,13 @@ export const oauthSignInPath = '/auth/sign-in/:provider';
 export const oauthCallbackPath = '/auth/callback/:provider';
 
 /** Lands the browser on the app with a code it can show. */
-async function failSignIn(services: Services, req: Request, res: Response, provider: string, error: unknown): Promise<void> {
+async function failSignIn(
+  services: Services,
+  req: Request,
+  res: Response,
+  provider: string,
+  error: unknown,
+): Promise<void> {
   const code = authErrorOf(req, provider, error);
   await auditFailedSignIn(services, provider, code);
   res.redirect(302, `/?authError=${encodeURIComponent(code)}`);
@@ -26,7 +32,12 @@ export function oauthSignInRoute(services: Services, providers: OAuthProviders) 
     if (!provider) return;
     try {
       const redirectTo = safeRedirectPath(req.query.redirectTo, services.auth.appOrigin);
-      const started = await beginSignIn({ provider, hash: services.auth.hash, appBaseUrl: services.auth.appBaseUrl, redirectTo });
+      const started = await beginSignIn({
+        provider,
+        hash: services.auth.hash,
+        appBaseUrl: services.auth.appBaseUrl,
+        redirectTo,
+      });
       res.append('Set-Cookie', started.cookie);
       res.redirect(302, started.location);
     } catch (error) {
@@ -51,15 +62,26 @@ export function oauthCallbackRoute(services: Services, providers: OAuthProviders
     const linkUserId = openAttempt(services.auth.hash, sealedAttempt)?.linkUserId;
     try {
       const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-      const { attempt, profile } = await completeAttempt({ provider, auth: services.auth, appBaseUrl, search, sealedAttempt });
-      if (linkUserId) return await finishLink(services, req, res, { provider: provider.id, attempt, profile, linkUserId });
+      const { attempt, profile } = await completeAttempt({
+        provider,
+        auth: services.auth,
+        appBaseUrl,
+        search,
+        sealedAttempt,
+      });
+      if (linkUserId)
+        return await finishLink(services, req, res, { provider: provider.id, attempt, profile, linkUserId });
       const signedIn = await finishSignIn({
         provider,
         auth: services.auth,
         em: services.persistence.fork(),
         attempt,
         profile,
-        admission: { config: services.config, hash: services.auth.hash, instanceOrganizationId: services.persistence.localOrganizationId() },
+        admission: {
+          config: services.config,
+          hash: services.auth.hash,
+          instanceOrganizationId: services.persistence.localOrganizationId(),
+        },
       });
       res.append('Set-Cookie', services.auth.lucia.createSessionCookie(signedIn.session.id).serialize());
       await auditSignIn(services, provider.id, signedIn);

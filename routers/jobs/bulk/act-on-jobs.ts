@@ -46,7 +46,10 @@ export async function actOnJobs(queue: Queue, jobIds: string[], action: JobActio
   const results = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   const succeeded = results.filter((result) => result.ok).length;
   const fault = settled.find((outcome) => outcome.status === 'rejected');
-  if (fault) throw isStoreUnavailable(fault.reason) ? new StoreFaultMidway(fault.reason, { succeeded, failed: results.length - succeeded }) : fault.reason;
+  if (fault)
+    throw isStoreUnavailable(fault.reason)
+      ? new StoreFaultMidway(fault.reason, { succeeded, failed: results.length - succeeded })
+      : fault.reason;
   return { results, succeeded, failed: results.length - succeeded };
 }
 
@@ -54,7 +57,10 @@ export async function actOnJobs(queue: Queue, jobIds: string[], action: JobActio
 export async function requireState<S extends string>(job: Job, allowed: readonly S[], verb: string): Promise<S> {
   const state = toJobState(await job.getState());
   if (!(allowed as readonly string[]).includes(state)) {
-    throw new JobActionRefused('INVALID_STATE', `Job "${job.id}" is ${state}; only ${allowed.join(' or ')} jobs can be ${verb}`);
+    throw new JobActionRefused(
+      'INVALID_STATE',
+      `Job "${job.id}" is ${state}; only ${allowed.join(' or ')} jobs can be ${verb}`,
+    );
   }
   return state as S;
 }

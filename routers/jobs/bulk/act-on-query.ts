@@ -33,9 +33,13 @@ export interface ActOnQueryOptions {
 }
 
 /** Acted on, or refused because it is gone or no longer in a status the action takes: either way no longer where the scan found it. */
-const leftItsStatus = (result: BulkResult) => result.ok || result.code === 'NOT_FOUND' || result.code === 'INVALID_STATE';
+const leftItsStatus = (result: BulkResult) =>
+  result.ok || result.code === 'NOT_FOUND' || result.code === 'INVALID_STATE';
 
-export type QueryOutcome = BulkOutcome & Required<Pick<BulkOutcome, 'matched' | 'matchedTotal' | 'scanned' | 'scannedTotal' | 'done'>> & { cursor: string | null };
+export type QueryOutcome = BulkOutcome &
+  Required<Pick<BulkOutcome, 'matched' | 'matchedTotal' | 'scanned' | 'scannedTotal' | 'done'>> & {
+    cursor: string | null;
+  };
 
 /**
  * A bulk action on the jobs a search matches, one bounded scan per call: each
@@ -47,7 +51,15 @@ export async function actOnQuery(options: ActOnQueryOptions): Promise<QueryOutco
   const { queue, query, dryRun = false, cursor, act } = options;
   const statuses = [...new Set(query.status ?? options.statuses)];
   const fields = [...new Set(query.in ?? searchableFields)];
-  const fingerprint = searchFingerprint([queue.name, query.q, fields, statuses, options.scope, dryRun, ...(query.where === undefined ? [] : [query.where])]);
+  const fingerprint = searchFingerprint([
+    queue.name,
+    query.q,
+    fields,
+    statuses,
+    options.scope,
+    dryRun,
+    ...(query.where === undefined ? [] : [query.where]),
+  ]);
   const position = startingPosition(cursor, fingerprint, options.chunkSize ?? searchChunkSizes.initial);
   const sampleIds: string[] = [];
   const refused: BulkResult[] = [];
@@ -72,14 +84,34 @@ export async function actOnQuery(options: ActOnQueryOptions): Promise<QueryOutco
   };
 
   // A store fault mid-scan answers 503 with the counts reached (what was acted on stays done).
-  const { matched, scanned, done } = await countingMidway(() => ({ succeeded, failed }), () => scanMatches({
-    client: options.client, queue, q: query.q, where: query.where, fields, statuses, position, fresh: !cursor, onMatches,
-    limit: options.limit ?? maxQueryMatchesPerRequest,
-    budgetMs: options.budgetMs ?? (dryRun ? searchBudgetMs : queryActionBudgetMs),
-    chunkSize: options.chunkSize,
-  }));
+  const { matched, scanned, done } = await countingMidway(
+    () => ({ succeeded, failed }),
+    () =>
+      scanMatches({
+        client: options.client,
+        queue,
+        q: query.q,
+        where: query.where,
+        fields,
+        statuses,
+        position,
+        fresh: !cursor,
+        onMatches,
+        limit: options.limit ?? maxQueryMatchesPerRequest,
+        budgetMs: options.budgetMs ?? (dryRun ? searchBudgetMs : queryActionBudgetMs),
+        chunkSize: options.chunkSize,
+      }),
+  );
   return {
-    results: refused, succeeded, failed, matched, matchedTotal: position.matchedTotal, ...(dryRun ? { sampleIds } : {}),
-    scanned, scannedTotal: position.scannedTotal, done, cursor: done ? null : encodeCursor(fingerprint, position),
+    results: refused,
+    succeeded,
+    failed,
+    matched,
+    matchedTotal: position.matchedTotal,
+    ...(dryRun ? { sampleIds } : {}),
+    scanned,
+    scannedTotal: position.scannedTotal,
+    done,
+    cursor: done ? null : encodeCursor(fingerprint, position),
   };
 }

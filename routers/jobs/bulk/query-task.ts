@@ -27,7 +27,16 @@ export async function runQueryTask(context: TaskContext, options: QueryTaskOptio
   let acted = Number(context.cursor?.acted ?? 0);
   let refused = Number(context.cursor?.refused ?? 0);
   for (;;) {
-    const round = await actOnQuery({ client: context.store.client, queue, query, statuses, scope, act, cursor, limit: context.batchSize });
+    const round = await actOnQuery({
+      client: context.store.client,
+      queue,
+      query,
+      statuses,
+      scope,
+      act,
+      cursor,
+      limit: context.batchSize,
+    });
     acted += round.succeeded;
     refused += round.failed;
     const keepGoing = await context.progress(round.matched, { search: round.cursor, acted, refused });

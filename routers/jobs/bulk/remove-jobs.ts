@@ -10,19 +10,35 @@ import { actOnStatus, statusBatchSize } from './status-batches.js';
 export const removeJob: JobAction = async (job, queue) => {
   const removed = await queue.remove(job.id!);
   if (!removed) {
-    throw new JobActionRefused('LOCKED', `Job "${job.id}" is locked by a worker (it or one of its children is being processed); try again when it finishes`);
+    throw new JobActionRefused(
+      'LOCKED',
+      `Job "${job.id}" is locked by a worker (it or one of its children is being processed); try again when it finishes`,
+    );
   }
 };
 
 /** The query form's action: remove each matched id. */
-export const removeEach = (queue: Queue): QueryAction => async (jobIds) => (await actOnJobs(queue, jobIds, removeJob)).results;
+export const removeEach =
+  (queue: Queue): QueryAction =>
+  async (jobIds) =>
+    (await actOnJobs(queue, jobIds, removeJob)).results;
 
 /** Removes jobs: named ids, a whole status, or a query's matches; a job a worker holds locked is refused, per id. */
-export async function removeJobs(options: BulkOptions<(typeof removeStatuses)[number]> & { store: Pick<QueueStore, 'client'> }): Promise<BulkOutcome> {
+export async function removeJobs(
+  options: BulkOptions<(typeof removeStatuses)[number]> & { store: Pick<QueueStore, 'client'> },
+): Promise<BulkOutcome> {
   const { queue, jobIds, status, query } = options;
   if (jobIds) return actOnJobs(queue, jobIds, removeJob);
   // The query form reads the store with the search's scripts (Redis): only it asks for the client.
-  if (query) return actOnQuery({ ...options, client: options.store.client, query, statuses: removeStatuses, scope: 'remove', act: removeEach(queue) });
+  if (query)
+    return actOnQuery({
+      ...options,
+      client: options.store.client,
+      query,
+      statuses: removeStatuses,
+      scope: 'remove',
+      act: removeEach(queue),
+    });
   const cleaned = status!;
   return actOnStatus(queue, cleaned, async () => {
     const removed = await queue.clean(0, statusBatchSize, cleaned);

@@ -17,16 +17,31 @@ export function retryJob(data?: unknown): JobAction {
 }
 
 /** The query form's action: retry each matched id. */
-export const retryEach = (queue: Queue): QueryAction => async (jobIds) => (await actOnJobs(queue, jobIds, retryJob())).results;
+export const retryEach =
+  (queue: Queue): QueryAction =>
+  async (jobIds) =>
+    (await actOnJobs(queue, jobIds, retryJob())).results;
 
 /** Moves failed (or completed) jobs back to waiting: named ids, a whole status, or a query's matches. */
-export async function retryJobs(options: BulkOptions<'failed' | 'completed'> & { store: Pick<QueueStore, 'client'>; data?: unknown }): Promise<BulkOutcome> {
+export async function retryJobs(
+  options: BulkOptions<'failed' | 'completed'> & { store: Pick<QueueStore, 'client'>; data?: unknown },
+): Promise<BulkOutcome> {
   const { queue, jobIds, status, data, query } = options;
   if (jobIds) return actOnJobs(queue, jobIds, retryJob(data));
   // The query form reads the store with the search's scripts (Redis): only it asks for the client.
-  if (query) return actOnQuery({ ...options, client: options.store.client, query, statuses: retryStatuses, scope: 'retry', act: retryEach(queue) });
+  if (query)
+    return actOnQuery({
+      ...options,
+      client: options.store.client,
+      query,
+      statuses: retryStatuses,
+      scope: 'retry',
+      act: retryEach(queue),
+    });
   const state = status!;
   // Only jobs finished before the request: jobs failing meanwhile are not chased forever.
   const before = Date.now();
-  return actOnStatus(queue, state, async () => ({ more: (await queue.backend.retryFinishedJobs(state, statusBatchSize, before)) !== 0 }));
+  return actOnStatus(queue, state, async () => ({
+    more: (await queue.backend.retryFinishedJobs(state, statusBatchSize, before)) !== 0,
+  }));
 }

@@ -24,14 +24,17 @@ export async function actOnStatus(
   let counted = true;
   let more = before > 0;
   // A store fault between batches answers 503 with the count reached (batches before it stay done).
-  await countingMidway(() => ({ succeeded: acted, failed: 0 }), async () => {
-    for (let batches = 0; more && batches < maxBatches; batches++) {
-      const result = await batch();
-      if (result.acted === undefined) counted = false;
-      else acted += result.acted;
-      more = result.more;
-    }
-  });
+  await countingMidway(
+    () => ({ succeeded: acted, failed: 0 }),
+    async () => {
+      for (let batches = 0; more && batches < maxBatches; batches++) {
+        const result = await batch();
+        if (result.acted === undefined) counted = false;
+        else acted += result.acted;
+        more = result.more;
+      }
+    },
+  );
   const remaining = await countJobs(queue, status);
   const succeeded = counted ? acted : Math.max(0, before - remaining);
   return { results: [], succeeded, failed: 0, status, remaining, done: !more };

@@ -28,10 +28,19 @@ const cursorSchema = z.object({
 });
 
 /** Ties a cursor to the queue it came from. */
-export const failuresFingerprint = (queue: { name: string; prefix: string }) => searchFingerprint(['failures', queue.prefix, queue.name]);
+export const failuresFingerprint = (queue: { name: string; prefix: string }) =>
+  searchFingerprint(['failures', queue.prefix, queue.name]);
 
 export function encodeFailuresCursor(fingerprint: string, position: FailuresPosition): string {
-  const payload = { v: 1, f: fingerprint, from: position.from, to: position.to, u: position.upper, s: position.skip, n: position.scannedTotal };
+  const payload = {
+    v: 1,
+    f: fingerprint,
+    from: position.from,
+    to: position.to,
+    u: position.upper,
+    s: position.skip,
+    n: position.scannedTotal,
+  };
   return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
 
@@ -42,7 +51,8 @@ export function decodeFailuresCursor(cursor: string, fingerprint: string): Failu
   } catch {
     throw new AppError('VALIDATION_FAILED', 'cursor is not a cursor this service issued', { field: 'cursor' });
   }
-  if (payload.f !== fingerprint) throw new AppError('VALIDATION_FAILED', 'cursor belongs to the failures of another queue', { field: 'cursor' });
+  if (payload.f !== fingerprint)
+    throw new AppError('VALIDATION_FAILED', 'cursor belongs to the failures of another queue', { field: 'cursor' });
   return { from: payload.from, to: payload.to, upper: payload.u, skip: payload.s, scannedTotal: payload.n };
 }
 

@@ -40,23 +40,48 @@ export interface FailedJob {
  * first, skipping the first `skip` of them (those at `upper` already seen).
  * The failed set is scored by finish time: one range read, whatever its size.
  */
-export async function readFailedPage(client: StoreClient, ref: QueueRef, window: { from: number; upper: number; skip: number; limit: number }): Promise<Array<{ id: string; score: number }>> {
-  const flat = await client.zrevrangebyscore(queueKey(ref, 'failed'), window.upper, window.from, 'WITHSCORES', 'LIMIT', window.skip, window.limit);
+export async function readFailedPage(
+  client: StoreClient,
+  ref: QueueRef,
+  window: { from: number; upper: number; skip: number; limit: number },
+): Promise<Array<{ id: string; score: number }>> {
+  const flat = await client.zrevrangebyscore(
+    queueKey(ref, 'failed'),
+    window.upper,
+    window.from,
+    'WITHSCORES',
+    'LIMIT',
+    window.skip,
+    window.limit,
+  );
   const entries: Array<{ id: string; score: number }> = [];
   for (let at = 0; at < flat.length; at += 2) entries.push({ id: flat[at]!, score: Number(flat[at + 1]) });
   return entries;
 }
 
 /** What the triage reads of each job (a job removed meanwhile is left out). */
-export async function readFailures(client: StoreClient, ref: QueueRef, entries: Array<{ id: string; score: number }>): Promise<FailedJob[]> {
+export async function readFailures(
+  client: StoreClient,
+  ref: QueueRef,
+  entries: Array<{ id: string; score: number }>,
+): Promise<FailedJob[]> {
   const jobs: FailedJob[] = [];
   for (let start = 0; start < entries.length; start += jobsPerCall) {
     const chunk = entries.slice(start, start + jobsPerCall);
-    const replies = (await failureFields.run(client, chunk.map((entry) => queueKey(ref, entry.id)), [maxReasonRead])) as Array<[string | null, string | null, string | null]>;
+    const replies = (await failureFields.run(
+      client,
+      chunk.map((entry) => queueKey(ref, entry.id)),
+      [maxReasonRead],
+    )) as Array<[string | null, string | null, string | null]>;
     chunk.forEach((entry, at) => {
       const [reason, finishedOn, stackFirstLine] = replies[at] ?? [null, null, null];
       if (reason === null && finishedOn === null) return;
-      jobs.push({ id: entry.id, reason: reason ?? '', finishedOn: Number(finishedOn ?? entry.score), stackFirstLine: stackFirstLine ?? null });
+      jobs.push({
+        id: entry.id,
+        reason: reason ?? '',
+        finishedOn: Number(finishedOn ?? entry.score),
+        stackFirstLine: stackFirstLine ?? null,
+      });
     });
   }
   return jobs;

@@ -1,7 +1,18 @@
-import { failureExampleCount, type FailureGroup, type FailureTriage, type ListFailuresInput } from '../../../contracts/job-failures.js';
+import {
+  failureExampleCount,
+  type FailureGroup,
+  type FailureTriage,
+  type ListFailuresInput,
+} from '../../../contracts/job-failures.js';
 import type { ResolvedQueue } from '../../../server/bullmq/resolve-queue.js';
 import type { StoreHandle } from '../../../server/stores/store-handle.js';
-import { advance, decodeFailuresCursor, encodeFailuresCursor, failuresFingerprint, type FailuresPosition } from './failures-cursor.js';
+import {
+  advance,
+  decodeFailuresCursor,
+  encodeFailuresCursor,
+  failuresFingerprint,
+  type FailuresPosition,
+} from './failures-cursor.js';
 import { errorClassOf, normaliseReason } from './normalise-reason.js';
 import { readFailedPage, readFailures, type FailedJob } from './read-failures.js';
 
@@ -21,7 +32,15 @@ export function groupFailures(jobs: FailedJob[]): FailureGroup[] {
     const key = JSON.stringify([errorClass, reason]);
     const group = groups.get(key);
     if (!group) {
-      groups.set(key, { errorClass, reason, exampleReason: job.reason, count: 1, firstSeen: job.finishedOn, lastSeen: job.finishedOn, exampleIds: [job.id] });
+      groups.set(key, {
+        errorClass,
+        reason,
+        exampleReason: job.reason,
+        count: 1,
+        firstSeen: job.finishedOn,
+        lastSeen: job.finishedOn,
+        exampleIds: [job.id],
+      });
       continue;
     }
     group.count += 1;
@@ -38,15 +57,34 @@ export function groupFailures(jobs: FailedJob[]): FailureGroup[] {
  * line of the latest stack trace, grouped. The cursor continues below the
  * last failure time read (see FailuresPosition).
  */
-export async function triageFailures(options: { store: StoreHandle; queue: ResolvedQueue; now?: number } & Pick<ListFailuresInput, 'window' | 'limit' | 'cursor'>): Promise<FailureTriage> {
-  const { store, queue: { ref }, limit, cursor, now = Date.now() } = options;
+export async function triageFailures(
+  options: { store: StoreHandle; queue: ResolvedQueue; now?: number } & Pick<
+    ListFailuresInput,
+    'window' | 'limit' | 'cursor'
+  >,
+): Promise<FailureTriage> {
+  const {
+    store,
+    queue: { ref },
+    limit,
+    cursor,
+    now = Date.now(),
+  } = options;
   const fingerprint = failuresFingerprint(ref);
   const position: FailuresPosition = cursor
     ? decodeFailuresCursor(cursor, fingerprint)
     : { from: now - windowMs(options.window), to: now, upper: now, skip: 0, scannedTotal: 0 };
-  const entries = await readFailedPage(store.client, ref, { from: position.from, upper: position.upper, skip: position.skip, limit });
+  const entries = await readFailedPage(store.client, ref, {
+    from: position.from,
+    upper: position.upper,
+    skip: position.skip,
+    limit,
+  });
   const jobs = await readFailures(store.client, ref, entries);
-  advance(position, entries.map((entry) => entry.score));
+  advance(
+    position,
+    entries.map((entry) => entry.score),
+  );
   const done = entries.length < limit;
   const nextCursor = done ? null : encodeFailuresCursor(fingerprint, position);
   return {

@@ -30,12 +30,19 @@ export interface JobCriteria {
 export function jobMatcher(client: StoreClient, queue: Queue, criteria: JobCriteria) {
   const { q, fields, where } = criteria;
   const needle = q?.toLowerCase();
-  const textFields = needle === undefined ? [] : fields.filter((field) => field !== 'id').map((field) => hashFieldBySearchable[field as Exclude<SearchableField, 'id'>]);
+  const textFields =
+    needle === undefined
+      ? []
+      : fields
+          .filter((field) => field !== 'id')
+          .map((field) => hashFieldBySearchable[field as Exclude<SearchableField, 'id'>]);
   const hashFields = [...new Set([...textFields, ...(where ? whereHashFields(where) : [])])];
   const matchesId = needle !== undefined && fields.includes('id');
   const contains = (value: string | null | undefined) => value?.toLowerCase().includes(needle!) === true;
-  const matchesText = (id: string, hash: JobHash) => needle === undefined || (matchesId && contains(id)) || textFields.some((field) => contains(hash[field]));
-  const matches = (id: string, hash: JobHash) => matchesText(id, hash) && (!where || matchesWhere(where, id, hash, criteria.decodeOpts));
+  const matchesText = (id: string, hash: JobHash) =>
+    needle === undefined || (matchesId && contains(id)) || textFields.some((field) => contains(hash[field]));
+  const matches = (id: string, hash: JobHash) =>
+    matchesText(id, hash) && (!where || matchesWhere(where, id, hash, criteria.decodeOpts));
 
   /** For each id, whether its job matches (false when the job vanished), and the bytes read. */
   return async function matchIds(ids: string[]): Promise<{ matched: boolean[]; bytes: number }> {

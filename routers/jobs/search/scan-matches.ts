@@ -62,7 +62,12 @@ async function exactIdMatch(queue: Queue, q: string, statuses: readonly JobStatu
 }
 
 /** Where the next chunk of `status` starts: right after the anchor if it is still there, else at the offset. */
-async function chunkStart(client: StoreClient, queue: Queue, status: JobStatus, position: SearchPosition): Promise<number> {
+async function chunkStart(
+  client: StoreClient,
+  queue: Queue,
+  status: JobStatus,
+  position: SearchPosition,
+): Promise<number> {
   if (position.anchor === undefined) return position.offset;
   const anchorAt = await positionInStatus(client, queue, status, position.anchor);
   if (anchorAt === null) position.anchor = undefined;
@@ -85,14 +90,21 @@ export async function scanMatches(options: ScanOptions): Promise<{ matched: numb
   let matched = 0;
   let scanned = 0;
   // The exact-id shortcut is for text searches: a structured match reads the job's fields.
-  const exact = options.fresh && q !== undefined && where === undefined && options.fields.includes('id') ? await exactIdMatch(queue, q, statuses) : undefined;
+  const exact =
+    options.fresh && q !== undefined && where === undefined && options.fields.includes('id')
+      ? await exactIdMatch(queue, q, statuses)
+      : undefined;
   if (exact) {
     await onMatches([exact]);
     matched += 1;
     position.matchedTotal += 1;
   }
 
-  for (let chunks = 0; position.statusIndex < statuses.length && matched < limit && (chunks === 0 || Date.now() - started < budgetMs); chunks++) {
+  for (
+    let chunks = 0;
+    position.statusIndex < statuses.length && matched < limit && (chunks === 0 || Date.now() - started < budgetMs);
+    chunks++
+  ) {
     const status = statuses[position.statusIndex]!;
     const size = position.chunkSize;
     const start = await chunkStart(options.client, queue, status, position);

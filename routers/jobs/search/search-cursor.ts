@@ -40,7 +40,16 @@ export function searchFingerprint(parts: unknown[]): string {
 
 /** An opaque string (base64url JSON) for the client to hand back. */
 export function encodeCursor(fingerprint: string, position: SearchPosition): string {
-  const payload = { v: 1, f: fingerprint, s: position.statusIndex, o: position.offset, n: position.scannedTotal, c: position.chunkSize, a: position.anchor, m: position.matchedTotal };
+  const payload = {
+    v: 1,
+    f: fingerprint,
+    s: position.statusIndex,
+    o: position.offset,
+    n: position.scannedTotal,
+    c: position.chunkSize,
+    a: position.anchor,
+    m: position.matchedTotal,
+  };
   return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
 
@@ -52,12 +61,25 @@ export function decodeCursor(cursor: string, fingerprint: string): SearchPositio
     throw new AppError('VALIDATION_FAILED', 'cursor is not a cursor this service issued', { field: 'cursor' });
   }
   if (payload.f !== fingerprint) {
-    throw new AppError('VALIDATION_FAILED', 'cursor belongs to another search (queue, q, in and status, and for an action dryRun, must stay the same)', { field: 'cursor' });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'cursor belongs to another search (queue, q, in and status, and for an action dryRun, must stay the same)',
+      { field: 'cursor' },
+    );
   }
-  return { statusIndex: payload.s, offset: payload.o, anchor: payload.a, scannedTotal: payload.n, matchedTotal: payload.m ?? 0, chunkSize: payload.c };
+  return {
+    statusIndex: payload.s,
+    offset: payload.o,
+    anchor: payload.a,
+    scannedTotal: payload.n,
+    matchedTotal: payload.m ?? 0,
+    chunkSize: payload.c,
+  };
 }
 
 /** The position a cursor holds, or the start of the first status. */
 export function startingPosition(cursor: string | undefined, fingerprint: string, chunkSize: number): SearchPosition {
-  return cursor ? decodeCursor(cursor, fingerprint) : { statusIndex: 0, offset: 0, scannedTotal: 0, matchedTotal: 0, chunkSize };
+  return cursor
+    ? decodeCursor(cursor, fingerprint)
+    : { statusIndex: 0, offset: 0, scannedTotal: 0, matchedTotal: 0, chunkSize };
 }

@@ -35,9 +35,23 @@ export async function searchJobs(options: SearchJobsOptions): Promise<JobSearch>
     return new Set<string>();
   };
   const { scanned, done } = await scanMatches({
-    client: store.client, queue, q, where, fields: options.in, statuses, position, fresh: !cursor, limit, budgetMs, chunkSize, onMatches: collect,
+    client: store.client,
+    queue,
+    q,
+    where,
+    fields: options.in,
+    statuses,
+    position,
+    fresh: !cursor,
+    limit,
+    budgetMs,
+    chunkSize,
+    onMatches: collect,
   });
-  const jobs = await loadJobs(queue, matches.map((match) => match.id));
+  const jobs = await loadJobs(
+    queue,
+    matches.map((match) => match.id),
+  );
   const statusById = new Map(matches.map((match) => [match.id, match.status]));
   const nextCursor = done ? null : encodeCursor(fingerprint, position);
   return {

@@ -3,8 +3,18 @@ import { parseStoredJson, type JobHash } from '../../../server/bullmq/job-hash.j
 
 /** The hash fields each root reads (`atm` is BullMQ 6's attemptsMade; older versions wrote the long name). */
 const hashFieldsByRoot: Record<Exclude<WhereRoot, 'id'>, string[]> = {
-  data: ['data'], opts: ['opts'], returnvalue: ['returnvalue'], progress: ['progress'], name: ['name'], failedReason: ['failedReason'],
-  attemptsMade: ['atm', 'attemptsMade'], timestamp: ['timestamp'], processedOn: ['processedOn'], finishedOn: ['finishedOn'], delay: ['delay'], priority: ['priority'],
+  data: ['data'],
+  opts: ['opts'],
+  returnvalue: ['returnvalue'],
+  progress: ['progress'],
+  name: ['name'],
+  failedReason: ['failedReason'],
+  attemptsMade: ['atm', 'attemptsMade'],
+  timestamp: ['timestamp'],
+  processedOn: ['processedOn'],
+  finishedOn: ['finishedOn'],
+  delay: ['delay'],
+  priority: ['priority'],
 };
 
 /** Every hash field the terms read, each once. */
@@ -18,13 +28,22 @@ export type OptsDecoder = (raw: string) => unknown;
 const integer = (text: string | undefined) => (text === undefined || text === '' ? undefined : Number(text));
 
 /** A root's value as the job holds it: JSON fields parsed (once per job), scalars as numbers or text. */
-function rootValue(root: WhereRoot, id: string, hash: JobHash, decodeOpts: OptsDecoder | undefined, parsed: Map<WhereRoot, unknown>): unknown {
+function rootValue(
+  root: WhereRoot,
+  id: string,
+  hash: JobHash,
+  decodeOpts: OptsDecoder | undefined,
+  parsed: Map<WhereRoot, unknown>,
+): unknown {
   if (parsed.has(root)) return parsed.get(root);
   let value: unknown;
   if (root === 'id') value = id;
   else if (root === 'name' || root === 'failedReason') value = hash[root];
-  else if (root === 'opts') value = hash.opts === undefined ? undefined : decodeOpts ? decodeOpts(hash.opts) : parseStoredJson(hash.opts, undefined);
-  else if (root === 'data' || root === 'returnvalue' || root === 'progress') value = parseStoredJson(hash[root], undefined);
+  else if (root === 'opts')
+    value =
+      hash.opts === undefined ? undefined : decodeOpts ? decodeOpts(hash.opts) : parseStoredJson(hash.opts, undefined);
+  else if (root === 'data' || root === 'returnvalue' || root === 'progress')
+    value = parseStoredJson(hash[root], undefined);
   else value = integer(root === 'attemptsMade' ? (hash.atm ?? hash.attemptsMade) : hash[root]);
   parsed.set(root, value);
   return value;
@@ -52,7 +71,8 @@ function follow(values: unknown[], step: WhereStep): unknown[] {
 function equals(candidate: unknown, term: WhereTerm): boolean {
   if (Array.isArray(candidate)) return candidate.some((element) => !Array.isArray(element) && equals(element, term));
   if (term.quoted) return candidate === term.value;
-  if (term.value === 'true' || term.value === 'false') return candidate === (term.value === 'true') || candidate === term.value;
+  if (term.value === 'true' || term.value === 'false')
+    return candidate === (term.value === 'true') || candidate === term.value;
   if (term.value === 'null') return candidate === null || candidate === 'null';
   const number = Number(term.value);
   if (Number.isFinite(number) && typeof candidate === 'number') return candidate === number;
@@ -69,10 +89,14 @@ function compares(candidate: unknown, term: WhereTerm): boolean {
   if (typeof candidate !== 'number') return false;
   const bound = Number(term.value);
   switch (term.operator) {
-    case '>': return candidate > bound;
-    case '>=': return candidate >= bound;
-    case '<': return candidate < bound;
-    default: return candidate <= bound;
+    case '>':
+      return candidate > bound;
+    case '>=':
+      return candidate >= bound;
+    case '<':
+      return candidate < bound;
+    default:
+      return candidate <= bound;
   }
 }
 
@@ -80,10 +104,18 @@ function compares(candidate: unknown, term: WhereTerm): boolean {
  * Whether a job (its id and the hash fields `whereHashFields` named) meets every term. Parsed JSON
  * is kept per job, so several terms on `data` parse it once.
  */
-export function matchesWhere(terms: readonly WhereTerm[], id: string, hash: JobHash, decodeOpts?: OptsDecoder): boolean {
+export function matchesWhere(
+  terms: readonly WhereTerm[],
+  id: string,
+  hash: JobHash,
+  decodeOpts?: OptsDecoder,
+): boolean {
   const parsed = new Map<WhereRoot, unknown>();
   return terms.every((term) => {
-    const reached = term.steps.reduce<unknown[]>((values, step) => follow(values, step), [rootValue(term.root, id, hash, decodeOpts, parsed)]);
+    const reached = term.steps.reduce<unknown[]>(
+      (values, step) => follow(values, step),
+      [rootValue(term.root, id, hash, decodeOpts, parsed)],
+    );
     const needle = term.value.toLowerCase();
     return reached.some((candidate) => {
       if (term.operator === ':') return equals(candidate, term);

@@ -15,13 +15,18 @@ export type AdmissionDeps = Pick<AdmissionRequest, 'config' | 'hash' | 'instance
  * user. Persisted with the caller's next flush. An empty password hash never
  * verifies: such a user signs in with the provider only.
  */
-export async function admitExternalUser(em: EntityManager, deps: AdmissionDeps, input: { email: string; name: string }): Promise<{ userId: string; organizationId: string }> {
+export async function admitExternalUser(
+  em: EntityManager,
+  deps: AdmissionDeps,
+  input: { email: string; name: string },
+): Promise<{ userId: string; organizationId: string }> {
   const user = { id: randomUUID(), email: input.email, name: input.name };
   let organizationId: string;
   try {
     ({ organizationId } = await admitNewUser({ em, ...deps, user }));
   } catch (error) {
-    if (error instanceof AppError && (error.code === 'SIGNUP_CLOSED' || error.code === 'SETUP_TOKEN_REQUIRED')) throw new OAuthFailure('signup_refused', error.message);
+    if (error instanceof AppError && (error.code === 'SIGNUP_CLOSED' || error.code === 'SETUP_TOKEN_REQUIRED'))
+      throw new OAuthFailure('signup_refused', error.message);
     throw error;
   }
   const now = new Date();

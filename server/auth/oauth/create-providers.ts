@@ -40,19 +40,33 @@ export function issuerMayUseHttp(issuerUrl: string, environment: Environment): b
   return environment !== 'production' && url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
-function providerFor(settings: OAuthProviderSettings, test: OAuthTestEndpoints, environment: Environment): OAuthProvider {
+function providerFor(
+  settings: OAuthProviderSettings,
+  test: OAuthTestEndpoints,
+  environment: Environment,
+): OAuthProvider {
   const allowInsecureRequests = test.allowInsecureRequests === true;
   switch (settings.id) {
     case 'oidc':
-      return openIdConnectProvider(settings, { issuerUrl: settings.issuerUrl!, allowInsecureRequests: allowInsecureRequests || issuerMayUseHttp(settings.issuerUrl!, environment) });
+      return openIdConnectProvider(settings, {
+        issuerUrl: settings.issuerUrl!,
+        allowInsecureRequests: allowInsecureRequests || issuerMayUseHttp(settings.issuerUrl!, environment),
+      });
     case 'google':
-      return openIdConnectProvider(settings, { metadata: { ...googleMetadata, ...test.google }, allowInsecureRequests });
+      return openIdConnectProvider(settings, {
+        metadata: { ...googleMetadata, ...test.google },
+        allowInsecureRequests,
+      });
     case 'github':
       return gitHubProvider(settings, test.github ?? gitHubEndpoints, allowInsecureRequests);
   }
 }
 
 /** The configured providers by id; nothing is contacted until someone signs in. */
-export function createOAuthProviders(settings: OAuthProviderSettings[], test: OAuthTestEndpoints = {}, environment: Environment = 'production'): OAuthProviders {
+export function createOAuthProviders(
+  settings: OAuthProviderSettings[],
+  test: OAuthTestEndpoints = {},
+  environment: Environment = 'production',
+): OAuthProviders {
   return new Map(settings.map((entry) => [entry.id, providerFor(entry, test, environment)]));
 }

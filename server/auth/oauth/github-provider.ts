@@ -50,16 +50,29 @@ async function gitHubProfile(endpoints: GitHubEndpoints, accessToken: string): P
     gitHubApi<GitHubEmail[]>(endpoints, '/user/emails', accessToken),
   ]);
   const primary = emails.find((entry) => entry.primary) ?? null;
-  return { subject: String(user.id), email: primary?.email ?? null, emailVerified: primary?.verified === true, name: user.name ?? user.login };
+  return {
+    subject: String(user.id),
+    email: primary?.email ?? null,
+    emailVerified: primary?.verified === true,
+    name: user.name ?? user.login,
+  };
 }
 
 /** GitHub through openid-client's authorization code grant (state and PKCE S256), then GitHub's user API. */
-export function gitHubProvider(settings: OAuthProviderSettings, endpoints: GitHubEndpoints, allowInsecureRequests: boolean): OAuthProvider {
+export function gitHubProvider(
+  settings: OAuthProviderSettings,
+  endpoints: GitHubEndpoints,
+  allowInsecureRequests: boolean,
+): OAuthProvider {
   // Built on first use, with the module (openid-client-module.ts).
   const ready = loadOnce(async (): Promise<{ client: OpenIdClient; configuration: OpenId.Configuration }> => {
     const client = await openIdClient();
     const configuration = new client.Configuration(
-      { issuer: 'https://github.com', authorization_endpoint: endpoints.authorizationEndpoint, token_endpoint: endpoints.tokenEndpoint },
+      {
+        issuer: 'https://github.com',
+        authorization_endpoint: endpoints.authorizationEndpoint,
+        token_endpoint: endpoints.tokenEndpoint,
+      },
       settings.clientId,
       settings.clientSecret,
     );
@@ -84,7 +97,10 @@ export function gitHubProvider(settings: OAuthProviderSettings, endpoints: GitHu
     async complete(callbackUrl: URL, checks: AuthorizationChecks) {
       const { client, configuration } = await ready();
       try {
-        const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, { expectedState: checks.state, pkceCodeVerifier: checks.codeVerifier });
+        const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
+          expectedState: checks.state,
+          pkceCodeVerifier: checks.codeVerifier,
+        });
         return await gitHubProfile(endpoints, tokens.access_token);
       } catch (error) {
         throw oauthFailureOf(error, client);

@@ -23,7 +23,12 @@ export interface ExternalSignIn {
  * (link-identity.ts). An unverified email never creates: anyone can claim an
  * address at some providers.
  */
-export async function signInExternalIdentity(em: EntityManager, provider: string, profile: ExternalProfile, admission: AdmissionDeps): Promise<ExternalSignIn> {
+export async function signInExternalIdentity(
+  em: EntityManager,
+  provider: string,
+  profile: ExternalProfile,
+  admission: AdmissionDeps,
+): Promise<ExternalSignIn> {
   const now = new Date();
   const known = await em.findOne(ExternalIdentity, { provider, subject: profile.subject });
   if (known) {
@@ -34,18 +39,34 @@ export async function signInExternalIdentity(em: EntityManager, provider: string
     return { userId: known.userId, organizationId: null, outcome: 'returning' };
   }
   if (!profile.email) throw new OAuthFailure('email_missing', `the ${provider} account has no email address`);
-  if (!profile.emailVerified) throw new OAuthFailure('email_not_verified', `the ${provider} account's email is not verified`);
+  if (!profile.emailVerified)
+    throw new OAuthFailure('email_not_verified', `the ${provider} account's email is not verified`);
   const email = normalizeEmail(profile.email);
   if (await em.count(User, { email })) {
-    throw new OAuthFailure('account_exists', `an account with the ${provider} account's email exists: sign in to it, then link ${provider}`);
+    throw new OAuthFailure(
+      'account_exists',
+      `an account with the ${provider} account's email exists: sign in to it, then link ${provider}`,
+    );
   }
-  const admitted = await admitExternalUser(em, admission, { email, name: profile.name?.trim() || email.split('@')[0]! });
-  em.create(ExternalIdentity, { id: randomUUID(), userId: admitted.userId, provider, subject: profile.subject, email: profile.email, createdAt: now, lastSignInAt: now });
+  const admitted = await admitExternalUser(em, admission, {
+    email,
+    name: profile.name?.trim() || email.split('@')[0]!,
+  });
+  em.create(ExternalIdentity, {
+    id: randomUUID(),
+    userId: admitted.userId,
+    provider,
+    subject: profile.subject,
+    email: profile.email,
+    createdAt: now,
+    lastSignInAt: now,
+  });
   try {
     await em.flush();
   } catch (error) {
     // Two first sign-ins at once (the same provider account, or the email signing up meanwhile): the unique indexes decide.
-    if (error instanceof UniqueConstraintViolationException) throw new OAuthFailure('sign_in_failed', 'a concurrent sign-in or sign-up created this account; try again');
+    if (error instanceof UniqueConstraintViolationException)
+      throw new OAuthFailure('sign_in_failed', 'a concurrent sign-in or sign-up created this account; try again');
     throw error;
   }
   return { ...admitted, outcome: 'created' };

@@ -4,7 +4,8 @@ import { ExternalIdentity } from '../../persistence/entities/external-identity.j
 import type { EntityManager } from '../../persistence/orm.js';
 import { OAuthFailure, type ExternalProfile } from './oauth-provider.js';
 
-const inUse = (provider: string) => new OAuthFailure('identity_in_use', `this ${provider} account already signs in as another user`);
+const inUse = (provider: string) =>
+  new OAuthFailure('identity_in_use', `this ${provider} account already signs in as another user`);
 
 /**
  * Links a provider account to the signed-in user who asked for it (the link
@@ -13,14 +14,27 @@ const inUse = (provider: string) => new OAuthFailure('identity_in_use', `this ${
  * already, and a user keeps one account per provider, so unlinking by
  * provider names one. `unchanged` when it was already theirs.
  */
-export async function linkIdentity(em: EntityManager, provider: string, profile: ExternalProfile, userId: string): Promise<'linked' | 'unchanged'> {
+export async function linkIdentity(
+  em: EntityManager,
+  provider: string,
+  profile: ExternalProfile,
+  userId: string,
+): Promise<'linked' | 'unchanged'> {
   const known = await em.findOne(ExternalIdentity, { provider, subject: profile.subject });
   if (known && known.userId !== userId) throw inUse(provider);
   if (known) return 'unchanged';
   if (await em.count(ExternalIdentity, { userId, provider })) {
     throw new OAuthFailure('already_linked', `another ${provider} account is linked to you already: unlink it first`);
   }
-  em.create(ExternalIdentity, { id: randomUUID(), userId, provider, subject: profile.subject, email: profile.email, createdAt: new Date(), lastSignInAt: null });
+  em.create(ExternalIdentity, {
+    id: randomUUID(),
+    userId,
+    provider,
+    subject: profile.subject,
+    email: profile.email,
+    createdAt: new Date(),
+    lastSignInAt: null,
+  });
   try {
     await em.flush();
   } catch (error) {

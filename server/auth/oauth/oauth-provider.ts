@@ -22,7 +22,12 @@ export interface OAuthProvider {
   name: string;
   type: OAuthProviderType;
   /** The provider's authorization URL for this attempt (state, S256 PKCE challenge, nonce for OIDC). */
-  authorizationUrl(input: { redirectUri: string; state: string; codeChallenge: string; nonce: string | null }): Promise<URL>;
+  authorizationUrl(input: {
+    redirectUri: string;
+    state: string;
+    codeChallenge: string;
+    nonce: string | null;
+  }): Promise<URL>;
   /** Validates the callback (state, PKCE, and for OIDC nonce, issuer, audience), redeems the code, reads the profile. */
   complete(callbackUrl: URL, checks: AuthorizationChecks): Promise<ExternalProfile>;
 }

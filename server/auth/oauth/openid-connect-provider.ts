@@ -18,7 +18,10 @@ export interface OpenIdConnectSource {
 const requestTimeoutSeconds = 10;
 
 /** Lazily: an issuer that is down at startup must not stop the service, only this provider's sign-ins. */
-function configurationLoader(settings: OAuthProviderSettings, source: OpenIdConnectSource): () => Promise<OpenId.Configuration> {
+function configurationLoader(
+  settings: OAuthProviderSettings,
+  source: OpenIdConnectSource,
+): () => Promise<OpenId.Configuration> {
   const build = async () => {
     const client = await openIdClient();
     const execute = [
@@ -28,7 +31,10 @@ function configurationLoader(settings: OAuthProviderSettings, source: OpenIdConn
     ];
     const configuration = source.metadata
       ? new client.Configuration(source.metadata, settings.clientId, settings.clientSecret)
-      : await client.discovery(new URL(source.issuerUrl!), settings.clientId, settings.clientSecret, undefined, { execute, timeout: requestTimeoutSeconds });
+      : await client.discovery(new URL(source.issuerUrl!), settings.clientId, settings.clientSecret, undefined, {
+          execute,
+          timeout: requestTimeoutSeconds,
+        });
     if (source.metadata) for (const step of execute) step(configuration);
     configuration.timeout = requestTimeoutSeconds;
     return configuration;
@@ -36,12 +42,19 @@ function configurationLoader(settings: OAuthProviderSettings, source: OpenIdConn
   // An issuer down at the first sign-in is asked again at the next (loadOnce keeps no failure).
   return loadOnce(() =>
     build().catch((error: unknown) => {
-      throw new OAuthFailure('provider_unavailable', `cannot reach the ${settings.id} issuer: ${describeOpenIdError(error).message}`);
+      throw new OAuthFailure(
+        'provider_unavailable',
+        `cannot reach the ${settings.id} issuer: ${describeOpenIdError(error).message}`,
+      );
     }),
   );
 }
 
-async function profileOf(client: OpenIdClient, configuration: OpenId.Configuration, tokens: Awaited<ReturnType<OpenIdClient['authorizationCodeGrant']>>): Promise<ExternalProfile> {
+async function profileOf(
+  client: OpenIdClient,
+  configuration: OpenId.Configuration,
+  tokens: Awaited<ReturnType<OpenIdClient['authorizationCodeGrant']>>,
+): Promise<ExternalProfile> {
   const claims = tokens.claims();
   if (!claims) throw new OAuthFailure('id_token_invalid', 'the provider returned no ID token');
   // Providers that follow the spec to the letter put scope claims in UserInfo only.
@@ -50,7 +63,12 @@ async function profileOf(client: OpenIdClient, configuration: OpenId.Configurati
       ? await client.fetchUserInfo(configuration, tokens.access_token, claims.sub)
       : claims;
   const email = typeof info.email === 'string' ? info.email : null;
-  return { subject: claims.sub, email, emailVerified: email !== null && info.email_verified === true, name: typeof info.name === 'string' ? info.name : null };
+  return {
+    subject: claims.sub,
+    email,
+    emailVerified: email !== null && info.email_verified === true,
+    name: typeof info.name === 'string' ? info.name : null,
+  };
 }
 
 /** An OpenID Connect provider through openid-client: discovery, PKCE S256, state, nonce, ID token validation. */

@@ -2,7 +2,13 @@ import type { OpenIdClient } from './openid-client-module.js';
 import { OAuthFailure } from './oauth-provider.js';
 
 /** oauth4webapi codes for a response whose content failed a check (iss, aud, nonce, state, signature...). */
-const idTokenCodes = new Set(['OAUTH_JWT_CLAIM_COMPARISON_FAILED', 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED', 'OAUTH_INVALID_RESPONSE', 'OAUTH_JWS_SIGNATURE_VERIFICATION_FAILED', 'OAUTH_MISSING_REQUIRED_CLAIM']);
+const idTokenCodes = new Set([
+  'OAUTH_JWT_CLAIM_COMPARISON_FAILED',
+  'OAUTH_JWT_TIMESTAMP_CHECK_FAILED',
+  'OAUTH_INVALID_RESPONSE',
+  'OAUTH_JWS_SIGNATURE_VERIFICATION_FAILED',
+  'OAUTH_MISSING_REQUIRED_CLAIM',
+]);
 
 /** openid-client's code, and the detailed message of the oauth4webapi error it wraps (which names the field). */
 export function describeOpenIdError(error: unknown): { code?: string; message: string } {
@@ -21,13 +27,16 @@ export function describeOpenIdError(error: unknown): { code?: string; message: s
  */
 export function oauthFailureOf(error: unknown, client: OpenIdClient): OAuthFailure {
   if (error instanceof OAuthFailure) return error;
-  if (error instanceof client.AuthorizationResponseError) return new OAuthFailure('provider_denied', `the provider answered ${error.error}`);
-  if (error instanceof client.ResponseBodyError) return new OAuthFailure('token_rejected', `the token endpoint answered ${error.error}`);
+  if (error instanceof client.AuthorizationResponseError)
+    return new OAuthFailure('provider_denied', `the provider answered ${error.error}`);
+  if (error instanceof client.ResponseBodyError)
+    return new OAuthFailure('token_rejected', `the token endpoint answered ${error.error}`);
   const { code, message } = describeOpenIdError(error);
   if (/"iss"/.test(message)) return new OAuthFailure('issuer_mismatch', message);
   if (code === 'OAUTH_INVALID_RESPONSE' && /"state"/.test(message)) return new OAuthFailure('invalid_state', message);
   // GitHub refuses a code with 200 and an error body instead of a token: no access_token.
-  if (code === 'OAUTH_INVALID_RESPONSE' && /"access_token"/.test(message)) return new OAuthFailure('token_rejected', message);
+  if (code === 'OAUTH_INVALID_RESPONSE' && /"access_token"/.test(message))
+    return new OAuthFailure('token_rejected', message);
   if (code && idTokenCodes.has(code)) return new OAuthFailure('id_token_invalid', message);
   if (error instanceof TypeError || code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON') {
     return new OAuthFailure('provider_unavailable', message);

@@ -38,7 +38,11 @@ export class OAuthSettingsError extends Error {
  * is; anything in between stops the service naming the first missing one,
  * so a typo never leaves a sign-in button that cannot work.
  */
-function requireAll(vars: OAuthVariables, group: Array<keyof OAuthVariables>, required: Array<keyof OAuthVariables>): boolean {
+function requireAll(
+  vars: OAuthVariables,
+  group: Array<keyof OAuthVariables>,
+  required: Array<keyof OAuthVariables>,
+): boolean {
   const given = group.filter((name) => vars[name] !== undefined);
   if (given.length === 0) return false;
   const missing = required.find((name) => vars[name] === undefined);
@@ -47,10 +51,17 @@ function requireAll(vars: OAuthVariables, group: Array<keyof OAuthVariables>, re
 }
 
 function oidcSettings(vars: OAuthVariables): OAuthProviderSettings | null {
-  const group: Array<keyof OAuthVariables> = ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_DISPLAY_NAME', 'OIDC_SCOPES'];
+  const group: Array<keyof OAuthVariables> = [
+    'OIDC_ISSUER_URL',
+    'OIDC_CLIENT_ID',
+    'OIDC_CLIENT_SECRET',
+    'OIDC_DISPLAY_NAME',
+    'OIDC_SCOPES',
+  ];
   if (!requireAll(vars, group, ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'])) return null;
   const scopes = (vars.OIDC_SCOPES ?? 'openid email profile').split(/\s+/).filter(Boolean);
-  if (!scopes.includes('openid')) throw new OAuthSettingsError(`Invalid OIDC_SCOPES ("${vars.OIDC_SCOPES}"): must include openid`);
+  if (!scopes.includes('openid'))
+    throw new OAuthSettingsError(`Invalid OIDC_SCOPES ("${vars.OIDC_SCOPES}"): must include openid`);
   return {
     id: 'oidc',
     name: vars.OIDC_DISPLAY_NAME ?? 'Single sign-on',
@@ -67,10 +78,24 @@ export function readOAuthProviders(vars: OAuthVariables): OAuthProviderSettings[
   const oidc = oidcSettings(vars);
   if (oidc) providers.push(oidc);
   if (requireAll(vars, ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'], ['GITHUB_CLIENT_ID', 'GITHUB_CLIENT_SECRET'])) {
-    providers.push({ id: 'github', name: 'GitHub', type: 'oauth2', clientId: vars.GITHUB_CLIENT_ID!, clientSecret: vars.GITHUB_CLIENT_SECRET!, scopes: ['read:user', 'user:email'] });
+    providers.push({
+      id: 'github',
+      name: 'GitHub',
+      type: 'oauth2',
+      clientId: vars.GITHUB_CLIENT_ID!,
+      clientSecret: vars.GITHUB_CLIENT_SECRET!,
+      scopes: ['read:user', 'user:email'],
+    });
   }
   if (requireAll(vars, ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'], ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'])) {
-    providers.push({ id: 'google', name: 'Google', type: 'oidc', clientId: vars.GOOGLE_CLIENT_ID!, clientSecret: vars.GOOGLE_CLIENT_SECRET!, scopes: ['openid', 'email', 'profile'] });
+    providers.push({
+      id: 'google',
+      name: 'Google',
+      type: 'oidc',
+      clientId: vars.GOOGLE_CLIENT_ID!,
+      clientSecret: vars.GOOGLE_CLIENT_SECRET!,
+      scopes: ['openid', 'email', 'profile'],
+    });
   }
   return providers;
 }

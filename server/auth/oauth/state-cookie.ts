@@ -39,7 +39,14 @@ export function openAttempt(hash: SecretHasher, sealed: string | undefined, now 
 }
 
 export function stateCookie(value: string, secure: boolean, maxAgeSeconds = stateLifetimeSeconds): string {
-  return [`${stateCookieName}=${value}`, `Path=${stateCookiePath}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${stateCookieName}=${value}`,
+    `Path=${stateCookiePath}`,
+    `Max-Age=${maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 export function readStateCookie(header: string | undefined): string | undefined {

@@ -19,7 +19,8 @@ export function documentConventions(facts: Pick<OperationFacts, 'operation' | 'm
   const template = locationTemplateOf(meta);
   // The success answer is still `200` here; applySuccessStatuses renames it to the declared status.
   if (meta.location && operation.responses?.['200']) operation.responses['200'].headers = locationHeader(meta.location);
-  if (template === taskLocation && operation.responses?.['202']) operation.responses['202'].headers = locationHeader(taskLocation);
+  if (template === taskLocation && operation.responses?.['202'])
+    operation.responses['202'].headers = locationHeader(taskLocation);
   if (honoursIdempotencyKey(meta)) {
     operation.parameters ??= [];
     operation.parameters.push({
@@ -32,7 +33,10 @@ export function documentConventions(facts: Pick<OperationFacts, 'operation' | 'm
     });
   }
   // A deprecated query field (the older `page`, `pageSize`): the generator keeps its description, which says so first.
-  for (const parameter of operation.parameters ?? []) if (parameter.schema?.deprecated || /^Deprecated:/.test(parameter.description ?? '')) parameter.deprecated = true;
-  const reasons = Object.entries(meta.differs ?? {}).map(([convention, why]) => `Unlike the ${convention} convention: ${why}`);
+  for (const parameter of operation.parameters ?? [])
+    if (parameter.schema?.deprecated || /^Deprecated:/.test(parameter.description ?? '')) parameter.deprecated = true;
+  const reasons = Object.entries(meta.differs ?? {}).map(
+    ([convention, why]) => `Unlike the ${convention} convention: ${why}`,
+  );
   if (reasons.length > 0) operation.description = [operation.description, ...reasons].filter(Boolean).join('\n\n');
 }

@@ -10,7 +10,11 @@ export interface DocumentMode {
   localUrl: string;
 }
 
-export const defaultDocumentMode: DocumentMode = { authless: false, appBaseUrl: null, localUrl: 'http://localhost:3000' };
+export const defaultDocumentMode: DocumentMode = {
+  authless: false,
+  appBaseUrl: null,
+  localUrl: 'http://localhost:3000',
+};
 
 /**
  * Absolute: proxies and generators resolve a relative `/api` against
@@ -19,7 +23,8 @@ export const defaultDocumentMode: DocumentMode = { authless: false, appBaseUrl: 
  * process listens, for the reader to fill in with the address they use.
  */
 export function serversFor(mode: DocumentMode, basePath: string): OpenAPIObject['servers'] {
-  if (mode.appBaseUrl) return [{ url: `${mode.appBaseUrl.replace(/\/$/, '')}${basePath}`, description: 'APP_BASE_URL' }];
+  if (mode.appBaseUrl)
+    return [{ url: `${mode.appBaseUrl.replace(/\/$/, '')}${basePath}`, description: 'APP_BASE_URL' }];
   const local = new URL(mode.localUrl);
   return [
     {
@@ -39,7 +44,10 @@ export function serversFor(mode: DocumentMode, basePath: string): OpenAPIObject[
  * whatever address the reader used; then the document's own servers.
  */
 export function forDocsPage(document: OpenAPIObject, basePath: string): OpenAPIObject {
-  return { ...document, servers: [{ url: basePath, description: 'This page’s own origin' }, ...(document.servers ?? [])] };
+  return {
+    ...document,
+    servers: [{ url: basePath, description: 'This page’s own origin' }, ...(document.servers ?? [])],
+  };
 }
 
 type Operation = { security?: unknown; responses?: Record<string, unknown> };

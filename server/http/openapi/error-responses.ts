@@ -36,13 +36,16 @@ export function impliedErrorCodes(operation: OperationFacts): ErrorCode[] {
   const codes: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL_ERROR', 'PERSISTENCE_UNAVAILABLE', 'DATABASE_UNAVAILABLE'];
   if (!operation.public) codes.push('UNAUTHORIZED', 'FORBIDDEN');
   else if (operation.mutation) codes.push('FORBIDDEN'); // the CSRF Origin rule
-  if (bodyMethods.has(operation.method)) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INVALID_JSON', 'BODY_TOO_DEEP');
+  if (bodyMethods.has(operation.method))
+    codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INVALID_JSON', 'BODY_TOO_DEEP');
   if (operation.hasInput) codes.push('VALIDATION_FAILED');
   if (operation.path.includes('{')) codes.push('BAD_REQUEST');
-  if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_FOUND', 'STORE_UNAVAILABLE', 'ENCRYPTION_KEY_MISSING', 'ENCRYPTION_KEY_MISMATCH');
+  if (operation.path.startsWith('/c/{connectionId}'))
+    codes.push('NOT_FOUND', 'STORE_UNAVAILABLE', 'ENCRYPTION_KEY_MISSING', 'ENCRYPTION_KEY_MISMATCH');
   if (operation.path.startsWith('/c/{connectionId}') && storeWrite(operation)) codes.push('STORE_OUT_OF_MEMORY'); // a full store refuses writes
   // PostgreSQL connections (BullMQ's PostgreSQL backend): a schema to check, and routes not ported to them yet.
-  if (operation.path.startsWith('/c/{connectionId}')) codes.push('NOT_SUPPORTED_BY_BACKEND', 'BULLMQ_SCHEMA_MISSING', 'BULLMQ_SCHEMA_UNSUPPORTED');
+  if (operation.path.startsWith('/c/{connectionId}'))
+    codes.push('NOT_SUPPORTED_BY_BACKEND', 'BULLMQ_SCHEMA_MISSING', 'BULLMQ_SCHEMA_UNSUPPORTED');
   if (operation.path.startsWith('/c/{connectionId}/store-keys')) codes.push('NOT_A_KEY_VALUE_STORE');
   if (operation.meta.queue === 'create') codes.push('UNSUPPORTED_QUEUE_NAME'); // a new queue BullMQ would refuse
   if (honoursIdempotencyKey(operation.meta)) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
@@ -65,7 +68,9 @@ export function reasonPolicies({ path, meta }: Pick<OperationFacts, 'path' | 'me
 
 function reasonRefusal(operation: Pick<OperationFacts, 'path' | 'meta'>): string | undefined {
   const policies = reasonPolicies(operation);
-  return policies && `SERVICE_REQUIRE_REASON is ${policies} and no \`Bullpen-Reason\` header was sent (nothing changed)`;
+  return (
+    policies && `SERVICE_REQUIRE_REASON is ${policies} and no \`Bullpen-Reason\` header was sent (nothing changed)`
+  );
 }
 
 /**
@@ -109,7 +114,12 @@ function describeCodes(codes: ErrorCode[], routeErrors: RouteErrors): string {
 }
 
 /** Codes whose answer carries `Retry-After` (server/trpc/middleware/map-errors.ts: every 503, and 429). */
-const retryAfterCodes: readonly ErrorCode[] = ['RATE_LIMITED', 'DATABASE_UNAVAILABLE', 'STORE_UNAVAILABLE', 'STORE_OUT_OF_MEMORY'];
+const retryAfterCodes: readonly ErrorCode[] = [
+  'RATE_LIMITED',
+  'DATABASE_UNAVAILABLE',
+  'STORE_UNAVAILABLE',
+  'STORE_OUT_OF_MEMORY',
+];
 
 const retryAfterHeader = {
   'Retry-After': { description: 'Seconds until a retry may succeed.', schema: { type: 'integer' } },
@@ -123,16 +133,29 @@ function errorResponse(codes: ErrorCode[], routeErrors: RouteErrors): { descript
   };
 }
 
-const sameCodes = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((code) => b.includes(code));
+const sameCodes = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((code) => b.includes(code));
 
 /** `components.responses` (the shared errors) and `components.schemas.ErrorBody`. */
-export function sharedErrorComponents(): { responses: Record<string, { description: string; [key: string]: unknown }>; errorBody: JsonSchema } {
-  const responses = Object.fromEntries(Object.entries(sharedResponses).map(([name, codes]) => [name, errorResponse([...codes], {})]));
+export function sharedErrorComponents(): {
+  responses: Record<string, { description: string; [key: string]: unknown }>;
+  errorBody: JsonSchema;
+} {
+  const responses = Object.fromEntries(
+    Object.entries(sharedResponses).map(([name, codes]) => [name, errorResponse([...codes], {})]),
+  );
   return { responses, errorBody: jsonSchemaOf(errorBodySchema) };
 }
 
 const resourceByPathParam: Record<string, string> = {
-  connectionId: 'connection', queueName: 'queue', jobId: 'job', schedulerId: 'scheduler', key: 'key', ruleId: 'rule', eventId: 'event', taskId: 'task',
+  connectionId: 'connection',
+  queueName: 'queue',
+  jobId: 'job',
+  schedulerId: 'scheduler',
+  key: 'key',
+  ruleId: 'rule',
+  eventId: 'event',
+  taskId: 'task',
 };
 
 /**
@@ -141,7 +164,9 @@ const resourceByPathParam: Record<string, string> = {
  * never 404s for it.
  */
 function missingResources({ path, meta }: Pick<OperationFacts, 'path' | 'meta'>): string | undefined {
-  const named = [...path.matchAll(/\{(\w+)\}/g)].flatMap(([, name]) => (meta.queue === 'create' && name === 'queueName' ? [] : [name!]));
+  const named = [...path.matchAll(/\{(\w+)\}/g)].flatMap(([, name]) =>
+    meta.queue === 'create' && name === 'queueName' ? [] : [name!],
+  );
   const resources = named.flatMap((name) => resourceByPathParam[name] ?? []);
   if (!path.startsWith('/c/{connectionId}') || resources.length === 0) return undefined;
   const last = resources.pop()!;
@@ -169,9 +194,10 @@ export function errorResponsesOf(operation: OperationFacts): Record<string, Resp
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const ownDescriptions = statusCodes.some((code) => descriptions[code]);
     const shared = Object.entries(sharedResponses).find(([, sharedCodes]) => sameCodes(sharedCodes, statusCodes));
-    responses[String(status)] = shared && !ownDescriptions
-      ? { $ref: `#/components/responses/${shared[0]}` }
-      : errorResponse(statusCodes, descriptions);
+    responses[String(status)] =
+      shared && !ownDescriptions
+        ? { $ref: `#/components/responses/${shared[0]}` }
+        : errorResponse(statusCodes, descriptions);
   }
   return responses;
 }

@@ -13,9 +13,20 @@ const jsonRpcMessage = {
   required: ['jsonrpc', 'method'],
   properties: {
     jsonrpc: { type: 'string', const: '2.0', description: 'Always `2.0`.' },
-    id: { oneOf: [{ type: 'string' }, { type: 'integer' }], description: 'The request id the answer repeats; absent in a notification.' },
-    method: { type: 'string', description: '`initialize`, `tools/list`, `tools/call`, `ping`, or a notification such as `notifications/initialized`.' },
-    params: { type: 'object', description: 'The method\'s parameters: for `tools/call`, `{ name, arguments }` (the tool\'s input is its procedure\'s strict input).' },
+    id: {
+      oneOf: [{ type: 'string' }, { type: 'integer' }],
+      description: 'The request id the answer repeats; absent in a notification.',
+    },
+    method: {
+      type: 'string',
+      description:
+        '`initialize`, `tools/list`, `tools/call`, `ping`, or a notification such as `notifications/initialized`.',
+    },
+    params: {
+      type: 'object',
+      description:
+        "The method's parameters: for `tools/call`, `{ name, arguments }` (the tool's input is its procedure's strict input).",
+    },
   },
 };
 
@@ -44,12 +55,26 @@ export const mcpOperation = {
   responses: {
     '200': {
       description: 'The JSON-RPC answer (a result, or an error object for a malformed message).',
-      content: { 'application/json': { schema: { type: 'object' }, example: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"name":"emails"}' }] } } } },
+      content: {
+        'application/json': {
+          schema: { type: 'object' },
+          example: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"name":"emails"}' }] } },
+        },
+      },
     },
     '202': { description: 'A notification or response message was accepted; nothing to answer.' },
     ...errorResponsesOf({
-      method: 'post', path: '/mcp', public: false, mutation: true, hasInput: true, meta: {}, operation: {},
-      errors: { UNAUTHORIZED: 'No API token (`Authorization: Bearer <token>`), or an unknown one', FORBIDDEN: 'A request from a page of another origin' },
+      method: 'post',
+      path: '/mcp',
+      public: false,
+      mutation: true,
+      hasInput: true,
+      meta: {},
+      operation: {},
+      errors: {
+        UNAUTHORIZED: 'No API token (`Authorization: Bearer <token>`), or an unknown one',
+        FORBIDDEN: 'A request from a page of another origin',
+      },
     }),
   },
 };

@@ -31,16 +31,18 @@ export function operationsOf(router: AnyRouter, document: OpenAPIObject): Operat
     if (!meta?.openapi) return [];
     const place = { method: meta.openapi.method.toLowerCase(), path: meta.openapi.path };
     const operation = operationIn(document, place);
-    return [{
-      ...place,
-      public: !meta.permission,
-      mutation: type === 'mutation',
-      hasInput: Boolean(operation.parameters?.length || operation.requestBody),
-      errors: meta.errors ?? {},
-      meta,
-      inputs,
-      operation,
-    }];
+    return [
+      {
+        ...place,
+        public: !meta.permission,
+        mutation: type === 'mutation',
+        hasInput: Boolean(operation.parameters?.length || operation.requestBody),
+        errors: meta.errors ?? {},
+        meta,
+        inputs,
+        operation,
+      },
+    ];
   });
 }
 

@@ -35,15 +35,40 @@ const queueEventsOperation = {
   parameters: [
     pathParam('connectionId', 'Connection id.', 'local'),
     pathParam('queueName', 'Queue name, percent-encoded.', 'emails'),
-    { name: 'prefix', in: 'query', required: false, schema: { type: 'string', minLength: 1, maxLength: 200 }, description: descriptionOf(queuePrefixField) },
-    { name: 'includeData', in: 'query', required: false, schema: { type: 'boolean' }, description: 'Include return values of completed jobs (`true`/`false`, also `1`/`0`).' },
+    {
+      name: 'prefix',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 200 },
+      description: descriptionOf(queuePrefixField),
+    },
+    {
+      name: 'includeData',
+      in: 'query',
+      required: false,
+      schema: { type: 'boolean' },
+      description: 'Include return values of completed jobs (`true`/`false`, also `1`/`0`).',
+    },
   ],
   responses: {
     '200': {
       description: 'The event stream; it stays open until the client leaves.',
-      content: { 'text/event-stream': { schema: { type: 'string' }, example: 'id: 1700000000000-0\nevent: completed\ndata: {"type":"completed","queueName":"emails","id":"1700000000000-0","jobId":"1"}\n\n' } },
+      content: {
+        'text/event-stream': {
+          schema: { type: 'string' },
+          example:
+            'id: 1700000000000-0\nevent: completed\ndata: {"type":"completed","queueName":"emails","id":"1700000000000-0","jobId":"1"}\n\n',
+        },
+      },
     },
-    ...plainErrorResponses({ method: 'get', path: '/c/{connectionId}/queues/{queueName}/events', public: false, mutation: false, hasInput: true, errors: {} }),
+    ...plainErrorResponses({
+      method: 'get',
+      path: '/c/{connectionId}/queues/{queueName}/events',
+      public: false,
+      mutation: false,
+      hasInput: true,
+      errors: {},
+    }),
   },
 };
 
@@ -60,19 +85,39 @@ const prometheusOperation = {
   responses: {
     '200': {
       description: 'The exposition.',
-      content: { 'text/plain': { schema: { type: 'string' }, example: '# TYPE bullmq_job_count gauge\nbullmq_job_count{queue="emails",state="waiting",connection="local",prefix="bull"} 3\n' } },
+      content: {
+        'text/plain': {
+          schema: { type: 'string' },
+          example:
+            '# TYPE bullmq_job_count gauge\nbullmq_job_count{queue="emails",state="waiting",connection="local",prefix="bull"} 3\n',
+        },
+      },
     },
-    ...plainErrorResponses({ method: 'get', path: '/prometheus', public: false, mutation: false, hasInput: false, errors: {} }),
+    ...plainErrorResponses({
+      method: 'get',
+      path: '/prometheus',
+      public: false,
+      mutation: false,
+      hasInput: false,
+      errors: {},
+    }),
   },
 };
 
-const auditTime = (name: string, description: string) => ({ name, in: 'query', required: false, schema: { type: 'string' }, description });
+const auditTime = (name: string, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema: { type: 'string' },
+  description,
+});
 
 const auditExportOperation = {
   operationId: 'audit-export',
   tags: ['audit'],
   summary: "Export the active organization's audit trail as NDJSON; admins and owners",
-  description: 'One audit event (the shape of `GET /audit` events) per line, oldest first, streamed. The export is itself audited. Permission `audit.read`.',
+  description:
+    'One audit event (the shape of `GET /audit` events) per line, oldest first, streamed. The export is itself audited. Permission `audit.read`.',
   security: securityOf({ public: false, meta: {} }),
   parameters: [
     auditTime('from', 'Earliest event time (inclusive): a date (midnight UTC) or an ISO 8601 date-time.'),
@@ -81,9 +126,21 @@ const auditExportOperation = {
   responses: {
     '200': {
       description: 'The events, one JSON object per line.',
-      content: { 'application/x-ndjson': { schema: { type: 'string' }, example: '{"id":"…","action":"queues.purge","createdAt":"2026-01-01T00:00:00.000Z"}\n' } },
+      content: {
+        'application/x-ndjson': {
+          schema: { type: 'string' },
+          example: '{"id":"…","action":"queues.purge","createdAt":"2026-01-01T00:00:00.000Z"}\n',
+        },
+      },
     },
-    ...plainErrorResponses({ method: 'get', path: '/audit/export', public: false, mutation: false, hasInput: true, errors: {} }),
+    ...plainErrorResponses({
+      method: 'get',
+      path: '/audit/export',
+      public: false,
+      mutation: false,
+      hasInput: true,
+      errors: {},
+    }),
   },
 };
 

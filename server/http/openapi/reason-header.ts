@@ -5,7 +5,9 @@ import type { OperationFacts } from './operations.js';
  * The `Bullpen-Reason` header on every signed-in change: kept in its audit
  * event, and required where SERVICE_REQUIRE_REASON asks (server/auth/require-reason.ts).
  */
-export function addReasonHeader(facts: Pick<OperationFacts, 'operation' | 'path' | 'meta' | 'mutation' | 'public'>): void {
+export function addReasonHeader(
+  facts: Pick<OperationFacts, 'operation' | 'path' | 'meta' | 'mutation' | 'public'>,
+): void {
   if (!facts.mutation || facts.public) return;
   const policies = reasonPolicies(facts);
   facts.operation.parameters ??= [];

@@ -23,7 +23,13 @@ function alternativesOf(schema: JsonSchema, alternatives: ReadonlyArray<readonly
       additionalProperties: false,
     };
   });
-  const { properties: _properties, required: _required, type: _type, additionalProperties: _additional, ...rest } = schema;
+  const {
+    properties: _properties,
+    required: _required,
+    type: _type,
+    additionalProperties: _additional,
+    ...rest
+  } = schema;
   return { ...rest, oneOf: forms };
 }
 

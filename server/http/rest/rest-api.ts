@@ -44,10 +44,17 @@ export function restApi(router: AnyRouter, options: RestApiOptions): RestApi {
   const tree = compileRestRoutes(router, options.plainGetRoutes);
   const handle = createRestHandler(options);
   const body = express.Router();
-  body.use(parseJsonBody, jsonBodyErrors, rejectDeepBody, normalizeRestBody, (req: Request, res: Response) => void handle(req, res, restMatchOf(res)!));
+  body.use(
+    parseJsonBody,
+    jsonBodyErrors,
+    rejectDeepBody,
+    normalizeRestBody,
+    (req: Request, res: Response) => void handle(req, res, restMatchOf(res)!),
+  );
   const base = options.basePath ?? '';
   // Mounted at the root with a base path, rather than under an express mount: one layer less per request.
-  const within = (path: string) => base === '' || (path.charCodeAt(base.length) === 47 && path.slice(0, base.length).toLowerCase() === base);
+  const within = (path: string) =>
+    base === '' || (path.charCodeAt(base.length) === 47 && path.slice(0, base.length).toLowerCase() === base);
   const answerGet = (req: Request, res: Response, match: RestMatch) => {
     res.locals.restMatch = match;
     void handle(req, res, match);
@@ -59,7 +66,11 @@ export function restApi(router: AnyRouter, options: RestApiOptions): RestApi {
     if (match.kind === 'method') {
       const allow = match.allowed.join(', ');
       res.setHeader('Allow', allow);
-      return sendError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.baseUrl}${base}${match.template}; allowed: ${allow}`);
+      return sendError(
+        res,
+        'METHOD_NOT_ALLOWED',
+        `${req.method} is not allowed on ${req.baseUrl}${base}${match.template}; allowed: ${allow}`,
+      );
     }
     if (match.kind === 'none' || !match.value) return next();
     const restMatch: RestMatch = { route: match.value, template: match.template, params: match.params };
@@ -74,7 +85,9 @@ export function restApi(router: AnyRouter, options: RestApiOptions): RestApi {
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     if (!within(path) || unusualPath.test(path)) return undefined;
     const match = tree.match('GET', path.slice(base.length));
-    return match.kind === 'found' && match.value ? { route: match.value, template: match.template, params: match.params } : undefined;
+    return match.kind === 'found' && match.value
+      ? { route: match.value, template: match.template, params: match.params }
+      : undefined;
   };
   return { middleware, getRouteOf, answerGet };
 }

@@ -29,9 +29,14 @@ function inputOf(req: Request, match: RestMatch): unknown {
   }
   if (fromBody && !req.headers['content-type']?.startsWith('application/json')) {
     const given = req.headers['content-type'];
-    throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: given ? `Unsupported content-type "${given}` : 'Missing content-type header' });
+    throw new TRPCError({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: given ? `Unsupported content-type "${given}` : 'Missing content-type header',
+    });
   }
-  const fields = fromBody ? (req.body as Record<string, unknown>) : queryInput(req.query as Record<string, unknown>, match.route.arrayQueryKeys);
+  const fields = fromBody
+    ? (req.body as Record<string, unknown>)
+    : queryInput(req.query as Record<string, unknown>, match.route.arrayQueryKeys);
   return { ...fields, ...match.params };
 }
 
@@ -40,8 +45,16 @@ function sendJson(res: Response, status: number, body: unknown, maxBytes = Infin
   // A UTF-16 unit is 1 to 3 bytes: only a long text is measured.
   const bytes = text.length * 3 > maxBytes || text.length > largeBodyBytes ? Buffer.byteLength(text) : text.length;
   if (bytes > maxBytes) {
-    const error = responseTooLarge('The answer', bytes, maxBytes, 'a smaller page (pageSize, or a log range: start and end), or a job field by field (GET …/jobs/{jobId}/fields/{field})');
-    [status, text] = [errorStatusByCode.RESPONSE_TOO_LARGE, JSON.stringify({ message: error.message, code: error.code, ...error.details })];
+    const error = responseTooLarge(
+      'The answer',
+      bytes,
+      maxBytes,
+      'a smaller page (pageSize, or a log range: start and end), or a job field by field (GET …/jobs/{jobId}/fields/{field})',
+    );
+    [status, text] = [
+      errorStatusByCode.RESPONSE_TOO_LARGE,
+      JSON.stringify({ message: error.message, code: error.code, ...error.details }),
+    ];
   }
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
@@ -71,7 +84,14 @@ export function createRestHandler(options: RestHandlerOptions) {
     try {
       const input = inputOf(req, match);
       const ctx = options.createContext({ req, res });
-      const data = await route.call({ ctx, getRawInput: async () => input, path: route.path, type: route.type, signal: undefined, batchIndex: 0 });
+      const data = await route.call({
+        ctx,
+        getRawInput: async () => input,
+        path: route.path,
+        type: route.type,
+        signal: undefined,
+        batchIndex: 0,
+      });
       sendJson(res, options.successStatus(route, data), data, options.maxResponseBytes);
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);

@@ -21,7 +21,14 @@ export interface RestRoute {
   path: string;
   type: TRPCProcedureType;
   meta: OpenApiMeta;
-  call(options: { ctx: object; getRawInput: () => Promise<unknown>; path: string; type: TRPCProcedureType; signal: undefined; batchIndex: number }): Promise<unknown>;
+  call(options: {
+    ctx: object;
+    getRawInput: () => Promise<unknown>;
+    path: string;
+    type: TRPCProcedureType;
+    signal: undefined;
+    batchIndex: number;
+  }): Promise<unknown>;
   /** The input is void: the procedure takes none. */
   takesNoInput: boolean;
   /** Query parameters whose schema is an array: a single `?status=failed` becomes `['failed']`. */
@@ -48,23 +55,29 @@ function arrayKeysOf(schema: unknown): Set<string> {
  * (`/prometheus`, `/c/:connectionId/…/events`): known paths, so another
  * method on them is a 405.
  */
-export function compileRestRoutes(router: AnyRouter, plainGetRoutes: readonly string[] = []): RouteTree<RestRoute | null> {
+export function compileRestRoutes(
+  router: AnyRouter,
+  plainGetRoutes: readonly string[] = [],
+): RouteTree<RestRoute | null> {
   const tree = new RouteTree<RestRoute | null>();
   // Plain express routes (matched before the REST handler) take part in 405s only.
   for (const route of plainGetRoutes) tree.add('GET', route.replace(/:(\w+)/g, '{$1}'), null);
-  forEachOpenApiProcedure(proceduresOf(router) as unknown as OpenApiProcedureRecord, ({ path, type, procedure, meta }) => {
-    if (type === 'subscription') return;
-    const inputSchema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
-    if (zodSupportsCoerce && instanceofZodTypeObject(inputSchema)) coerceSchema(inputSchema);
-    const parts = partsOf(procedure as unknown as AnyProcedure);
-    tree.add(meta.openapi!.method, meta.openapi!.path, {
-      path,
-      type,
-      meta: meta as OpenApiMeta,
-      call: (options) => callProcedure(parts, options),
-      takesNoInput: instanceofZodTypeLikeVoid(inputSchema),
-      arrayQueryKeys: arrayKeysOf(inputSchema),
-    });
-  });
+  forEachOpenApiProcedure(
+    proceduresOf(router) as unknown as OpenApiProcedureRecord,
+    ({ path, type, procedure, meta }) => {
+      if (type === 'subscription') return;
+      const inputSchema = unwrapZodType(getInputOutputParsers(procedure).inputParser, true);
+      if (zodSupportsCoerce && instanceofZodTypeObject(inputSchema)) coerceSchema(inputSchema);
+      const parts = partsOf(procedure as unknown as AnyProcedure);
+      tree.add(meta.openapi!.method, meta.openapi!.path, {
+        path,
+        type,
+        meta: meta as OpenApiMeta,
+        call: (options) => callProcedure(parts, options),
+        takesNoInput: instanceofZodTypeLikeVoid(inputSchema),
+        arrayQueryKeys: arrayKeysOf(inputSchema),
+      });
+    },
+  );
   return tree;
 }

@@ -16,6 +16,23 @@ import { IdempotencyRecord } from './idempotency-record.js';
 
 /** Every entity Bullpen persists; one list for both databases. */
 export const entities = [
-  Organization, Connection, User, Session, Membership, ApiToken, AuditEvent, QueueIndexEntry, QueueDiscoveryScan, ExternalIdentity, AlertDestination, AlertRule, AlertEvent, AlertDelivery, Task,
-  Invitation, PasswordReset, InstanceSetting, IdempotencyRecord,
+  Organization,
+  Connection,
+  User,
+  Session,
+  Membership,
+  ApiToken,
+  AuditEvent,
+  QueueIndexEntry,
+  QueueDiscoveryScan,
+  ExternalIdentity,
+  AlertDestination,
+  AlertRule,
+  AlertEvent,
+  AlertDelivery,
+  Task,
+  Invitation,
+  PasswordReset,
+  InstanceSetting,
+  IdempotencyRecord,
 ];

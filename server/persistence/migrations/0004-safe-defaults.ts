@@ -19,7 +19,7 @@ export class Migration0004SafeDefaults extends PlatformMigration {
         'create table "invitation" ("id" varchar(36) not null, "organization_id" varchar(36) not null, "email" varchar(320) not null, "role" text not null, "token_hash" varchar(64) not null, "invited_by_user_id" varchar(36) not null, "expires_at" timestamptz not null, "accepted_at" timestamptz null, "accepted_by_user_id" varchar(36) null, "created_at" timestamptz not null, primary key ("id"));',
         'alter table "invitation" add constraint "invitation_token_hash_unique" unique ("token_hash");',
         'create index "invitation_organization_id_index" on "invitation" ("organization_id");',
-        'alter table "invitation" add constraint "invitation_role_check" check ("role" in (\'viewer\', \'operator\', \'admin\', \'owner\'));',
+        "alter table \"invitation\" add constraint \"invitation_role_check\" check (\"role\" in ('viewer', 'operator', 'admin', 'owner'));",
         'alter table "invitation" add constraint "invitation_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on delete cascade;',
         'create table "password_reset" ("id" varchar(36) not null, "user_id" varchar(36) not null, "token_hash" varchar(64) not null, "created_by_user_id" varchar(36) null, "expires_at" timestamptz not null, "used_at" timestamptz null, "created_at" timestamptz not null, primary key ("id"));',
         'alter table "password_reset" add constraint "password_reset_token_hash_unique" unique ("token_hash");',

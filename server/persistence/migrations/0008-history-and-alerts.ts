@@ -1,8 +1,10 @@
 import { PlatformMigration } from './platform-migration.js';
 
 const sampleColumns = {
-  sqlite: '`waiting` integer not null, `active` integer not null, `delayed` integer not null, `failed` integer not null, `completed` integer not null, `completed_delta` integer not null, `failed_delta` integer not null, `oldest_waiting_seconds` integer not null, `paused` integer not null, `workers` integer not null',
-  postgresql: '"waiting" bigint not null, "active" bigint not null, "delayed" bigint not null, "failed" bigint not null, "completed" bigint not null, "completed_delta" bigint not null, "failed_delta" bigint not null, "oldest_waiting_seconds" bigint not null, "paused" integer not null, "workers" integer not null',
+  sqlite:
+    '`waiting` integer not null, `active` integer not null, `delayed` integer not null, `failed` integer not null, `completed` integer not null, `completed_delta` integer not null, `failed_delta` integer not null, `oldest_waiting_seconds` integer not null, `paused` integer not null, `workers` integer not null',
+  postgresql:
+    '"waiting" bigint not null, "active" bigint not null, "delayed" bigint not null, "failed" bigint not null, "completed" bigint not null, "completed_delta" bigint not null, "failed_delta" bigint not null, "oldest_waiting_seconds" bigint not null, "paused" integer not null, "workers" integer not null',
 };
 
 /**

@@ -1,6 +1,13 @@
 import { PlatformMigration } from './platform-migration.js';
 
-const percentileColumns = ['processing_p50_ms', 'processing_p95_ms', 'processing_p99_ms', 'wait_p50_ms', 'wait_p95_ms', 'wait_p99_ms'];
+const percentileColumns = [
+  'processing_p50_ms',
+  'processing_p95_ms',
+  'processing_p99_ms',
+  'wait_p50_ms',
+  'wait_p95_ms',
+  'wait_p99_ms',
+];
 
 /**
  * Latency in the queue history: per sample, the jobs measured and the p50/p95/p99 of their processing

@@ -20,11 +20,21 @@ export interface IdempotencyScope {
 }
 
 /** What a request with a key does: run (it is the first), replay the first answer, or refuse. */
-export type Claim = { kind: 'first' } | { kind: 'replay'; status: number; body: unknown } | { kind: 'mismatch' } | { kind: 'busy' };
+export type Claim =
+  | { kind: 'first' }
+  | { kind: 'replay'; status: number; body: unknown }
+  | { kind: 'mismatch' }
+  | { kind: 'busy' };
 
 async function tryInsert(em: EntityManager, scope: IdempotencyScope, now: number): Promise<boolean> {
   try {
-    await em.insert(IdempotencyRecord, { ...scope, status: null, body: null, createdAt: now, expiresAt: now + idempotencyTtlMs });
+    await em.insert(IdempotencyRecord, {
+      ...scope,
+      status: null,
+      body: null,
+      createdAt: now,
+      expiresAt: now + idempotencyTtlMs,
+    });
     return true;
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) return false;

@@ -8,10 +8,15 @@ const placeholder = /\{(\w+)\}/g;
 export const taskLocation = '/c/{connectionId}/tasks/{taskId}';
 
 /** The `Location` template of a route: its own, or a task's. */
-export const locationTemplateOf = (meta: ProcedureMeta | undefined): string | undefined => meta?.location ?? (meta?.runsAsTask ? taskLocation : undefined);
+export const locationTemplateOf = (meta: ProcedureMeta | undefined): string | undefined =>
+  meta?.location ?? (meta?.runsAsTask ? taskLocation : undefined);
 
 const asSegment = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.length > 0 ? encodeURIComponent(value) : typeof value === 'number' ? String(value) : undefined;
+  typeof value === 'string' && value.length > 0
+    ? encodeURIComponent(value)
+    : typeof value === 'number'
+      ? String(value)
+      : undefined;
 
 /**
  * The path a `meta.location` template names for one call: each placeholder

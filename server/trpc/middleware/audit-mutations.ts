@@ -13,8 +13,9 @@ import type { ProcedureMeta, RemovalDescriber } from '../init.js';
 type Outcome = { ok: true; data: unknown } | { ok: false; error: TRPCError };
 
 /** Types a procedure's describer against its own input and result. */
-export const describeRemoval = <Input, Result>(describe: (input: Input, result: Result) => Record<string, unknown>): RemovalDescriber =>
-  describe as RemovalDescriber;
+export const describeRemoval = <Input, Result>(
+  describe: (input: Input, result: Result) => Record<string, unknown>,
+): RemovalDescriber => describe as RemovalDescriber;
 
 /** What later middleware resolved for the audit: filled by the queue middleware. */
 export interface AuditTarget {
@@ -56,7 +57,14 @@ function outcomeOf(error: ErrorDescription | null): { outcome: AuditOutcome; err
  * who, which connection and queue, what was removed and the reason given. `stopped` means it
  * failed after removing what its error's counts say (a purge's safety cap).
  */
-function logQueueAction(call: AuditedCall<Outcome>, connectionId: string | null, input: unknown, result: Outcome, errorCounts: Record<string, unknown> | null, reason: string | null): void {
+function logQueueAction(
+  call: AuditedCall<Outcome>,
+  connectionId: string | null,
+  input: unknown,
+  result: Outcome,
+  errorCounts: Record<string, unknown> | null,
+  reason: string | null,
+): void {
   const describe = call.meta?.removes as ((input: unknown, result: unknown) => Record<string, unknown>) | undefined;
   const queue = call.target.queue;
   if (!describe || !queue || (!result.ok && !errorCounts)) return;

@@ -41,7 +41,9 @@ export function decideCall({ connection, actor, meta, input, reasons }: ParsedCa
   const expected = confirms === 'queue' ? String(input?.queueName) : connection.name;
   const sent = input?.confirmName;
   if ((meta?.confirm === 'queue' || sent !== undefined) && sent !== expected) {
-    throw new AppError('CONFIRMATION_MISMATCH', `confirmName must equal the ${confirms} name "${expected}" exactly`, { [`${confirms}Name`]: expected });
+    throw new AppError('CONFIRMATION_MISMATCH', `confirmName must equal the ${confirms} name "${expected}" exactly`, {
+      [`${confirms}Name`]: expected,
+    });
   }
   assertReasonGiven({ policy: reasons.policy, permission, input, reason: reasons.given });
 }
@@ -50,6 +52,12 @@ export function decideCall({ connection, actor, meta, input, reasons }: ParsedCa
 export const decideOnParsedInput: AnyMiddlewareFunction = ({ ctx, meta, input, next }) => {
   const { store, actor } = ctx as Context & { store: { connection: StoreConnection }; actor: Actor };
   const reasons = { policy: (ctx as Context).services.config.requireReason, given: callReason(ctx as Context) };
-  decideCall({ connection: store.connection, actor, meta: meta as ProcedureMeta | undefined, input: input as Record<string, unknown> | undefined, reasons });
+  decideCall({
+    connection: store.connection,
+    actor,
+    meta: meta as ProcedureMeta | undefined,
+    input: input as Record<string, unknown> | undefined,
+    reasons,
+  });
   return next();
 };

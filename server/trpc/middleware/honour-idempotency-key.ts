@@ -11,7 +11,8 @@ export const idempotencyHeader = 'idempotency-key';
 const validKey = /^[\x21-\x7e]{1,255}$/;
 
 /** Routes that honour `Idempotency-Key`: job adds (`meta.idempotent`) and every route that may run as a task. */
-export const honoursIdempotencyKey = (meta: ProcedureMeta | undefined): boolean => meta?.idempotent === true || meta?.runsAsTask === true;
+export const honoursIdempotencyKey = (meta: ProcedureMeta | undefined): boolean =>
+  meta?.idempotent === true || meta?.runsAsTask === true;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -20,7 +21,11 @@ function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().filter((key) => record[key] !== undefined).map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(',')}}`;
+    return `{${Object.keys(record)
+      .sort()
+      .filter((key) => record[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -40,7 +45,8 @@ function keyOf(ctx: Context): string | undefined {
   const header = ctx.req?.headers[idempotencyHeader];
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header[0] : header;
-  if (!key || !validKey.test(key)) throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  if (!key || !validKey.test(key))
+    throw new AppError('VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
   return key;
 }
 
@@ -53,15 +59,29 @@ function keyOf(ctx: Context): string | undefined {
  * first still runs waits for it (409 IDEMPOTENCY_KEY_IN_USE after 10 s). A
  * failed first request keeps nothing, so its retry runs.
  */
-export const honourIdempotencyKey: Step<Context & { actor: Actor }> = async ({ ctx, meta, path, getRawInput, next }) => {
+export const honourIdempotencyKey: Step<Context & { actor: Actor }> = async ({
+  ctx,
+  meta,
+  path,
+  getRawInput,
+  next,
+}) => {
   if (!honoursIdempotencyKey(meta)) return next();
   const key = keyOf(ctx);
   if (key === undefined) return next();
   const persistence = ctx.services.persistence;
   const scope = scopeOf(ctx.actor, path, key, await getRawInput());
   const claim = await claimKey(() => persistence.fork(), scope);
-  if (claim.kind === 'mismatch') throw new AppError('IDEMPOTENCY_KEY_REUSED', `Idempotency-Key "${key}" was used with another request on this route; use a new key for a new request`);
-  if (claim.kind === 'busy') throw new AppError('IDEMPOTENCY_KEY_IN_USE', `A request with Idempotency-Key "${key}" is still running; retry once it has answered`);
+  if (claim.kind === 'mismatch')
+    throw new AppError(
+      'IDEMPOTENCY_KEY_REUSED',
+      `Idempotency-Key "${key}" was used with another request on this route; use a new key for a new request`,
+    );
+  if (claim.kind === 'busy')
+    throw new AppError(
+      'IDEMPOTENCY_KEY_IN_USE',
+      `A request with Idempotency-Key "${key}" is still running; retry once it has answered`,
+    );
   if (claim.kind === 'replay') {
     ctx.res?.setHeader('Idempotency-Replayed', 'true');
     return { ok: true, data: claim.body };

@@ -16,7 +16,8 @@ export const mapErrors = middleware(async ({ ctx, next }) => {
   const description = describeError(result.error);
   if (description.httpStatus === 503) ctx.res?.setHeader('Retry-After', String(unavailableRetryAfterSeconds));
   const retryAfter = description.details.retryAfterSeconds;
-  if (description.httpStatus === 429 && typeof retryAfter === 'number') ctx.res?.setHeader('Retry-After', String(retryAfter));
+  if (description.httpStatus === 429 && typeof retryAfter === 'number')
+    ctx.res?.setHeader('Retry-After', String(retryAfter));
   if (description.code === 'DATABASE_UNAVAILABLE') ctx.services.persistence.reportUnavailable();
   throw toTrpcError(result.error);
 });

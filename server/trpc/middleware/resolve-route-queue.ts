@@ -1,5 +1,12 @@
 import type { QueueDirectory } from '../../bullmq/queue-directory.js';
-import { queueLookup, queueTargetOf, resolveQueue, type QueueLookup, type QueueUse, type ResolvedQueue } from '../../bullmq/resolve-queue.js';
+import {
+  queueLookup,
+  queueTargetOf,
+  resolveQueue,
+  type QueueLookup,
+  type QueueUse,
+  type ResolvedQueue,
+} from '../../bullmq/resolve-queue.js';
 import type { StoreHandle } from '../../stores/store-handle.js';
 import { describeError } from '../errors.js';
 
@@ -8,7 +15,12 @@ import { describeError } from '../errors.js';
  * route that created (`create`) or removed (`remove`) a queue succeeded:
  * queue lists show the change at once.
  */
-export function updateQueueDirectory(directory: QueueDirectory, store: StoreHandle, use: QueueUse, resolved: ResolvedQueue): void {
+export function updateQueueDirectory(
+  directory: QueueDirectory,
+  store: StoreHandle,
+  use: QueueUse,
+  resolved: ResolvedQueue,
+): void {
   if (use === 'create' && !resolved.existed) directory.remember(store.connection.id, resolved.ref);
   if (use === 'remove') directory.removed(store.connection.id, resolved.ref);
 }
@@ -43,7 +55,9 @@ interface QueueCall<Result extends { ok: true } | { ok: false; error: unknown }>
  */
 function unresolvedQueue(lookup: QueueLookup): ResolvedQueue {
   const misuse = (): never => {
-    throw new Error(`Queue "${lookup.name}" is checked by the route's own script (meta.queueCheck 'in-script'): read ctx.queueLookup, not ctx.queue`);
+    throw new Error(
+      `Queue "${lookup.name}" is checked by the route's own script (meta.queueCheck 'in-script'): read ctx.queueLookup, not ctx.queue`,
+    );
   };
   return {
     get ref() {
@@ -66,7 +80,9 @@ function unresolvedQueue(lookup: QueueLookup): ResolvedQueue {
  * the queue itself (`in-script`: job detail, logs and pages, one round trip
  * each) gets only the lookup: candidate prefixes and the same 404.
  */
-export async function withRouteQueue<Result extends { ok: true } | { ok: false; error: unknown }>(call: QueueCall<Result>): Promise<Result> {
+export async function withRouteQueue<Result extends { ok: true } | { ok: false; error: unknown }>(
+  call: QueueCall<Result>,
+): Promise<Result> {
   const target = queueTargetOf(withEmptyPrefix(await call.getRawInput(), call.query));
   const lookup = queueLookup(call.store, target);
   if (call.check === 'in-script') {

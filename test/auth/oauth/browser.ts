@@ -6,7 +6,9 @@ export class TestBrowser {
   private readonly jars = new Map<string, Map<string, string>>();
 
   cookieHeader(url: string): string {
-    return [...(this.jars.get(new URL(url).host) ?? new Map<string, string>()).entries()].map(([name, value]) => `${name}=${value}`).join('; ');
+    return [...(this.jars.get(new URL(url).host) ?? new Map<string, string>()).entries()]
+      .map(([name, value]) => `${name}=${value}`)
+      .join('; ');
   }
 
   cookie(url: string, name: string): string | undefined {
@@ -32,11 +34,18 @@ export class TestBrowser {
     this.jars.set(new URL(url).host, jar);
   }
 
-  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const response = await fetch(url, {
       method: init.method ?? (init.form ? 'POST' : 'GET'),
       redirect: 'manual',
-      headers: { cookie: this.cookieHeader(url), ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...init.headers },
+      headers: {
+        cookie: this.cookieHeader(url),
+        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...init.headers,
+      },
       body: init.form ? new URLSearchParams(init.form).toString() : undefined,
     });
     this.remember(url, response);

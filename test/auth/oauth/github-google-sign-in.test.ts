@@ -10,7 +10,11 @@ let standIns: Awaited<ReturnType<typeof startProviderStandIns>>;
 let app: TestApp;
 
 /** Sign-in start → the stand-in approves → the callback URL it sends back (not yet visited). */
-async function approveAt(browser: TestBrowser, provider: 'github' | 'google', tamper?: (callback: URL) => void): Promise<URL> {
+async function approveAt(
+  browser: TestBrowser,
+  provider: 'github' | 'google',
+  tamper?: (callback: URL) => void,
+): Promise<URL> {
   const authorize = await startSignIn(app, browser, provider);
   const approved = await browser.request(authorize.href);
   const callback = new URL(locationOf(approved, authorize.href));
@@ -42,10 +46,13 @@ afterAll(async () => {
 
 describe('GitHub', () => {
   beforeEach(() => {
-    standIns.accounts.github = { user: { id: 4242, login: 'octo', name: 'Octo Cat' }, emails: [{ email: 'octo@example.test', primary: true, verified: true }] };
+    standIns.accounts.github = {
+      user: { id: 4242, login: 'octo', name: 'Octo Cat' },
+      emails: [{ email: 'octo@example.test', primary: true, verified: true }],
+    };
   });
 
-  it('signs in through the code grant and GitHub\'s user API, with state and PKCE S256 but no nonce', async () => {
+  it("signs in through the code grant and GitHub's user API, with state and PKCE S256 but no nonce", async () => {
     const browser = new TestBrowser();
     const authorize = await startSignIn(app, browser, 'github');
     expect(authorize.searchParams.get('redirect_uri')).toBe(`${appBaseUrl}/api/auth/callback/github`);
@@ -56,13 +63,21 @@ describe('GitHub', () => {
     const landed = await finishOnApp(app, browser, callback);
     expect(landed.location).toBe('/');
     expect(await sessionUser(landed.session)).toMatchObject({ email: 'octo@example.test', name: 'Octo Cat' });
-    expect(await sql(app, `select subject from external_identity where provider = 'github'`)).toEqual([{ subject: '4242' }]);
+    expect(await sql(app, `select subject from external_identity where provider = 'github'`)).toEqual([
+      { subject: '4242' },
+    ]);
   });
 
   it('refuses an account whose primary email is not verified', async () => {
-    standIns.accounts.github = { user: { id: 77, login: 'shady', name: null }, emails: [{ email: 'octo@example.test', primary: true, verified: false }] };
+    standIns.accounts.github = {
+      user: { id: 77, login: 'shady', name: null },
+      emails: [{ email: 'octo@example.test', primary: true, verified: false }],
+    };
     const browser = new TestBrowser();
-    expect(await finishOnApp(app, browser, await approveAt(browser, 'github'))).toEqual({ location: '/?authError=email_not_verified', session: undefined });
+    expect(await finishOnApp(app, browser, await approveAt(browser, 'github'))).toEqual({
+      location: '/?authError=email_not_verified',
+      session: undefined,
+    });
   });
 
   it('lands on provider_denied when the person declines at GitHub', async () => {
@@ -71,7 +86,10 @@ describe('GitHub', () => {
       callback.searchParams.delete('code');
       callback.searchParams.set('error', 'access_denied');
     });
-    expect(await finishOnApp(app, browser, declined)).toEqual({ location: '/?authError=provider_denied', session: undefined });
+    expect(await finishOnApp(app, browser, declined)).toEqual({
+      location: '/?authError=provider_denied',
+      session: undefined,
+    });
   });
 
   it('refuses a tampered state and a replayed code', async () => {
@@ -83,7 +101,10 @@ describe('GitHub', () => {
     const callback = await approveAt(replaying, 'github');
     const stateCookie = replaying.cookie(app.url, 'bullpen_oauth')!;
     expect((await finishOnApp(app, replaying, callback)).session).toBeTruthy();
-    const replay = await fetch(`${app.url}${callback.pathname}${callback.search}`, { redirect: 'manual', headers: { cookie: `bullpen_oauth=${stateCookie}` } });
+    const replay = await fetch(`${app.url}${callback.pathname}${callback.search}`, {
+      redirect: 'manual',
+      headers: { cookie: `bullpen_oauth=${stateCookie}` },
+    });
     expect(replay.headers.get('location')).toBe('/?authError=token_rejected');
   });
 });
@@ -110,13 +131,18 @@ describe('Google', () => {
   ])('refuses an ID token with %s', async (_label, lie, authError) => {
     standIns.accounts.googleIdToken = lie;
     const browser = new TestBrowser();
-    expect(await finishOnApp(app, browser, await approveAt(browser, 'google'))).toEqual({ location: `/?authError=${authError}`, session: undefined });
+    expect(await finishOnApp(app, browser, await approveAt(browser, 'google'))).toEqual({
+      location: `/?authError=${authError}`,
+      session: undefined,
+    });
   });
 
   it('refuses an unverified email', async () => {
     standIns.accounts.google = { sub: '2000', email: 'nobody@example.test', email_verified: false, name: 'Nobody' };
     const browser = new TestBrowser();
-    expect((await finishOnApp(app, browser, await approveAt(browser, 'google'))).location).toBe('/?authError=email_not_verified');
+    expect((await finishOnApp(app, browser, await approveAt(browser, 'google'))).location).toBe(
+      '/?authError=email_not_verified',
+    );
   });
 });
 
@@ -129,17 +155,26 @@ describe('existing accounts and linking', () => {
     const approved = await browser.request(locationOf(started, app.url));
     return finishOnApp(app, browser, new URL(locationOf(approved, app.url)));
   }
-  const unlink = (user: SignedInUser, provider: string) => request(`${app.api}/auth/identities/${provider}`, { method: 'DELETE', headers: asBrowser(app, user) });
+  const unlink = (user: SignedInUser, provider: string) =>
+    request(`${app.api}/auth/identities/${provider}`, { method: 'DELETE', headers: asBrowser(app, user) });
 
   it('a first GitHub sign-in whose verified email has an account is refused (account_exists), then linked by its owner', async () => {
     const user = await signUp(app, 'octo-owner');
-    standIns.accounts.github = { user: { id: 5150, login: 'octo-owner', name: null }, emails: [{ email: user.email, primary: true, verified: true }] };
+    standIns.accounts.github = {
+      user: { id: 5150, login: 'octo-owner', name: null },
+      emails: [{ email: user.email, primary: true, verified: true }],
+    };
     const refused = new TestBrowser();
-    expect(await finishOnApp(app, refused, await approveAt(refused, 'github'))).toEqual({ location: '/?authError=account_exists', session: undefined });
+    expect(await finishOnApp(app, refused, await approveAt(refused, 'github'))).toEqual({
+      location: '/?authError=account_exists',
+      session: undefined,
+    });
     expect(await sql(app, `select id from external_identity where subject = '5150'`)).toEqual([]);
     expect((await linkAs(user, 'github')).location).toBe('/');
     const signedIn = new TestBrowser();
-    expect((await sessionUser((await finishOnApp(app, signedIn, await approveAt(signedIn, 'github'))).session)).id).toBe(user.userId);
+    expect(
+      (await sessionUser((await finishOnApp(app, signedIn, await approveAt(signedIn, 'github'))).session)).id,
+    ).toBe(user.userId);
   });
 
   it('a password-less account may unlink one provider while another remains, never the last', async () => {
@@ -147,15 +182,30 @@ describe('existing accounts and linking', () => {
     standIns.accounts.google = { sub: '7007', email, email_verified: true, name: 'Only SSO' };
     const first = new TestBrowser();
     const landed = await finishOnApp(app, first, await approveAt(first, 'google'));
-    const user: SignedInUser = { userId: (await sessionUser(landed.session)).id, email, organizationId: '', cookie: `bullpen_session=${landed.session}`, sessionId: landed.session! };
-    standIns.accounts.github = { user: { id: 7008, login: 'only-sso', name: null }, emails: [{ email: uniqueEmail('elsewhere'), primary: true, verified: false }] };
+    const user: SignedInUser = {
+      userId: (await sessionUser(landed.session)).id,
+      email,
+      organizationId: '',
+      cookie: `bullpen_session=${landed.session}`,
+      sessionId: landed.session!,
+    };
+    standIns.accounts.github = {
+      user: { id: 7008, login: 'only-sso', name: null },
+      emails: [{ email: uniqueEmail('elsewhere'), primary: true, verified: false }],
+    };
     expect((await linkAs(user, 'github')).location).toBe('/');
-    expect((await request(`${app.api}/auth/identities`, { headers: { cookie: user.cookie } })).body.identities.map((entry: { provider: string }) => entry.provider)).toEqual(['google', 'github']);
+    expect(
+      (await request(`${app.api}/auth/identities`, { headers: { cookie: user.cookie } })).body.identities.map(
+        (entry: { provider: string }) => entry.provider,
+      ),
+    ).toEqual(['google', 'github']);
     expect((await unlink(user, 'google')).status).toBe(200);
     const last = await unlink(user, 'github');
     expect(last.status).toBe(409);
     expect(last.body.code).toBe('LAST_SIGN_IN_METHOD');
-    expect(await sql(app, `select provider from external_identity where user_id = '${user.userId}'`)).toEqual([{ provider: 'github' }]);
+    expect(await sql(app, `select provider from external_identity where user_id = '${user.userId}'`)).toEqual([
+      { provider: 'github' },
+    ]);
   });
 });
 
@@ -163,20 +213,35 @@ describe('the sign-up policy applies to provider sign-ins', () => {
   let invited: TestApp;
   beforeAll(async () => {
     invited = await bootApp({
-      env: { APP_BASE_URL: appBaseUrl, SERVICE_SIGNUP: 'invite', GITHUB_CLIENT_ID: standInClient.id, GITHUB_CLIENT_SECRET: standInClient.secret },
+      env: {
+        APP_BASE_URL: appBaseUrl,
+        SERVICE_SIGNUP: 'invite',
+        GITHUB_CLIENT_ID: standInClient.id,
+        GITHUB_CLIENT_SECRET: standInClient.secret,
+      },
       app: { oauth: standIns.endpoints },
     });
-    const first = await request(`${invited.api}/auth/sign-up/email`, { method: 'POST', body: { email: 'owner@example.test', password: 'correct horse battery', name: 'Owner' }, headers: { origin: appBaseUrl } });
+    const first = await request(`${invited.api}/auth/sign-up/email`, {
+      method: 'POST',
+      body: { email: 'owner@example.test', password: 'correct horse battery', name: 'Owner' },
+      headers: { origin: appBaseUrl },
+    });
     expect(first.status).toBe(200);
   });
   afterAll(() => invited?.close());
 
   it('refuses a new GitHub account under SERVICE_SIGNUP=invite, creating no user', async () => {
-    standIns.accounts.github = { user: { id: 9001, login: 'stranger', name: 'Stranger' }, emails: [{ email: 'stranger@example.test', primary: true, verified: true }] };
+    standIns.accounts.github = {
+      user: { id: 9001, login: 'stranger', name: 'Stranger' },
+      emails: [{ email: 'stranger@example.test', primary: true, verified: true }],
+    };
     const browser = new TestBrowser();
     const authorize = await startSignIn(invited, browser, 'github');
     const callback = new URL(locationOf(await browser.request(authorize.href), authorize.href));
-    expect(await finishOnApp(invited, browser, callback)).toEqual({ location: '/?authError=signup_refused', session: undefined });
+    expect(await finishOnApp(invited, browser, callback)).toEqual({
+      location: '/?authError=signup_refused',
+      session: undefined,
+    });
     expect(await sql(invited, `select id from app_user where email = 'stranger@example.test'`)).toEqual([]);
   });
 });

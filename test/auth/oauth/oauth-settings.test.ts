@@ -38,13 +38,26 @@ describe('provider configuration', () => {
     expect(configError({ OIDC_ISSUER_URL: 'https://id.example.test', OIDC_CLIENT_ID: 'bullpen' })).toBe(
       'Invalid OIDC_CLIENT_SECRET (unset): required when OIDC_ISSUER_URL is set',
     );
-    expect(configError({ OIDC_CLIENT_SECRET: 'super-secret-value' })).toBe('Invalid OIDC_ISSUER_URL (unset): required when OIDC_CLIENT_SECRET is set');
-    expect(configError({ GITHUB_CLIENT_ID: 'gh' })).toBe('Invalid GITHUB_CLIENT_SECRET (unset): required when GITHUB_CLIENT_ID is set');
-    expect(configError({ GOOGLE_CLIENT_SECRET: 'super-secret-value' })).toBe('Invalid GOOGLE_CLIENT_ID (unset): required when GOOGLE_CLIENT_SECRET is set');
-    expect(configError({ OIDC_ISSUER_URL: 'not a url', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' })).toMatch(/^Invalid OIDC_ISSUER_URL \("<redacted>"\)/);
-    expect(configError({ OIDC_ISSUER_URL: 'https://id.example.test', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b', OIDC_SCOPES: 'email profile' })).toBe(
-      'Invalid OIDC_SCOPES ("email profile"): must include openid',
+    expect(configError({ OIDC_CLIENT_SECRET: 'super-secret-value' })).toBe(
+      'Invalid OIDC_ISSUER_URL (unset): required when OIDC_CLIENT_SECRET is set',
     );
+    expect(configError({ GITHUB_CLIENT_ID: 'gh' })).toBe(
+      'Invalid GITHUB_CLIENT_SECRET (unset): required when GITHUB_CLIENT_ID is set',
+    );
+    expect(configError({ GOOGLE_CLIENT_SECRET: 'super-secret-value' })).toBe(
+      'Invalid GOOGLE_CLIENT_ID (unset): required when GOOGLE_CLIENT_SECRET is set',
+    );
+    expect(configError({ OIDC_ISSUER_URL: 'not a url', OIDC_CLIENT_ID: 'a', OIDC_CLIENT_SECRET: 'b' })).toMatch(
+      /^Invalid OIDC_ISSUER_URL \("<redacted>"\)/,
+    );
+    expect(
+      configError({
+        OIDC_ISSUER_URL: 'https://id.example.test',
+        OIDC_CLIENT_ID: 'a',
+        OIDC_CLIENT_SECRET: 'b',
+        OIDC_SCOPES: 'email profile',
+      }),
+    ).toBe('Invalid OIDC_SCOPES ("email profile"): must include openid');
   });
 });
 
@@ -52,7 +65,9 @@ describe('the service process with a half-configured provider', () => {
   it('stops at startup with one line naming the missing variable', async () => {
     const service = startServiceProcess({ GITHUB_CLIENT_ID: 'gh', SERVICE_EMBEDDED_DIR: '/nonexistent/never-created' });
     expect(await service.exited).toBe(1);
-    expect(service.output().trim()).toBe('bullpen: Invalid GITHUB_CLIENT_SECRET (unset): required when GITHUB_CLIENT_ID is set');
+    expect(service.output().trim()).toBe(
+      'bullpen: Invalid GITHUB_CLIENT_SECRET (unset): required when GITHUB_CLIENT_ID is set',
+    );
   });
 });
 
@@ -75,7 +90,14 @@ describe('redirect after sign-in', () => {
 
 describe('state cookie', () => {
   const hash = createSecretHasher('state-cookie-test-secret-0123456789abcdef');
-  const attempt: SignInAttempt = { provider: 'oidc', state: 's', codeVerifier: 'v', nonce: 'n', redirectTo: '/', expiresAt: Date.now() + 60_000 };
+  const attempt: SignInAttempt = {
+    provider: 'oidc',
+    state: 's',
+    codeVerifier: 'v',
+    nonce: 'n',
+    redirectTo: '/',
+    expiresAt: Date.now() + 60_000,
+  };
 
   it('opens what it sealed, and nothing tampered, forged or expired', () => {
     const sealed = sealAttempt(hash, attempt);
@@ -93,23 +115,36 @@ describe('state cookie', () => {
 describe('authless mode', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', GITHUB_CLIENT_ID: 'gh', GITHUB_CLIENT_SECRET: 'gh-secret' } });
+    app = await bootApp({
+      env: { SERVICE_AUTHLESS: 'true', GITHUB_CLIENT_ID: 'gh', GITHUB_CLIENT_SECRET: 'gh-secret' },
+    });
   });
   afterAll(() => app.close());
 
-  it.each(['/auth/providers', '/auth/sign-in/github', '/auth/callback/github?code=x&state=y'])('answers 400 AUTHLESS_MODE on %s', async (path) => {
-    const response = await request(`${app.api}${path}`);
-    expect(response.status).toBe(400);
-    expect(response.body.code).toBe('AUTHLESS_MODE');
-  });
+  it.each(['/auth/providers', '/auth/sign-in/github', '/auth/callback/github?code=x&state=y'])(
+    'answers 400 AUTHLESS_MODE on %s',
+    async (path) => {
+      const response = await request(`${app.api}${path}`);
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe('AUTHLESS_MODE');
+    },
+  );
 });
 
 describe('sign-in rate limit', () => {
   it('counts provider sign-ins against RATE_LIMIT_AUTH_MAX per client IP', async () => {
-    const app = await bootApp({ env: { GITHUB_CLIENT_ID: 'gh', GITHUB_CLIENT_SECRET: 'gh-secret', RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_AUTH_MAX: '2' } });
+    const app = await bootApp({
+      env: {
+        GITHUB_CLIENT_ID: 'gh',
+        GITHUB_CLIENT_SECRET: 'gh-secret',
+        RATE_LIMIT_ENABLED: 'true',
+        RATE_LIMIT_AUTH_MAX: '2',
+      },
+    });
     try {
       const statuses = [];
-      for (let i = 0; i < 3; i += 1) statuses.push((await fetch(`${app.api}/auth/sign-in/github`, { redirect: 'manual' })).status);
+      for (let i = 0; i < 3; i += 1)
+        statuses.push((await fetch(`${app.api}/auth/sign-in/github`, { redirect: 'manual' })).status);
       expect(statuses).toEqual([302, 302, 429]);
       expect((await request(`${app.api}/auth/callback/github?code=x&state=y`)).body.code).toBe('RATE_LIMITED');
     } finally {

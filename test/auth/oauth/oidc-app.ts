@@ -14,7 +14,13 @@ export let issuer: TestIssuer;
 export let app: TestApp;
 
 export function oidcEnv(issuerUrl: string): Record<string, string> {
-  return { APP_BASE_URL: appBaseUrl, OIDC_ISSUER_URL: issuerUrl, OIDC_CLIENT_ID: issuer.clientId, OIDC_CLIENT_SECRET: issuer.clientSecret, OIDC_DISPLAY_NAME: 'Acme SSO' };
+  return {
+    APP_BASE_URL: appBaseUrl,
+    OIDC_ISSUER_URL: issuerUrl,
+    OIDC_CLIENT_ID: issuer.clientId,
+    OIDC_CLIENT_SECRET: issuer.clientSecret,
+    OIDC_DISPLAY_NAME: 'Acme SSO',
+  };
 }
 
 export function account(login: string, email: string | null, verified = true): string {
@@ -23,7 +29,11 @@ export function account(login: string, email: string | null, verified = true): s
 }
 
 /** authorize → login and consent at the provider → the callback URL it sends back (not yet visited). */
-export async function providerRoundTrip(browser: TestBrowser, login: string, options: { redirectTo?: string; tamper?: (authorize: URL) => void } = {}) {
+export async function providerRoundTrip(
+  browser: TestBrowser,
+  login: string,
+  options: { redirectTo?: string; tamper?: (authorize: URL) => void } = {},
+) {
   const authorize = await startSignIn(app, browser, 'oidc', options.redirectTo);
   options.tamper?.(authorize);
   return loginAtIssuer(browser, authorize.href, login, appBaseUrl);

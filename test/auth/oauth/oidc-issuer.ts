@@ -29,7 +29,15 @@ export async function startTestIssuer(redirectUri: string): Promise<TestIssuer> 
   const clientId = 'bullpen-test';
   const clientSecret = 'test-client-secret-that-is-long-enough-0123456789';
   const provider = new Provider(url, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], response_types: ['code'], grant_types: ['authorization_code'] }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [redirectUri],
+        response_types: ['code'],
+        grant_types: ['authorization_code'],
+      },
+    ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     cookies: { keys: ['test-cookie-key'] },
     features: { devInteractions: { enabled: true } },
@@ -44,6 +52,10 @@ export async function startTestIssuer(redirectUri: string): Promise<TestIssuer> 
     clientId,
     clientSecret,
     accounts,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

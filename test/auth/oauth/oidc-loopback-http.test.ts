@@ -15,7 +15,12 @@ let issuer: TestIssuer;
 let app: TestApp;
 
 const envFor = (issuerUrl: string, nodeEnv: string) => ({
-  NODE_ENV: nodeEnv, APP_BASE_URL: appBaseUrl, OIDC_ISSUER_URL: issuerUrl, OIDC_CLIENT_ID: issuer.clientId, OIDC_CLIENT_SECRET: issuer.clientSecret, OIDC_DISPLAY_NAME: 'Local Keycloak',
+  NODE_ENV: nodeEnv,
+  APP_BASE_URL: appBaseUrl,
+  OIDC_ISSUER_URL: issuerUrl,
+  OIDC_CLIENT_ID: issuer.clientId,
+  OIDC_CLIENT_SECRET: issuer.clientSecret,
+  OIDC_DISPLAY_NAME: 'Local Keycloak',
 });
 
 beforeAll(async () => {
@@ -36,7 +41,9 @@ describe('an OpenID issuer on loopback over plain http', () => {
     const callback = await loginAtIssuer(browser, authorize.href, 'dana', appBaseUrl);
     const landed = await finishOnApp(app, browser, callback);
     expect(landed.session).toBeTruthy();
-    const session = await request(`${app.api}/auth/get-session`, { headers: { cookie: `bullpen_session=${landed.session}` } });
+    const session = await request(`${app.api}/auth/get-session`, {
+      headers: { cookie: `bullpen_session=${landed.session}` },
+    });
     expect(session.body.user.email).toBe('dana@example.test');
   });
 
@@ -53,12 +60,23 @@ describe('an OpenID issuer on loopback over plain http', () => {
   });
 
   it('allows http only to this machine, and never in production', () => {
-    for (const url of ['http://localhost:8080/realms/dev', 'http://127.0.0.1:8080', 'http://127.3.2.1/x', 'http://[::1]:8080/']) {
+    for (const url of [
+      'http://localhost:8080/realms/dev',
+      'http://127.0.0.1:8080',
+      'http://127.3.2.1/x',
+      'http://[::1]:8080/',
+    ]) {
       expect(issuerMayUseHttp(url, 'development'), url).toBe(true);
       expect(issuerMayUseHttp(url, 'test'), url).toBe(true);
       expect(issuerMayUseHttp(url, 'production'), url).toBe(false);
     }
-    for (const url of ['http://keycloak.internal:8080', 'http://10.0.0.5', 'http://localhost.example.com', 'http://[::2]/', 'https://localhost:8443']) {
+    for (const url of [
+      'http://keycloak.internal:8080',
+      'http://10.0.0.5',
+      'http://localhost.example.com',
+      'http://[::2]/',
+      'https://localhost:8443',
+    ]) {
       expect(issuerMayUseHttp(url, 'development'), url).toBe(false);
     }
   });

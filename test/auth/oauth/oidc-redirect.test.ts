@@ -9,7 +9,11 @@ useOidcApp();
 /** Signs in through the real provider with `redirectTo`; where the app then sends the browser. */
 async function landingAfterSignIn(redirectTo: string): Promise<string> {
   const browser = new TestBrowser();
-  const landed = await finishOnApp(app, browser, await providerRoundTrip(browser, account('rita', 'rita@example.test'), { redirectTo }));
+  const landed = await finishOnApp(
+    app,
+    browser,
+    await providerRoundTrip(browser, account('rita', 'rita@example.test'), { redirectTo }),
+  );
   expect(landed.session).toBeTruthy();
   return landed.location;
 }

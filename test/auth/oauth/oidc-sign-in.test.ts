@@ -8,7 +8,10 @@ import { finishOnApp, startSignIn } from './sign-in-flow.js';
 useOidcApp();
 
 async function auditRows(errorCode: string) {
-  return sql<{ actor_kind: string; outcome: string; action: string }>(app, `select actor_kind, outcome, action from audit_event where error_code = '${errorCode}'`);
+  return sql<{ actor_kind: string; outcome: string; action: string }>(
+    app,
+    `select actor_kind, outcome, action from audit_event where error_code = '${errorCode}'`,
+  );
 }
 
 describe('sign-in with an OpenID Connect provider', () => {
@@ -39,8 +42,14 @@ describe('sign-in with an OpenID Connect provider', () => {
     expect(landed.location).toBe('/queues?tab=failed');
     expect(landed.session).toBeTruthy();
     const session = await request(`${app.api}/session`, { headers: { cookie: `bullpen_session=${landed.session}` } });
-    expect(session.body).toMatchObject({ authenticated: true, user: { email: 'alice@example.test', name: 'alice Example' }, role: 'owner' });
-    const connections = await request(`${app.api}/connections`, { headers: { cookie: `bullpen_session=${landed.session}` } });
+    expect(session.body).toMatchObject({
+      authenticated: true,
+      user: { email: 'alice@example.test', name: 'alice Example' },
+      role: 'owner',
+    });
+    const connections = await request(`${app.api}/connections`, {
+      headers: { cookie: `bullpen_session=${landed.session}` },
+    });
     expect(connections.status).toBe(200);
     const identities = await sql(app, `select provider, subject from external_identity where subject = 'alice'`);
     expect(identities).toEqual([{ provider: 'oidc', subject: 'alice' }]);
@@ -55,7 +64,12 @@ describe('sign-in with an OpenID Connect provider', () => {
       const browser = new TestBrowser();
       sessions.push((await finishOnApp(app, browser, await providerRoundTrip(browser, login))).session);
     }
-    const users = await Promise.all(sessions.map(async (id) => (await request(`${app.api}/session`, { headers: { cookie: `bullpen_session=${id}` } })).body.user.id));
+    const users = await Promise.all(
+      sessions.map(
+        async (id) =>
+          (await request(`${app.api}/session`, { headers: { cookie: `bullpen_session=${id}` } })).body.user.id,
+      ),
+    );
     expect(users[0]).toBe(users[1]);
     expect(await sql(app, `select id from app_user where email = 'bob@example.test'`)).toHaveLength(1);
   });
@@ -63,7 +77,11 @@ describe('sign-in with an OpenID Connect provider', () => {
   it('never links a verified email to the existing email/password user: account_exists (linking: account-linking.test.ts)', async () => {
     const existing = await signUp(app, 'carol');
     const browser = new TestBrowser();
-    const landed = await finishOnApp(app, browser, await providerRoundTrip(browser, account('carol-sso', existing.email)));
+    const landed = await finishOnApp(
+      app,
+      browser,
+      await providerRoundTrip(browser, account('carol-sso', existing.email)),
+    );
     expect(landed).toEqual({ location: '/?authError=account_exists', session: undefined });
     expect(await sql(app, `select id from external_identity where subject = 'carol-sso'`)).toEqual([]);
   });
@@ -71,16 +89,26 @@ describe('sign-in with an OpenID Connect provider', () => {
   it('never links or creates with an unverified email, and audits the refusal', async () => {
     const existing = await signUp(app, 'dave');
     const browser = new TestBrowser();
-    const landed = await finishOnApp(app, browser, await providerRoundTrip(browser, account('mallory', existing.email, false)));
+    const landed = await finishOnApp(
+      app,
+      browser,
+      await providerRoundTrip(browser, account('mallory', existing.email, false)),
+    );
     expect(landed).toEqual({ location: '/?authError=email_not_verified', session: undefined });
     expect(await sql(app, `select id from external_identity where subject = 'mallory'`)).toEqual([]);
-    expect(await auditRows('email_not_verified')).toEqual([{ actor_kind: 'anonymous', outcome: 'denied', action: 'auth.oauth.signIn' }]);
+    expect(await auditRows('email_not_verified')).toEqual([
+      { actor_kind: 'anonymous', outcome: 'denied', action: 'auth.oauth.signIn' },
+    ]);
   });
 
   it('never redirects off-origin after signing in', async () => {
     for (const redirectTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)']) {
       const browser = new TestBrowser();
-      const landed = await finishOnApp(app, browser, await providerRoundTrip(browser, account('kim', 'kim@example.test'), { redirectTo }));
+      const landed = await finishOnApp(
+        app,
+        browser,
+        await providerRoundTrip(browser, account('kim', 'kim@example.test'), { redirectTo }),
+      );
       expect(landed.location).toBe('/');
       expect(landed.session).toBeTruthy();
     }

@@ -14,7 +14,10 @@ interface PendingCode {
 }
 
 export interface StandInAccounts {
-  github: { user: { id: number; login: string; name: string | null }; emails: Array<{ email: string; primary: boolean; verified: boolean }> };
+  github: {
+    user: { id: number; login: string; name: string | null };
+    emails: Array<{ email: string; primary: boolean; verified: boolean }>;
+  };
   google: { sub: string; email: string; email_verified: boolean; name: string };
   /** Ways the Google stand-in can lie in its ID token. */
   googleIdToken: { aud?: string; iss?: string; signWithOtherKey?: boolean };
@@ -50,7 +53,10 @@ export async function startProviderStandIns() {
   const codes = new Map<string, PendingCode>();
   const tokens = new Map<string, 'github'>();
   const accounts: StandInAccounts = {
-    github: { user: { id: 4242, login: 'octo', name: 'Octo Cat' }, emails: [{ email: 'octo@example.test', primary: true, verified: true }] },
+    github: {
+      user: { id: 4242, login: 'octo', name: 'Octo Cat' },
+      emails: [{ email: 'octo@example.test', primary: true, verified: true }],
+    },
     google: { sub: '1099', email: 'gina@example.test', email_verified: true, name: 'Gina' },
     googleIdToken: {},
   };
@@ -58,7 +64,13 @@ export async function startProviderStandIns() {
   function authorize(provider: 'github' | 'google', url: URL, res: ServerResponse): void {
     const code = `${provider}-code-${randomBytes(6).toString('hex')}`;
     const redirectUri = url.searchParams.get('redirect_uri')!;
-    codes.set(code, { provider, challenge: url.searchParams.get('code_challenge') ?? '', redirectUri, nonce: url.searchParams.get('nonce'), used: false });
+    codes.set(code, {
+      provider,
+      challenge: url.searchParams.get('code_challenge') ?? '',
+      redirectUri,
+      nonce: url.searchParams.get('nonce'),
+      used: false,
+    });
     const back = new URL(redirectUri);
     back.searchParams.set('code', code);
     back.searchParams.set('state', url.searchParams.get('state') ?? '');
@@ -72,9 +84,19 @@ export async function startProviderStandIns() {
     const pkceOk = pending && createHash('sha256').update(verifier).digest('base64url') === pending.challenge;
     const clientOk = form.get('client_id') === standInClient.id && form.get('client_secret') === standInClient.secret;
     if (!clientOk) return json(res, 401, { error: 'invalid_client' });
-    if (!pending || pending.used || pending.provider !== provider || !pkceOk || form.get('redirect_uri') !== pending.redirectUri) {
+    if (
+      !pending ||
+      pending.used ||
+      pending.provider !== provider ||
+      !pkceOk ||
+      form.get('redirect_uri') !== pending.redirectUri
+    ) {
       // As the real ones do: GitHub answers a bad code with 200 and an error body, Google with 400.
-      if (provider === 'github') return json(res, 200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+      if (provider === 'github')
+        return json(res, 200, {
+          error: 'bad_verification_code',
+          error_description: 'The code passed is incorrect or expired.',
+        });
       return json(res, 400, { error: 'invalid_grant' });
     }
     pending.used = true;
@@ -86,11 +108,24 @@ export async function startProviderStandIns() {
     const now = Math.floor(Date.now() / 1000);
     const lie = accounts.googleIdToken;
     const idToken = signJwt(
-      { iss: lie.iss ?? 'https://accounts.google.com', aud: lie.aud ?? standInClient.id, iat: now, exp: now + 300, nonce: pending.nonce, ...accounts.google },
+      {
+        iss: lie.iss ?? 'https://accounts.google.com',
+        aud: lie.aud ?? standInClient.id,
+        iat: now,
+        exp: now + 300,
+        nonce: pending.nonce,
+        ...accounts.google,
+      },
       lie.signWithOtherKey ? otherKeys.privateKey : keys.privateKey,
       kid,
     );
-    json(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: 300, id_token: idToken, scope: 'openid email profile' });
+    json(res, 200, {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: 300,
+      id_token: idToken,
+      scope: 'openid email profile',
+    });
   }
 
   function gitHubApi(url: URL, req: IncomingMessage, res: ServerResponse): void {
@@ -108,7 +143,8 @@ export async function startProviderStandIns() {
     if (route === 'GET /google/authorize') return authorize('google', url, res);
     if (route === 'POST /github/token') return void token('github', req, res);
     if (route === 'POST /google/token') return void token('google', req, res);
-    if (route === 'GET /google/jwks') return json(res, 200, { keys: [{ ...keys.publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }] });
+    if (route === 'GET /google/jwks')
+      return json(res, 200, { keys: [{ ...keys.publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }] });
     if (url.pathname.startsWith('/github/api/')) return gitHubApi(url, req, res);
     json(res, 404, { error: 'not_found' });
   });
@@ -116,13 +152,25 @@ export async function startProviderStandIns() {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const endpoints: OAuthTestEndpoints = {
     allowInsecureRequests: true,
-    github: { authorizationEndpoint: `${origin}/github/authorize`, tokenEndpoint: `${origin}/github/token`, apiBaseUrl: `${origin}/github/api` },
-    google: { authorization_endpoint: `${origin}/google/authorize`, token_endpoint: `${origin}/google/token`, jwks_uri: `${origin}/google/jwks` },
+    github: {
+      authorizationEndpoint: `${origin}/github/authorize`,
+      tokenEndpoint: `${origin}/github/token`,
+      apiBaseUrl: `${origin}/github/api`,
+    },
+    google: {
+      authorization_endpoint: `${origin}/google/authorize`,
+      token_endpoint: `${origin}/google/token`,
+      jwks_uri: `${origin}/google/jwks`,
+    },
   };
   return {
     origin,
     endpoints,
     accounts,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

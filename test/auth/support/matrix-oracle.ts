@@ -1,4 +1,9 @@
-import { minimumRoleByPermission, roleOrder, storeChangeByPermission, type Permission } from '../../../contracts/permissions.js';
+import {
+  minimumRoleByPermission,
+  roleOrder,
+  storeChangeByPermission,
+  type Permission,
+} from '../../../contracts/permissions.js';
 import type { ConnectionProtection } from '../../../contracts/protection.js';
 import type { Role } from '../../../contracts/system.js';
 import type { MatrixRoute } from './matrix-routes.js';
@@ -39,7 +44,12 @@ export type Expectation =
   | { refused: true; statuses: number[]; codes: string[]; why: string }
   | { refused: false; statuses: number[]; dry: boolean; why: string };
 
-const refuse = (why: string, statuses: number[], codes: string[]): Expectation => ({ refused: true, statuses, codes, why });
+const refuse = (why: string, statuses: number[], codes: string[]): Expectation => ({
+  refused: true,
+  statuses,
+  codes,
+  why,
+});
 /**
  * A target in A, asked for from outside: 403/404. Routes under
  * `/c/{connectionId}` and `/organizations/{organizationId}` decide that before
@@ -48,10 +58,17 @@ const refuse = (why: string, statuses: number[], codes: string[]): Expectation =
  */
 function outOfReach(facts: ProcedureFacts, variant: InputVariant): Expectation {
   const decidedFirst = facts.onConnection || facts.inOrganizationPath;
-  const badInput = variant === 'unknownField' || (variant === 'dryRun' && !facts.takesDryRun) || (variant === 'confirmNameCase' && !facts.takesConfirmName);
+  const badInput =
+    variant === 'unknownField' ||
+    (variant === 'dryRun' && !facts.takesDryRun) ||
+    (variant === 'confirmNameCase' && !facts.takesConfirmName);
   return decidedFirst || !badInput
     ? refuse('A is out of reach', [403, 404], ['FORBIDDEN', 'NOT_FOUND'])
-    : refuse('A is out of reach (bad input refused first)', [400, 403, 404], ['UNKNOWN_FIELD', 'FORBIDDEN', 'NOT_FOUND']);
+    : refuse(
+        'A is out of reach (bad input refused first)',
+        [400, 403, 404],
+        ['UNKNOWN_FIELD', 'FORBIDDEN', 'NOT_FOUND'],
+      );
 }
 
 const atLeast = (role: Role, least: Role) => roleOrder.indexOf(role) >= roleOrder.indexOf(least);
@@ -62,20 +79,26 @@ const atLeast = (role: Role, least: Role) => roleOrder.indexOf(role) >= roleOrde
  * change) or allowed (then it answers 2xx; a dry run changes nothing either).
  */
 export function expectedAnswer({ facts, route, caller, protection, variant, transport }: CaseShape): Expectation {
-  if (transport === 'mcp' && !caller.isToken) return refuse('the MCP endpoint takes API tokens only', [401], ['UNAUTHORIZED']);
-  if (transport === 'mcp' && facts.sessionOnly) return refuse('a session-only procedure is no tool', [404], ['UNKNOWN_TOOL']);
+  if (transport === 'mcp' && !caller.isToken)
+    return refuse('the MCP endpoint takes API tokens only', [401], ['UNAUTHORIZED']);
+  if (transport === 'mcp' && facts.sessionOnly)
+    return refuse('a session-only procedure is no tool', [404], ['UNKNOWN_TOOL']);
   const role = caller.actsIn === 'A' || route.reach === 'membership' ? caller.roleInA : null;
   if (!role) return outOfReach(facts, variant);
-  if (!atLeast(role, minimumRoleByPermission[facts.permission])) return refuse(`${role} is below ${facts.permission}`, [403], ['FORBIDDEN']);
+  if (!atLeast(role, minimumRoleByPermission[facts.permission]))
+    return refuse(`${role} is below ${facts.permission}`, [403], ['FORBIDDEN']);
   if (facts.sessionOnly && caller.isToken) return refuse('tokens may not', [403], ['FORBIDDEN']);
   if (caller.readOnly) return refuse('a read-scoped token changes nothing', [403], ['FORBIDDEN']);
   const unknown = refuse('a field the route does not take', [400], ['UNKNOWN_FIELD']);
   if (variant === 'unknownField') return unknown;
   if (variant === 'dryRun' && !facts.takesDryRun) return unknown;
   if ((variant === 'confirmNameCase' || variant === 'confirmNameMissing') && !facts.takesConfirmName) {
-    return variant === 'confirmNameCase' ? unknown : judgeProtection({ facts, route, caller, protection, variant: 'documented' }, role);
+    return variant === 'confirmNameCase'
+      ? unknown
+      : judgeProtection({ facts, route, caller, protection, variant: 'documented' }, role);
   }
-  if (variant === 'confirmNameMissing' && facts.confirmNameRequired) return refuse('confirmName is required', [400], ['VALIDATION_FAILED']);
+  if (variant === 'confirmNameMissing' && facts.confirmNameRequired)
+    return refuse('confirmName is required', [400], ['VALIDATION_FAILED']);
   return judgeProtection({ facts, route, caller, protection, variant }, role);
 }
 
@@ -94,5 +117,10 @@ function judgeProtection({ facts, route, protection, variant }: CaseShape, role:
   }
   if (route.instanceOwnerOnly && role !== 'owner') return refuse('only an instance owner may', [403], ['FORBIDDEN']);
   if (route.ownOrAdmin && !atLeast(role, 'admin')) return refuse("another's, below admin", [403], ['FORBIDDEN']);
-  return { refused: false, statuses: [200, 201, 202, ...(route.alsoAllowed ?? [])], dry, why: dry ? 'a dry run' : 'allowed' };
+  return {
+    refused: false,
+    statuses: [200, 201, 202, ...(route.alsoAllowed ?? [])],
+    dry,
+    why: dry ? 'a dry run' : 'allowed',
+  };
 }

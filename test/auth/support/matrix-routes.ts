@@ -2,7 +2,17 @@ import type { SavedConnection } from './matrix-world.js';
 import { templateJobs, templateScheduler, templateTag } from './queue-template.js';
 
 /** What a case may need made fresh before it runs (an allowed call may change or remove it). */
-export type Need = 'queue' | 'member' | 'memberToken' | 'invitation' | 'rule' | 'event' | 'destination' | 'task' | 'key' | 'spareConnection';
+export type Need =
+  | 'queue'
+  | 'member'
+  | 'memberToken'
+  | 'invitation'
+  | 'rule'
+  | 'event'
+  | 'destination'
+  | 'task'
+  | 'key'
+  | 'spareConnection';
 
 export interface CaseTargets {
   connection: SavedConnection;
@@ -49,8 +59,14 @@ const every = { type: 'every', everyMs: 3_600_000 };
  * this table lacks, so a new route cannot skip the attack.
  */
 export const matrixRoutes: Record<string, MatrixRoute> = {
-  'connections.create': { actingOrganization: true, input: (t) => ({ name: `new-${t.fresh}`, url: 'redis://127.0.0.1:6379/0', prefix: `nx${t.fresh}` }) },
-  'connections.update': { needs: ['spareConnection'], input: (t) => ({ id: t.spareConnectionId, environment: 'staging' }) },
+  'connections.create': {
+    actingOrganization: true,
+    input: (t) => ({ name: `new-${t.fresh}`, url: 'redis://127.0.0.1:6379/0', prefix: `nx${t.fresh}` }),
+  },
+  'connections.update': {
+    needs: ['spareConnection'],
+    input: (t) => ({ id: t.spareConnectionId, environment: 'staging' }),
+  },
   'connections.delete': { needs: ['spareConnection'], input: (t) => ({ id: t.spareConnectionId }) },
   'connections.test': { input: (t) => ({ id: t.connection.id }) },
   'jobs.clearLogs': { needs: ['queue'], input: (t) => ({ ...onJob(t, templateJobs.failed), ...confirmQueue(t) }) },
@@ -58,22 +74,69 @@ export const matrixRoutes: Record<string, MatrixRoute> = {
   'jobs.retry': { needs: ['queue'], input: (t) => ({ ...onQueue(t), ...query('failed') }) },
   'jobs.remove': { needs: ['queue'], input: (t) => ({ ...onQueue(t), ...query('completed'), ...confirmQueue(t) }) },
   'jobs.invoke': { needs: ['queue'], input: (t) => ({ ...onQueue(t), jobIds: [templateJobs.delayed] }) },
-  'jobs.move': { needs: ['queue'], input: (t) => ({ ...onQueue(t), to: { queueName: `${t.queueName}-dlq` }, status: 'failed', all: true, ...confirmQueue(t) }) },
-  'jobs.updateData': { needs: ['queue'], input: (t) => ({ ...onJob(t, templateJobs.waiting), data: { tag: templateTag, edited: true } }) },
+  'jobs.move': {
+    needs: ['queue'],
+    input: (t) => ({
+      ...onQueue(t),
+      to: { queueName: `${t.queueName}-dlq` },
+      status: 'failed',
+      all: true,
+      ...confirmQueue(t),
+    }),
+  },
+  'jobs.updateData': {
+    needs: ['queue'],
+    input: (t) => ({ ...onJob(t, templateJobs.waiting), data: { tag: templateTag, edited: true } }),
+  },
   'jobs.duplicate': { needs: ['queue'], input: (t) => onJob(t, templateJobs.waiting) },
-  'jobs.clearStacktraces': { needs: ['queue'], input: (t) => ({ ...onJob(t, templateJobs.failed), keep: 0, ...confirmQueue(t) }) },
-  'jobs.retryAcross': { needs: ['queue'], input: (t) => ({ connectionId: t.connection.id, status: 'failed', queues: { include: [t.queueName], exclude: [] } }) },
+  'jobs.clearStacktraces': {
+    needs: ['queue'],
+    input: (t) => ({ ...onJob(t, templateJobs.failed), keep: 0, ...confirmQueue(t) }),
+  },
+  'jobs.retryAcross': {
+    needs: ['queue'],
+    input: (t) => ({
+      connectionId: t.connection.id,
+      status: 'failed',
+      queues: { include: [t.queueName], exclude: [] },
+    }),
+  },
   'jobs.removeAcross': {
     needs: ['queue'],
-    input: (t) => ({ connectionId: t.connection.id, status: 'completed', queues: { include: [t.queueName], exclude: [] }, confirmName: t.connection.name }),
+    input: (t) => ({
+      connectionId: t.connection.id,
+      status: 'completed',
+      queues: { include: [t.queueName], exclude: [] },
+      confirmName: t.connection.name,
+    }),
   },
-  'schedulers.create': { needs: ['queue'], input: (t) => ({ ...onQueue(t), schedulerId: 's2', name: 'tick', schedule: every }) },
-  'schedulers.update': { needs: ['queue'], input: (t) => ({ ...onQueue(t), schedulerId: templateScheduler, name: 'tock', schedule: { ...every, everyMs: 7_200_000 } }) },
-  'schedulers.delete': { needs: ['queue'], input: (t) => ({ ...onQueue(t), schedulerId: templateScheduler, ...confirmQueue(t) }) },
-  'storeKeys.delete': { needs: ['key'], input: (t) => ({ connectionId: t.connection.id, key: t.key, confirmName: t.connection.name }) },
+  'schedulers.create': {
+    needs: ['queue'],
+    input: (t) => ({ ...onQueue(t), schedulerId: 's2', name: 'tick', schedule: every }),
+  },
+  'schedulers.update': {
+    needs: ['queue'],
+    input: (t) => ({
+      ...onQueue(t),
+      schedulerId: templateScheduler,
+      name: 'tock',
+      schedule: { ...every, everyMs: 7_200_000 },
+    }),
+  },
+  'schedulers.delete': {
+    needs: ['queue'],
+    input: (t) => ({ ...onQueue(t), schedulerId: templateScheduler, ...confirmQueue(t) }),
+  },
+  'storeKeys.delete': {
+    needs: ['key'],
+    input: (t) => ({ connectionId: t.connection.id, key: t.key, confirmName: t.connection.name }),
+  },
   'queues.pause': { needs: ['queue'], input: onQueue },
   'queues.resume': { needs: ['queue'], input: onQueue },
-  'queues.clean': { needs: ['queue'], input: (t) => ({ ...onQueue(t), status: 'completed', gracePeriod: 0, limit: 100, ...confirmQueue(t) }) },
+  'queues.clean': {
+    needs: ['queue'],
+    input: (t) => ({ ...onQueue(t), status: 'completed', gracePeriod: 0, limit: 100, ...confirmQueue(t) }),
+  },
   'queues.purge': { needs: ['queue'], input: (t) => ({ ...onQueue(t), statuses: ['completed'], ...confirmQueue(t) }) },
   'queues.obliterate': { needs: ['queue'], input: (t) => ({ ...onQueue(t), ...confirmQueue(t) }) },
   'queues.delete': { needs: ['queue'], alsoAllowed: [409], input: (t) => ({ ...onQueue(t), ...confirmQueue(t) }) },
@@ -84,12 +147,29 @@ export const matrixRoutes: Record<string, MatrixRoute> = {
   'queues.clearRateLimit': { needs: ['queue'], input: onQueue },
   'discovery.scan': { input: (t) => ({ connectionId: t.connection.id }) },
   'tasks.cancel': { needs: ['task'], input: (t) => ({ connectionId: t.connection.id, taskId: t.taskId }) },
-  'alerts.createRule': { input: (t) => ({ connectionId: t.connection.id, name: `rule ${t.fresh}`, type: 'failed_count', threshold: 10, windowMinutes: 15 }) },
-  'alerts.updateRule': { needs: ['rule'], input: (t) => ({ connectionId: t.connection.id, ruleId: t.ruleId, threshold: 20 }) },
+  'alerts.createRule': {
+    input: (t) => ({
+      connectionId: t.connection.id,
+      name: `rule ${t.fresh}`,
+      type: 'failed_count',
+      threshold: 10,
+      windowMinutes: 15,
+    }),
+  },
+  'alerts.updateRule': {
+    needs: ['rule'],
+    input: (t) => ({ connectionId: t.connection.id, ruleId: t.ruleId, threshold: 20 }),
+  },
   'alerts.deleteRule': { needs: ['rule'], input: (t) => ({ connectionId: t.connection.id, ruleId: t.ruleId }) },
   'alerts.testRule': { needs: ['rule'], input: (t) => ({ connectionId: t.connection.id, ruleId: t.ruleId }) },
-  'alerts.acknowledgeEvent': { needs: ['rule', 'event'], input: (t) => ({ connectionId: t.connection.id, eventId: t.eventId }) },
-  'alertDestinations.create': { actingOrganization: true, input: (t) => ({ type: 'webhook', name: `hook ${t.fresh}`, url: 'http://127.0.0.1:9/alerts' }) },
+  'alerts.acknowledgeEvent': {
+    needs: ['rule', 'event'],
+    input: (t) => ({ connectionId: t.connection.id, eventId: t.eventId }),
+  },
+  'alertDestinations.create': {
+    actingOrganization: true,
+    input: (t) => ({ type: 'webhook', name: `hook ${t.fresh}`, url: 'http://127.0.0.1:9/alerts' }),
+  },
   'alertDestinations.delete': { needs: ['destination'], input: (t) => ({ destinationId: t.destinationId }) },
   'alertDestinations.test': { needs: ['destination'], input: (t) => ({ destinationId: t.destinationId }) },
   'auth.setActiveOrganization': { reach: 'membership', input: (t) => ({ organizationId: t.organizationId }) },
@@ -97,17 +177,42 @@ export const matrixRoutes: Record<string, MatrixRoute> = {
   'auth.revokeToken': { needs: ['member', 'memberToken'], ownOrAdmin: true, input: (t) => ({ id: t.tokenId }) },
   'organizations.create': { actingOrganization: true, input: (t) => ({ name: `org ${t.fresh}` }) },
   'organizations.update': { input: (t) => ({ organizationId: t.organizationId, name: `renamed ${t.fresh}` }) },
-  'organizations.addMember': { input: (t) => ({ organizationId: t.organizationId, email: `${t.fresh}@example.test`, role: 'viewer' }) },
-  'organizations.changeMemberRole': { needs: ['member'], input: (t) => ({ organizationId: t.organizationId, userId: t.memberUserId, role: 'operator' }) },
-  'organizations.removeMember': { needs: ['member'], input: (t) => ({ organizationId: t.organizationId, userId: t.memberUserId }) },
-  'organizations.createMemberPasswordReset': { needs: ['member'], instanceOwnerOnly: true, input: (t) => ({ organizationId: t.organizationId, userId: t.memberUserId }) },
-  'invitations.create': { input: (t) => ({ organizationId: t.organizationId, email: `${t.fresh}@example.test`, role: 'viewer' }) },
+  'organizations.addMember': {
+    input: (t) => ({ organizationId: t.organizationId, email: `${t.fresh}@example.test`, role: 'viewer' }),
+  },
+  'organizations.changeMemberRole': {
+    needs: ['member'],
+    input: (t) => ({ organizationId: t.organizationId, userId: t.memberUserId, role: 'operator' }),
+  },
+  'organizations.removeMember': {
+    needs: ['member'],
+    input: (t) => ({ organizationId: t.organizationId, userId: t.memberUserId }),
+  },
+  'organizations.createMemberPasswordReset': {
+    needs: ['member'],
+    instanceOwnerOnly: true,
+    input: (t) => ({ organizationId: t.organizationId, userId: t.memberUserId }),
+  },
+  'invitations.create': {
+    input: (t) => ({ organizationId: t.organizationId, email: `${t.fresh}@example.test`, role: 'viewer' }),
+  },
   // Bullpen's own records only (an alert rule on the case's connection, by name): its protection has no part to play.
   'definitions.import': {
     actingOrganization: true,
     input: (t) => ({
-      definitions: { bullpenDefinitions: 1, connections: [{ name: t.connection.name, alertRules: [{ name: `imported ${t.fresh}`, type: 'backlog', threshold: 100, windowMinutes: 5 }] }] },
+      definitions: {
+        bullpenDefinitions: 1,
+        connections: [
+          {
+            name: t.connection.name,
+            alertRules: [{ name: `imported ${t.fresh}`, type: 'backlog', threshold: 100, windowMinutes: 5 }],
+          },
+        ],
+      },
     }),
   },
-  'invitations.revoke': { needs: ['invitation'], input: (t) => ({ organizationId: t.organizationId, invitationId: t.invitationId }) },
+  'invitations.revoke': {
+    needs: ['invitation'],
+    input: (t) => ({ organizationId: t.organizationId, invitationId: t.invitationId }),
+  },
 };

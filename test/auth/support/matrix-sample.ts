@@ -34,9 +34,16 @@ const pairsOf = (row: Record<string, unknown>): string[] => {
  * plus `extra` more rows at random. The full product of a route is up to
  * 1,200 rows; its pairs fit in ~25.
  */
-export function pairwiseSample<T extends Record<string, readonly unknown[]>>(dimensions: T, seed: number, extra = 0): Array<{ [K in keyof T]: T[K][number] }> {
+export function pairwiseSample<T extends Record<string, readonly unknown[]>>(
+  dimensions: T,
+  seed: number,
+  extra = 0,
+): Array<{ [K in keyof T]: T[K][number] }> {
   const random = seededRandom(seed);
-  const rows = product(dimensions).map((row) => ({ row, sort: random() })).sort((a, b) => a.sort - b.sort).map(({ row }) => row);
+  const rows = product(dimensions)
+    .map((row) => ({ row, sort: random() }))
+    .sort((a, b) => a.sort - b.sort)
+    .map(({ row }) => row);
   const uncovered = new Set(rows.flatMap(pairsOf));
   const chosen: typeof rows = [];
   while (uncovered.size > 0) {

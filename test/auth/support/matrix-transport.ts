@@ -40,10 +40,24 @@ const mcpHeaders = { accept: 'application/json, text/event-stream', 'mcp-protoco
  * unknown tool (a JSON-RPC error) is `UNKNOWN_TOOL`, 404.
  */
 async function mcpCall(call: RouteCall): Promise<Answer> {
-  const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: call.procedure.replaceAll('.', '_'), arguments: call.input } };
-  const { status, body } = await request(`${call.api}/mcp`, { method: 'POST', headers: { ...call.headers, ...mcpHeaders }, body: message });
+  const message = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: call.procedure.replaceAll('.', '_'), arguments: call.input },
+  };
+  const { status, body } = await request(`${call.api}/mcp`, {
+    method: 'POST',
+    headers: { ...call.headers, ...mcpHeaders },
+    body: message,
+  });
   if (status !== 200) return { status, code: body?.code, body };
-  if (body?.error) return { status: 404, code: /Unknown tool/.test(body.error.message) ? 'UNKNOWN_TOOL' : `JSON-RPC ${body.error.code}`, body };
+  if (body?.error)
+    return {
+      status: 404,
+      code: /Unknown tool/.test(body.error.message) ? 'UNKNOWN_TOOL' : `JSON-RPC ${body.error.code}`,
+      body,
+    };
   if (!body?.result?.isError) return { status: 200, code: undefined, body };
   const error = JSON.parse(body.result.content[0].text) as { code: ErrorCode };
   return { status: errorStatusByCode[error.code] ?? 500, code: error.code, body: error };
@@ -61,7 +75,11 @@ export async function callRoute(transport: Transport, call: RouteCall): Promise<
     const { status, body } = await request(url, { method: 'POST', headers: call.headers, body: call.input });
     return { status, code: body?.error?.data?.code, body };
   }
-  const { status, body } = await request(`${url}?batch=1`, { method: 'POST', headers: call.headers, body: { 0: call.input } });
+  const { status, body } = await request(`${url}?batch=1`, {
+    method: 'POST',
+    headers: call.headers,
+    body: { 0: call.input },
+  });
   const item = Array.isArray(body) ? body[0] : undefined;
   if (!item) return { status, code: undefined, body };
   return { status: item.error ? item.error.data?.httpStatus : 200, code: item.error?.data?.code, body: item };

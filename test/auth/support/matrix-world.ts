@@ -62,10 +62,15 @@ export class MatrixWorld {
   }
 
   static async boot(): Promise<MatrixWorld> {
-    const app = await bootApp({ env: { DISABLE_RATE_LIMIT: 'true', SERVICE_QUEUE_LIST_CACHE_MS: '0', SERVICE_WEBHOOK_ALLOW: '127.0.0.1' } });
+    const app = await bootApp({
+      env: { DISABLE_RATE_LIMIT: 'true', SERVICE_QUEUE_LIST_CACHE_MS: '0', SERVICE_WEBHOOK_ALLOW: '127.0.0.1' },
+    });
     const world = new MatrixWorld(app);
     await world.populate();
-    world.db = new Database(path.join((app.config.persistence as { directory: string }).directory, embeddedDatabaseFile), { readonly: true });
+    world.db = new Database(
+      path.join((app.config.persistence as { directory: string }).directory, embeddedDatabaseFile),
+      { readonly: true },
+    );
     return world;
   }
 
@@ -79,7 +84,13 @@ export class MatrixWorld {
     this.instanceOwner = await signUp(app, 'instance-owner');
     this.organizationA = this.instanceOwner.organizationId;
     this.ownerB = await signUp(app, 'owner-b');
-    this.organizationB = (await request(`${app.api}/organizations`, { method: 'POST', headers: this.browser(this.ownerB), body: { name: 'B' } })).body.id;
+    this.organizationB = (
+      await request(`${app.api}/organizations`, {
+        method: 'POST',
+        headers: this.browser(this.ownerB),
+        body: { name: 'B' },
+      })
+    ).body.id;
     for (const role of ['viewer', 'operator', 'admin', 'owner'] as const) {
       const same = await signUp(app, `same-${role}`);
       await addMember(app, this.instanceOwner, this.organizationA, same, role);
@@ -93,25 +104,38 @@ export class MatrixWorld {
         this.people.set(`${relation}:${role}`, user);
       });
     }
-    for (const [kind, body] of [['token', { role: 'operator' }], ['reader', { role: 'owner', scope: 'read' }]] as const) {
+    for (const [kind, body] of [
+      ['token', { role: 'operator' }],
+      ['reader', { role: 'owner', scope: 'read' }],
+    ] as const) {
       this.tokens.set(`${kind}:same`, await this.token(this.people.get('same:owner')!, this.organizationA, body));
       this.tokens.set(`${kind}:another`, await this.token(this.ownerB, this.organizationB, body));
       this.tokens.set(`${kind}:both`, await this.token(this.people.get('both:owner')!, this.organizationB, body));
     }
-    for (const protection of connectionProtections) this.connections[protection] = await this.saveConnection(protection);
+    for (const protection of connectionProtections)
+      this.connections[protection] = await this.saveConnection(protection);
     await this.template.build();
   }
 
   private async token(user: SignedInUser, organizationId: string, body: Record<string, string>): Promise<string> {
-    const created = await request(`${this.app.api}/auth/tokens`, { method: 'POST', headers: this.browser(user, organizationId), body: { name: 'matrix', ...body } });
-    if (created.status !== 201 && created.status !== 200) throw new Error(`token: ${created.status} ${JSON.stringify(created.body)}`);
+    const created = await request(`${this.app.api}/auth/tokens`, {
+      method: 'POST',
+      headers: this.browser(user, organizationId),
+      body: { name: 'matrix', ...body },
+    });
+    if (created.status !== 201 && created.status !== 200)
+      throw new Error(`token: ${created.status} ${JSON.stringify(created.body)}`);
     return created.body.token;
   }
 
   private async saveConnection(protection: ConnectionProtection): Promise<SavedConnection> {
     const prefix = uniquePrefix('mx');
     const body = { name: `conn-${protection}`, url: `${redisUrl}/0`, prefix, protection };
-    const created = await request(`${this.app.api}/connections`, { method: 'POST', headers: this.browser(this.instanceOwner, this.organizationA), body });
+    const created = await request(`${this.app.api}/connections`, {
+      method: 'POST',
+      headers: this.browser(this.instanceOwner, this.organizationA),
+      body,
+    });
     if (created.status !== 201) throw new Error(`connection: ${created.status} ${JSON.stringify(created.body)}`);
     return { id: created.body.id, name: body.name, prefix, protection };
   }
@@ -124,16 +148,31 @@ export class MatrixWorld {
     if (role === 'token' || role === 'reader') {
       const actsIn = relation === 'same' ? 'A' : 'B';
       const roleInA = relation !== 'same' ? null : role === 'token' ? 'operator' : 'owner';
-      return { headers: { authorization: `Bearer ${this.tokens.get(`${role}:${relation}`)!}` }, userId: '', actsIn, roleInA, isToken: true, readOnly: role === 'reader' };
+      return {
+        headers: { authorization: `Bearer ${this.tokens.get(`${role}:${relation}`)!}` },
+        userId: '',
+        actsIn,
+        roleInA,
+        isToken: true,
+        readOnly: role === 'reader',
+      };
     }
     const user = this.people.get(`${relation}:${role}`)!;
     const actsIn = relation === 'same' || (relation === 'both' && viaA) ? 'A' : 'B';
     const organizationId = actsIn === 'A' ? this.organizationA : this.organizationB;
-    return { headers: this.browser(user, organizationId), userId: user.userId, actsIn, roleInA: relation === 'another' ? null : role, isToken: false, readOnly: false };
+    return {
+      headers: this.browser(user, organizationId),
+      userId: user.userId,
+      actsIn,
+      roleInA: relation === 'another' ? null : role,
+      isToken: false,
+      readOnly: false,
+    };
   }
 
   async close(): Promise<void> {
-    for (const connection of Object.values(this.connections)) await deleteKeysMatching(this.redis, `${connection.prefix}*`);
+    for (const connection of Object.values(this.connections))
+      await deleteKeysMatching(this.redis, `${connection.prefix}*`);
     await this.template.removeAll();
     this.redis.disconnect();
     this.db?.close();

@@ -28,10 +28,14 @@ export class QueueTemplate {
     const queue = new Queue(this.name, options);
     await queue.add('fails', { tag: templateTag, fail: true }, { jobId: templateJobs.failed });
     await queue.add('succeeds', { tag: templateTag }, { jobId: templateJobs.completed });
-    const worker = new Worker(this.name, async (job) => {
-      await job.log(`tried ${job.id}`);
-      if (job.data.fail) throw new Error('matrix failure');
-    }, { ...options, autorun: false });
+    const worker = new Worker(
+      this.name,
+      async (job) => {
+        await job.log(`tried ${job.id}`);
+        if (job.data.fail) throw new Error('matrix failure');
+      },
+      { ...options, autorun: false },
+    );
     const settled = new Promise<void>((resolve) => {
       let count = 0;
       const settle = () => ++count === 2 && resolve();
@@ -43,7 +47,11 @@ export class QueueTemplate {
     await queue.add('waits', { tag: templateTag }, { jobId: templateJobs.waiting });
     await queue.add('later', { tag: templateTag }, { jobId: templateJobs.delayed, delay: 3_600_000 });
     await queue.add('urgent', { tag: templateTag }, { jobId: templateJobs.prioritized, priority: 5 });
-    await queue.upsertJobScheduler(templateScheduler, { every: 3_600_000 }, { name: 'tick', data: { tag: templateTag } });
+    await queue.upsertJobScheduler(
+      templateScheduler,
+      { every: 3_600_000 },
+      { name: 'tick', data: { tag: templateTag } },
+    );
     await queue.close();
     await this.capture();
   }
@@ -54,13 +62,18 @@ export class QueueTemplate {
     const pipeline = this.redis.pipeline();
     for (const key of names) pipeline.dumpBuffer(key).pttl(key);
     const replies = (await pipeline.exec())!.map(([, value]) => value);
-    this.keys = names.map((key, index) => ({ suffix: key.slice(base.length), dump: replies[index * 2] as Buffer, ttl: Math.max(0, replies[index * 2 + 1] as number) }));
+    this.keys = names.map((key, index) => ({
+      suffix: key.slice(base.length),
+      dump: replies[index * 2] as Buffer,
+      ttl: Math.max(0, replies[index * 2 + 1] as number),
+    }));
   }
 
   /** A copy of the template as queue `name` under `prefix` (a connection's). */
   async copyTo(prefix: string, name: string): Promise<void> {
     const pipeline = this.redis.pipeline();
-    for (const { suffix, dump, ttl } of this.keys) pipeline.restore(`${prefix}:${name}:${suffix}`, ttl, dump, 'REPLACE');
+    for (const { suffix, dump, ttl } of this.keys)
+      pipeline.restore(`${prefix}:${name}:${suffix}`, ttl, dump, 'REPLACE');
     await pipeline.exec();
   }
 

@@ -22,4 +22,5 @@ export function useSessionApp(persistence: PersistenceKind): void {
 
 export const signIn = (email: string, password: string) =>
   request(`${app.api}/auth/sign-in/email`, { method: 'POST', body: { email, password } });
-export const getSession = (cookie?: string) => request(`${app.api}/auth/get-session`, { headers: cookie ? { cookie } : {} });
+export const getSession = (cookie?: string) =>
+  request(`${app.api}/auth/get-session`, { headers: cookie ? { cookie } : {} });

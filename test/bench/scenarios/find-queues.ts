@@ -12,7 +12,9 @@ export interface SeededStates {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function timedList(url: string): Promise<{ ms: number; body: { total: number; totals?: { waiting: number }; totalsAt?: string } }> {
+async function timedList(
+  url: string,
+): Promise<{ ms: number; body: { total: number; totals?: { waiting: number }; totalsAt?: string } }> {
   const started = performance.now();
   const response = await fetch(url);
   const body = (await response.json()) as { total: number; totals?: { waiting: number }; totalsAt?: string };
@@ -32,7 +34,11 @@ const totalsWindowMs = 5000;
 
 /** A list with totals once they come from the tracked counts (totalsAt: the request's own time, not an earlier count's). */
 async function trackedList(url: string) {
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
+  for (
+    const deadline = Date.now() + 30_000;
+    Date.now() < deadline;
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  ) {
     const asked = Date.now();
     const answer = await timedList(url);
     if (Date.parse(answer.body.totalsAt ?? '') >= asked) return answer;
@@ -61,7 +67,12 @@ async function touchQueues(redis: Redis, count: number, direction: 'add' | 'undo
  * per queue) and a sort. The answers are checked against what the seed put
  * there.
  */
-export async function findQueuesScenario(base: string, label: string, seeded: SeededStates, redis: Redis): Promise<void> {
+export async function findQueuesScenario(
+  base: string,
+  label: string,
+  seeded: SeededStates,
+  redis: Redis,
+): Promise<void> {
   const page = `${base}/queues?page=1&pageSize=100`;
   const states = ['paused', 'running', 'failing', 'idle'] as const;
   const byState = [];
@@ -69,14 +80,31 @@ export async function findQueuesScenario(base: string, label: string, seeded: Se
   const [paused, , , idle] = byState;
   const slowest = Math.max(...byState.map((one) => one.ms));
   const statesRight = paused!.body.total === seeded.paused && idle!.body.total === seeded.idle;
-  report('19 find queues', `${label}: page of 100 with state=${states.join(' / ')} (median of 7 each)`, `${byState.map((one) => one.ms).join(' / ')} ms; idle ${idle!.body.total} (seeded ${seeded.idle})`, '≤ 100 ms', slowest <= 100 && statesRight);
+  report(
+    '19 find queues',
+    `${label}: page of 100 with state=${states.join(' / ')} (median of 7 each)`,
+    `${byState.map((one) => one.ms).join(' / ')} ms; idle ${idle!.body.total} (seeded ${seeded.idle})`,
+    '≤ 100 ms',
+    slowest <= 100 && statesRight,
+  );
   const memoryBefore = await usedMemory(redis);
   const first = await timedList(`${page}&totals=true`);
-  report('19 find queues', `${label}: page of 100 with totals=true, the first (counted by script while tracking starts)`, `${round(first.ms, 1)} ms`, 'reported');
+  report(
+    '19 find queues',
+    `${label}: page of 100 with totals=true, the first (counted by script while tracking starts)`,
+    `${round(first.ms, 1)} ms`,
+    'reported',
+  );
   await trackedList(`${page}&totals=true`);
-  const tracking = (field: string, stats: string) => Number(new RegExp(`tracking_total_${field}:(\\d+)`).exec(stats)?.[1] ?? 0);
+  const tracking = (field: string, stats: string) =>
+    Number(new RegExp(`tracking_total_${field}:(\\d+)`).exec(stats)?.[1] ?? 0);
   const stats = await redis.info('stats');
-  report('19 find queues', `${label}: client-side tracking's state in the store: prefixes / keys, memory`, `${tracking('prefixes', stats)} / ${tracking('keys', stats)}, ${round((await usedMemory(redis)) - memoryBefore, 1)} MB`, 'reported');
+  report(
+    '19 find queues',
+    `${label}: client-side tracking's state in the store: prefixes / keys, memory`,
+    `${tracking('prefixes', stats)} / ${tracking('keys', stats)}, ${round((await usedMemory(redis)) - memoryBefore, 1)} MB`,
+    'reported',
+  );
   const counted = [];
   for (let i = 0; i < 3; i++) {
     await new Promise((resolve) => setTimeout(resolve, totalsWindowMs + 200));
@@ -84,20 +112,50 @@ export async function findQueuesScenario(base: string, label: string, seeded: Se
   }
   const countedMs = round(median(counted.map((run) => run.ms)), 1);
   const countedRight = counted.every((run) => run.body.totals?.waiting === seeded.waitingJobs);
-  report('19 find queues', `${label}: page of 100 with totals=true past the ${totalsWindowMs / 1000} s window (tracked, none changed; median of 3)`, `${countedMs} ms`, '≤ 100 ms', countedMs <= 100 && countedRight);
+  report(
+    '19 find queues',
+    `${label}: page of 100 with totals=true past the ${totalsWindowMs / 1000} s window (tracked, none changed; median of 3)`,
+    `${countedMs} ms`,
+    '≤ 100 ms',
+    countedMs <= 100 && countedRight,
+  );
   const touched = 1000;
   await touchQueues(redis, touched, 'add');
   const afterChange = await timedList(`${page}&totals=true`);
   await touchQueues(redis, touched, 'undo');
   const changedRight = afterChange.body.totals?.waiting === seeded.waitingJobs + touched;
-  report('19 find queues', `${label}: page of 100 with totals=true after ${touched} queues changed (tracked: those read again)`, `${round(afterChange.ms, 1)} ms, totals.waiting ${afterChange.body.totals?.waiting} (expected ${seeded.waitingJobs + touched})`, '≤ 100 ms', afterChange.ms <= 100 && changedRight);
+  report(
+    '19 find queues',
+    `${label}: page of 100 with totals=true after ${touched} queues changed (tracked: those read again)`,
+    `${round(afterChange.ms, 1)} ms, totals.waiting ${afterChange.body.totals?.waiting} (expected ${seeded.waitingJobs + touched})`,
+    '≤ 100 ms',
+    afterChange.ms <= 100 && changedRight,
+  );
   const served = await medianOf7(`${page}&totals=true`);
-  report('19 find queues', `${label}: page of 100 with totals=true, repeated (median of 7)`, `${served.ms} ms`, '≤ 100 ms', served.ms <= 100 && served.body.totals?.waiting === seeded.waitingJobs);
+  report(
+    '19 find queues',
+    `${label}: page of 100 with totals=true, repeated (median of 7)`,
+    `${served.ms} ms`,
+    '≤ 100 ms',
+    served.ms <= 100 && served.body.totals?.waiting === seeded.waitingJobs,
+  );
   const both = await medianOf7(`${page}&state=paused&totals=true`);
   const right = both.body.total === seeded.paused && both.body.totals?.waiting === seeded.waitingJobs;
-  report('19 find queues', `${label}: page of 100 with state=paused&totals=true (median of 7)`, `${both.ms} ms, totals.waiting ${both.body.totals?.waiting} (seeded ${seeded.waitingJobs})`, '≤ 100 ms', both.ms <= 100 && right);
+  report(
+    '19 find queues',
+    `${label}: page of 100 with state=paused&totals=true (median of 7)`,
+    `${both.ms} ms, totals.waiting ${both.body.totals?.waiting} (seeded ${seeded.waitingJobs})`,
+    '≤ 100 ms',
+    both.ms <= 100 && right,
+  );
   const dearest = await medianOf7(`${page}&state=idle&sort=failed&totals=true`);
-  report('19 find queues', `${label}: page of 100 with state=idle&sort=failed&totals=true (median of 7)`, `${dearest.ms} ms`, '≤ 100 ms', dearest.ms <= 100 && dearest.body.total === seeded.idle);
+  report(
+    '19 find queues',
+    `${label}: page of 100 with state=idle&sort=failed&totals=true (median of 7)`,
+    `${dearest.ms} ms`,
+    '≤ 100 ms',
+    dearest.ms <= 100 && dearest.body.total === seeded.idle,
+  );
 }
 
 /** The store's used memory in MB (INFO memory). */

@@ -48,13 +48,18 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * the same code read 0.75× and 1.31× in two runs, and per-round ratios of
  * one run spread from 0.82× to 1.43× (git log -p -- README.md, Benchmarks).
  */
-async function sides(urls: Record<SubjectName, string>, subjects: Subjects, seconds: number): Promise<Record<SubjectName, Side[]>> {
+async function sides(
+  urls: Record<SubjectName, string>,
+  subjects: Subjects,
+  seconds: number,
+): Promise<Record<SubjectName, Side[]>> {
   const names = Object.keys(urls) as SubjectName[];
   // Warm every subject alike (JIT, connections, script cache) before anything is counted.
   for (const name of names) await measure(urls[name], { connections: 4, seconds: 2 });
   const runs = Object.fromEntries(names.map((name) => [name, [] as Side[]])) as Record<SubjectName, Side[]>;
   for (let round_ = 0; round_ < rounds; round_++) {
-    for (const name of [...names.slice(round_ % names.length), ...names.slice(0, round_ % names.length)]) runs[name].push(await side(urls[name], subjects[name].pid, seconds));
+    for (const name of [...names.slice(round_ % names.length), ...names.slice(0, round_ % names.length)])
+      runs[name].push(await side(urls[name], subjects[name].pid, seconds));
   }
   return runs;
 }
@@ -62,12 +67,19 @@ async function sides(urls: Record<SubjectName, string>, subjects: Subjects, seco
 /** The median over rounds of a subject's figure, and the median of the rounds' ratios of ours to bull-board's. */
 function compare(runs: Record<SubjectName, Side[]>, figure: (side: Side) => number) {
   const mid = (name: SubjectName) => Math.round(median(runs[name].map(figure)) * 1000) / 1000;
-  const ratio = round(median(runs.bullpen.map((ours, index) => figure(ours) / Math.max(0.001, figure(runs.bullBoard[index]!)))));
+  const ratio = round(
+    median(runs.bullpen.map((ours, index) => figure(ours) / Math.max(0.001, figure(runs.bullBoard[index]!)))),
+  );
   return { ours: mid('bullpen'), board: mid('bullBoard'), bare: mid('bare'), ratio };
 }
 
 /** Targets 2 and 3: GET one job and its logs, side by side, with server CPU and Redis commands per request. */
-export async function jobReadScenario(subjects: Subjects, redis: Redis, connectionId: string, seconds: number): Promise<void> {
+export async function jobReadScenario(
+  subjects: Subjects,
+  redis: Redis,
+  connectionId: string,
+  seconds: number,
+): Promise<void> {
   const routes = {
     detail: {
       bullpen: `${subjects.bullpen.url}/api/c/${connectionId}/queues/${readQueue}/jobs/${readJobId}`,
@@ -85,23 +97,58 @@ export async function jobReadScenario(subjects: Subjects, redis: Redis, connecti
     const runs = await sides(urls, subjects, perRound);
     for (const c of [1, 16] as const) {
       const { ours, board, bare, ratio } = compare(runs, (one) => one[c].requestsPerSecond);
-      report('2 job reads', `${label} req/s c=${c}: Bullpen / bull-board / bare (medians of ${rounds} interleaved rounds of ${perRound} s; ratio: median of the rounds' ratios)`, `${ours} / ${board} / ${bare} (${ratio}×)`, '≥ 1.0× bull-board', ratio >= 1);
+      report(
+        '2 job reads',
+        `${label} req/s c=${c}: Bullpen / bull-board / bare (medians of ${rounds} interleaved rounds of ${perRound} s; ratio: median of the rounds' ratios)`,
+        `${ours} / ${board} / ${bare} (${ratio}×)`,
+        '≥ 1.0× bull-board',
+        ratio >= 1,
+      );
     }
     const commands = await commandsPerRequest(redis, urls.bullpen);
     const boardCommands = await commandsPerRequest(redis, urls.bullBoard);
     const limit = label === 'detail' ? 1 : 2;
-    report('2 job reads', `${label}: Redis commands sent per request (a script counts once), Bullpen (bull-board)`, `${commands} (${boardCommands})`, `≤ ${limit}`, commands <= limit);
+    report(
+      '2 job reads',
+      `${label}: Redis commands sent per request (a script counts once), Bullpen (bull-board)`,
+      `${commands} (${boardCommands})`,
+      `≤ ${limit}`,
+      commands <= limit,
+    );
     if (label === 'detail') {
       const { ours, board, bare, ratio } = compare(runs, (one) => one[16].cpuMsPerRequest!);
-      report('3 fixed cost', 'server CPU ms per job request c=16: Bullpen / bull-board / bare (medians; ratio: median of the rounds\' ratios)', `${ours} / ${board} / ${bare} (${ratio}×)`, '≤ 1.2× bull-board', ratio <= 1.2);
+      report(
+        '3 fixed cost',
+        "server CPU ms per job request c=16: Bullpen / bull-board / bare (medians; ratio: median of the rounds' ratios)",
+        `${ours} / ${board} / ${bare} (${ratio}×)`,
+        '≤ 1.2× bull-board',
+        ratio <= 1.2,
+      );
     }
   }
 }
 
 /** Target 5: a page of 50 completed jobs against the bare BullMQ route. */
-export async function jobPageScenario(subjects: Subjects, connectionId: string, queueName: string, seconds: number): Promise<void> {
-  const ours = await measure(`${subjects.bullpen.url}/api/c/${connectionId}/queues/${queueName}/jobs?status=completed&page=1&pageSize=50`, { connections: 1, seconds });
-  const bare = await measure(`${subjects.bare.url}/queues/${queueName}/jobs?status=completed&pageSize=50`, { connections: 1, seconds });
+export async function jobPageScenario(
+  subjects: Subjects,
+  connectionId: string,
+  queueName: string,
+  seconds: number,
+): Promise<void> {
+  const ours = await measure(
+    `${subjects.bullpen.url}/api/c/${connectionId}/queues/${queueName}/jobs?status=completed&page=1&pageSize=50`,
+    { connections: 1, seconds },
+  );
+  const bare = await measure(`${subjects.bare.url}/queues/${queueName}/jobs?status=completed&pageSize=50`, {
+    connections: 1,
+    seconds,
+  });
   const ratio = round(ours.requestsPerSecond / Math.max(1, bare.requestsPerSecond));
-  report('5 job pages', 'page of 50 completed, req/s c=1: Bullpen / bare', `${ours.requestsPerSecond} / ${bare.requestsPerSecond} (${ratio}×)`, '≥ 1.5× bare', ratio >= 1.5);
+  report(
+    '5 job pages',
+    'page of 50 completed, req/s c=1: Bullpen / bare',
+    `${ours.requestsPerSecond} / ${bare.requestsPerSecond} (${ratio}×)`,
+    '≥ 1.5× bare',
+    ratio >= 1.5,
+  );
 }

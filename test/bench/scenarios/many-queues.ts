@@ -51,7 +51,13 @@ async function timedGet(url: string): Promise<{ ms: number; bytes: number; statu
 
 async function waitForCompleteScan(base: string): Promise<{ durationMs: number; queues: number; complete: boolean }> {
   for (;;) {
-    const status = (await (await fetch(`${base}/discovery`)).json()) as { scanning: boolean; lastScanAt: string | null; durationMs: number; queues: number; complete: boolean };
+    const status = (await (await fetch(`${base}/discovery`)).json()) as {
+      scanning: boolean;
+      lastScanAt: string | null;
+      durationMs: number;
+      queues: number;
+      complete: boolean;
+    };
     if (!status.scanning && status.lastScanAt) return status;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -60,7 +66,12 @@ async function waitForCompleteScan(base: string): Promise<{ durationMs: number; 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Targets 7 and 8, on the big store: cold list, restart from the index, sorted page, connection metrics, Prometheus. */
-export async function manyQueuesScenario(start: () => Promise<ServerProcess>, connectionId: string, scale: ManyQueuesScale, redis: Redis): Promise<void> {
+export async function manyQueuesScenario(
+  start: () => Promise<ServerProcess>,
+  connectionId: string,
+  scale: ManyQueuesScale,
+  redis: Redis,
+): Promise<void> {
   const dbsize = await redis.dbsize();
   const label = `${scale.queues} queues, ${(dbsize / 1e6).toFixed(2)}M keys`;
   let bullpen = await start();
@@ -68,7 +79,13 @@ export async function manyQueuesScenario(start: () => Promise<ServerProcess>, co
   const cold = await timedGet(`${base}/queues?page=1&pageSize=100`);
   report('7 queue index', `${label}: first page, never scanned (cold SCAN)`, `${cold.ms} ms`, 'reported');
   const scan = await waitForCompleteScan(base);
-  report('7 queue index', `${label}: full scan time`, `${scan.durationMs} ms, ${scan.queues} queues, complete: ${scan.complete}`, 'complete', scan.complete && scan.queues === scale.queues);
+  report(
+    '7 queue index',
+    `${label}: full scan time`,
+    `${scan.durationMs} ms, ${scan.queues} queues, complete: ${scan.complete}`,
+    'complete',
+    scan.complete && scan.queues === scale.queues,
+  );
   // One restart is one sample of a cold process on a shared machine: the median of three.
   const restarts: Array<{ ms: number; status: number }> = [];
   for (let i = 0; i < 3; i++) {
@@ -79,13 +96,30 @@ export async function manyQueuesScenario(start: () => Promise<ServerProcess>, co
   }
   const restarted = median(restarts.map((restart) => restart.ms));
   const restartedOk = restarts.every((restart) => restart.status === 200);
-  report('7 queue index', `${label}: first page after a restart (from the index, median of 3 restarts)`, `${restarted} ms`, '≤ 50 ms', restarted <= 50 && restartedOk);
+  report(
+    '7 queue index',
+    `${label}: first page after a restart (from the index, median of 3 restarts)`,
+    `${restarted} ms`,
+    '≤ 50 ms',
+    restarted <= 50 && restartedOk,
+  );
   // The figures below are the steady state: after the reconciling scan the restart started.
   const reconciled = await waitForCompleteScan(base);
-  report('7 queue index', `${label}: reconciling scan after the restart`, `${reconciled.durationMs} ms, then ${reconciled.queues} queues`, 'reported');
+  report(
+    '7 queue index',
+    `${label}: reconciling scan after the restart`,
+    `${reconciled.durationMs} ms, then ${reconciled.queues} queues`,
+    'reported',
+  );
   const sorted: number[] = [];
   for (let i = 0; i < 7; i++) sorted.push((await timedGet(`${base}/queues?page=1&pageSize=100&sort=failed`)).ms);
-  report('8 10k queues', `${label}: page of 100 sorted by failed (median of 7)`, `${median(sorted)} ms`, '≤ 100 ms', median(sorted) <= 100);
+  report(
+    '8 10k queues',
+    `${label}: page of 100 sorted by failed (median of 7)`,
+    `${median(sorted)} ms`,
+    '≤ 100 ms',
+    median(sorted) <= 100,
+  );
   await findQueuesScenario(base, label, seededStates(scale.queues), redis);
   const metrics: number[] = [];
   let metricsBytes = 0;
@@ -94,7 +128,13 @@ export async function manyQueuesScenario(start: () => Promise<ServerProcess>, co
     metrics.push(result.ms);
     metricsBytes = result.bytes;
   }
-  report('8 10k queues', `${label}: connection metrics (median of 3)`, `${median(metrics)} ms, ${round(metricsBytes / 1e6)} MB`, '≤ 500 ms', median(metrics) <= 500);
+  report(
+    '8 10k queues',
+    `${label}: connection metrics (median of 3)`,
+    `${median(metrics)} ms, ${round(metricsBytes / 1e6)} MB`,
+    '≤ 500 ms',
+    median(metrics) <= 500,
+  );
   const rssBefore = await bullpen.rssMb();
   const scrapes: number[] = [];
   let scrapeBytes = 0;
@@ -105,7 +145,19 @@ export async function manyQueuesScenario(start: () => Promise<ServerProcess>, co
     scrapeBytes = result.bytes;
   }
   const growth = watcher.stop() - rssBefore;
-  report('8 10k queues', `${label}: Prometheus scrape (median of 3)`, `${median(scrapes)} ms, ${round(scrapeBytes / 1e6)} MB`, '≤ 1000 ms', median(scrapes) <= 1000);
-  report('8 10k queues', `${label}: RSS growth during the scrapes`, `${growth} MiB (from ${rssBefore})`, '≤ 50 MiB', growth <= 50);
+  report(
+    '8 10k queues',
+    `${label}: Prometheus scrape (median of 3)`,
+    `${median(scrapes)} ms, ${round(scrapeBytes / 1e6)} MB`,
+    '≤ 1000 ms',
+    median(scrapes) <= 1000,
+  );
+  report(
+    '8 10k queues',
+    `${label}: RSS growth during the scrapes`,
+    `${growth} MiB (from ${rssBefore})`,
+    '≤ 50 MiB',
+    growth <= 50,
+  );
   await bullpen.stop();
 }

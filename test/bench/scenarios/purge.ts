@@ -43,12 +43,29 @@ export async function purgeScenario(
     if (index > 0) await reseed?.();
     results.push(await purgeRound(bullpen, connectionId, redisPort));
   }
-  const median = (pick: (result: PurgeRound) => number) => [...results.map(pick)].sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
-  const [ratio, pingBullpen, pingBare] = [median((r) => r.ratio), median((r) => r.pingBullpen), median((r) => r.pingBare)];
+  const median = (pick: (result: PurgeRound) => number) =>
+    [...results.map(pick)].sort((a, b) => a - b)[Math.floor(results.length / 2)]!;
+  const [ratio, pingBullpen, pingBare] = [
+    median((r) => r.ratio),
+    median((r) => r.pingBullpen),
+    median((r) => r.pingBare),
+  ];
   const removed = results[0]?.removed ?? 0;
   const over = rounds > 1 ? `, median of ${rounds} rounds (${results.map((r) => r.ratio).join(' / ')})` : '';
-  report('9 purge', `jobs/s over ${removed} completed: Bullpen / bare clean(0,1000) loop${over}`, `${median((r) => r.bullpen)} / ${median((r) => r.bare)} (${ratio}×)`, '≥ 0.9×', ratio >= 0.9);
-  report('9 purge', `Redis PING p99 ms while Bullpen purges (while the bare loop does)${rounds > 1 ? `, median of ${rounds}` : ''}`, `${pingBullpen} (${pingBare})`, '≤ 50 ms', pingBullpen <= 50);
+  report(
+    '9 purge',
+    `jobs/s over ${removed} completed: Bullpen / bare clean(0,1000) loop${over}`,
+    `${median((r) => r.bullpen)} / ${median((r) => r.bare)} (${ratio}×)`,
+    '≥ 0.9×',
+    ratio >= 0.9,
+  );
+  report(
+    '9 purge',
+    `Redis PING p99 ms while Bullpen purges (while the bare loop does)${rounds > 1 ? `, median of ${rounds}` : ''}`,
+    `${pingBullpen} (${pingBare})`,
+    '≤ 50 ms',
+    pingBullpen <= 50,
+  );
 }
 
 async function purgeRound(bullpen: ServerProcess, connectionId: string, redisPort: number): Promise<PurgeRound> {
@@ -63,7 +80,12 @@ async function purgeRound(bullpen: ServerProcess, connectionId: string, redisPor
   const cleanLoop = async (name: string) => {
     const queue = new Queue(name, { connection: { host: '127.0.0.1', port: redisPort }, prefix });
     let total = 0;
-    for (let batch = await queue.clean(0, 1000, 'completed'); batch.length > 0; batch = await queue.clean(0, 1000, 'completed')) total += batch.length;
+    for (
+      let batch = await queue.clean(0, 1000, 'completed');
+      batch.length > 0;
+      batch = await queue.clean(0, 1000, 'completed')
+    )
+      total += batch.length;
     await queue.close();
     return total;
   };
@@ -80,5 +102,12 @@ async function purgeRound(bullpen: ServerProcess, connectionId: string, redisPor
   pinger.disconnect();
   const rate = ({ removed, ms }: { removed: number; ms: number }) => Math.round((removed * 1000) / ms);
   const [bullpenRate, bareRate] = [rate(totals.bullpen), rate(totals.bare)];
-  return { removed: totals.bullpen.removed, bullpen: bullpenRate, bare: bareRate, ratio: round(bullpenRate / Math.max(1, bareRate)), pingBullpen: round(totals.bullpen.ping), pingBare: round(totals.bare.ping) };
+  return {
+    removed: totals.bullpen.removed,
+    bullpen: bullpenRate,
+    bare: bareRate,
+    ratio: round(bullpenRate / Math.max(1, bareRate)),
+    pingBullpen: round(totals.bullpen.ping),
+    pingBare: round(totals.bare.ping),
+  };
 }

@@ -8,7 +8,11 @@ import { report, round } from '../targets.js';
  * rescans in the background meanwhile; no request may wait for it), timed
  * per request in microseconds (measureSequential), not autocannon's whole ms.
  */
-export async function queueListScenario(bullpen: ServerProcess, connectionId: string, options: { rounds: number; spacingMs: number; seconds: number; between?: () => Promise<void>; floorUrl?: string }) {
+export async function queueListScenario(
+  bullpen: ServerProcess,
+  connectionId: string,
+  options: { rounds: number; spacingMs: number; seconds: number; between?: () => Promise<void>; floorUrl?: string },
+) {
   const url = `${bullpen.url}/api/c/${connectionId}/queues?page=1&pageSize=100&sort=name`;
   // Warmed as the job reads are (2 s of the same requests) before anything is counted: the first round
   // otherwise starts a second after the process did, and its p99 is the JIT's warm-up (5-6 ms against a
@@ -32,7 +36,13 @@ export async function queueListScenario(bullpen: ServerProcess, connectionId: st
   const perRound = runs.map((run) => run.p99Ms).join(', ');
   const slowest = round(all.at(-1)!);
   if (options.floorUrl) await reportJitterFloor(options.floorUrl, options.seconds);
-  report('4 queue list', `c=1 p50 / p99 ms over the ${all.length} requests of ${runs.length} rounds ${Math.round(options.spacingMs / 1000)} s apart (each round's p99; slowest request)`, `${p50} / ${p99} (${round(p99 / Math.max(0.01, p50))}×; ${perRound}; ${slowest})`, 'p99 ≤ 3× p50', p99 <= 3 * p50);
+  report(
+    '4 queue list',
+    `c=1 p50 / p99 ms over the ${all.length} requests of ${runs.length} rounds ${Math.round(options.spacingMs / 1000)} s apart (each round's p99; slowest request)`,
+    `${p50} / ${p99} (${round(p99 / Math.max(0.01, p50))}×; ${perRound}; ${slowest})`,
+    'p99 ≤ 3× p50',
+    p99 <= 3 * p50,
+  );
 }
 
 /**
@@ -42,5 +52,9 @@ export async function queueListScenario(bullpen: ServerProcess, connectionId: st
  */
 async function reportJitterFloor(url: string, seconds: number) {
   const floor = await measureSequential(url, { seconds });
-  report('4 queue list', 'context: bare express route, one Redis call, c=1 p50 / p99 ms', `${floor.p50Ms} / ${floor.p99Ms} (${round(floor.p99Ms / Math.max(0.01, floor.p50Ms))}×)`);
+  report(
+    '4 queue list',
+    'context: bare express route, one Redis call, c=1 p50 / p99 ms',
+    `${floor.p50Ms} / ${floor.p99Ms} (${round(floor.p99Ms / Math.max(0.01, floor.p50Ms))}×)`,
+  );
 }

@@ -9,7 +9,10 @@ const { redisPort, port, queueCount } = serverArguments();
 const serverAdapter = new ExpressAdapter();
 serverAdapter.setBasePath('/ui');
 const openQueue = queueOpener(redisPort);
-createBullBoard({ queues: manyQueueNames(queueCount).map((name) => new BullMQAdapter(openQueue(name))), serverAdapter });
+createBullBoard({
+  queues: manyQueueNames(queueCount).map((name) => new BullMQAdapter(openQueue(name))),
+  serverAdapter,
+});
 const app = express();
 app.use('/ui', serverAdapter.getRouter());
 app.listen(port, '127.0.0.1');

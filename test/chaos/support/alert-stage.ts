@@ -20,7 +20,12 @@ export function webhookReceiver(holdMs: number | null) {
   const listeners: Array<(arrival: Arrival) => void> = [];
   const server: Server = createServer((req, res) => {
     req.resume();
-    const arrival: Arrival = { path: req.url ?? '', eventId: String(req.headers['x-bullpen-event-id']), arrivedAt: Date.now(), answeredAt: null };
+    const arrival: Arrival = {
+      path: req.url ?? '',
+      eventId: String(req.headers['x-bullpen-event-id']),
+      arrivedAt: Date.now(),
+      answeredAt: null,
+    };
     arrivals.push(arrival);
     for (const listener of listeners) listener(arrival);
     if (holdMs === null) return;
@@ -29,7 +34,10 @@ export function webhookReceiver(holdMs: number | null) {
   return {
     arrivals,
     onArrival: (listener: (arrival: Arrival) => void) => listeners.push(listener),
-    start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    start: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+      ),
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -41,7 +49,10 @@ export function webhookReceiver(holdMs: number | null) {
 export async function createDestinations(api: string, base: string, name: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let n = 0; n < count; n++) {
-    const created = await request(`${api}/alerts/destinations`, { method: 'POST', body: { type: 'webhook', name: `${name}-${n}`, url: `${base}/${name}-${n}` } });
+    const created = await request(`${api}/alerts/destinations`, {
+      method: 'POST',
+      body: { type: 'webhook', name: `${name}-${n}`, url: `${base}/${name}-${n}` },
+    });
     if (created.status !== 201) throw new Error(`destination: ${created.status} ${JSON.stringify(created.body)}`);
     ids.push(created.body.id as string);
   }
@@ -49,8 +60,20 @@ export async function createDestinations(api: string, base: string, name: string
 }
 
 /** A failed_count rule (threshold 1 in a minute) on the queues `include` names, notifying `destinationIds`. */
-export async function createFailureRule(api: string, name: string, include: string[], destinationIds: string[]): Promise<string> {
-  const body = { name, type: 'failed_count', threshold: 1, windowMinutes: 1, queues: { include, exclude: [] }, destinationIds };
+export async function createFailureRule(
+  api: string,
+  name: string,
+  include: string[],
+  destinationIds: string[],
+): Promise<string> {
+  const body = {
+    name,
+    type: 'failed_count',
+    threshold: 1,
+    windowMinutes: 1,
+    queues: { include, exclude: [] },
+    destinationIds,
+  };
   const created = await request(`${api}/c/main/alerts/rules`, { method: 'POST', body });
   if (created.status !== 201) throw new Error(`rule: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body.id as string;
@@ -60,8 +83,17 @@ export async function createFailureRule(api: string, name: string, include: stri
 export async function failJobs(prefix: string, queueName: string, count: number): Promise<void> {
   const connection = { host: '127.0.0.1', port: 6379 };
   const queue = new Queue(queueName, { connection, prefix });
-  const worker = new Worker(queueName, async () => { throw new Error('declined'); }, { connection, prefix });
-  const failed = new Promise<void>((resolve) => { let n = 0; worker.on('failed', () => ++n === count && resolve()); });
+  const worker = new Worker(
+    queueName,
+    async () => {
+      throw new Error('declined');
+    },
+    { connection, prefix },
+  );
+  const failed = new Promise<void>((resolve) => {
+    let n = 0;
+    worker.on('failed', () => ++n === count && resolve());
+  });
   await queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: `j${i}`, data: {} })));
   await failed;
   await worker.close();

@@ -17,7 +17,9 @@ function readRows(): ChaosRow[] {
 export function formatChaosTable(rows: ChaosRow[]): string {
   const header = ['scenario', 'expected', 'observed', 'held'];
   const cells = rows.map((row) => [row.scenario, row.expected, row.observed, row.held ? 'yes' : 'NO']);
-  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => line[column]?.length ?? 0)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...cells.map((line) => line[column]?.length ?? 0)),
+  );
   const format = (line: string[]) => line.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(' | ');
   const rule = widths.map((width) => '-'.repeat(width)).join('-|-');
   return [format(header), rule, ...cells.map(format)].join('\n');

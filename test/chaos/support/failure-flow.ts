@@ -10,7 +10,13 @@ const connection = { host: '127.0.0.1', port: 6379 };
 export function failureFlow(prefix: string, queueNames: string[], total: number, perSecond: number) {
   const queues = queueNames.map((name) => new Queue(name, { connection, prefix }));
   const workers = queueNames.map((name) => {
-    const worker = new Worker(name, async () => { throw new Error('flowing failure'); }, { connection, prefix, concurrency: 20 });
+    const worker = new Worker(
+      name,
+      async () => {
+        throw new Error('flowing failure');
+      },
+      { connection, prefix, concurrency: 20 },
+    );
     worker.on('error', () => undefined);
     return worker;
   });
@@ -30,7 +36,8 @@ export function failureFlow(prefix: string, queueNames: string[], total: number,
     /** Resolves once every job was added. */
     added: added$,
     /** Jobs in the queues' failed sets now. */
-    failed: async (redis: Redis) => (await Promise.all(queueNames.map((name) => redis.zcard(`${prefix}:${name}:failed`)))).reduce((a, b) => a + b, 0),
+    failed: async (redis: Redis) =>
+      (await Promise.all(queueNames.map((name) => redis.zcard(`${prefix}:${name}:failed`)))).reduce((a, b) => a + b, 0),
     async close() {
       await Promise.all(workers.map((worker) => worker.close()));
       await Promise.all(queues.map((queue) => queue.close()));

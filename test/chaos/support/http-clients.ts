@@ -35,17 +35,27 @@ export function eventStream(url: string, agent: http.Agent): { open: Promise<voi
  * A request whose body arrives in two halves: `finish` sends the second, so the request is in flight
  * (the service has its headers and waits for its body) for as long as the caller chooses.
  */
-export function halfSentPost(url: string, body: unknown, agent: http.Agent): { finish(): void; answered: Promise<Outcome & { at: number }> } {
+export function halfSentPost(
+  url: string,
+  body: unknown,
+  agent: http.Agent,
+): { finish(): void; answered: Promise<Outcome & { at: number }> } {
   const bytes = Buffer.from(JSON.stringify(body));
   const half = Math.floor(bytes.length / 2);
-  const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': bytes.length } });
+  const request = http.request(url, {
+    method: 'POST',
+    agent,
+    headers: { 'content-type': 'application/json', 'content-length': bytes.length },
+  });
   const answered = new Promise<Outcome & { at: number }>((resolve) => {
     request.on('response', (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? null, error: null, text, at: Date.now() }));
-      response.on('error', (error) => resolve({ status: response.statusCode ?? null, error: error.message, text, at: Date.now() }));
+      response.on('error', (error) =>
+        resolve({ status: response.statusCode ?? null, error: error.message, text, at: Date.now() }),
+      );
     });
     request.on('error', (error) => resolve({ status: null, error: error.message, text: '', at: Date.now() }));
   });

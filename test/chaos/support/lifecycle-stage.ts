@@ -37,7 +37,8 @@ export function lifecycleStage(): LifecycleStage {
     database = await createTestDatabase();
   });
   afterAll(async () => {
-    for (const service of services) if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
+    for (const service of services)
+      if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
     await Promise.all(services.map((service) => service.exited));
     const keys = await redis.keys(`${prefix}:*`);
     for (let at = 0; at < keys.length; at += 1000) await redis.del(...keys.slice(at, at + 1000));
@@ -72,13 +73,19 @@ export function lifecycleStage(): LifecycleStage {
 }
 
 async function startStageService(env: Record<string, string>): Promise<StageService> {
-  const service = startServiceProcess({ ...serviceEnvironment, ...env }, { entry: await compiledServiceEntry(), nodeArgs: serviceNodeFlags });
+  const service = startServiceProcess(
+    { ...serviceEnvironment, ...env },
+    { entry: await compiledServiceEntry(), nodeArgs: serviceNodeFlags },
+  );
   const url = (await service.waitForOutput(/"url":"http:\/\/127\.0\.0\.1:\d+"/, 60_000)).slice(7, -1);
   return { ...service, api: `${url}/api` };
 }
 
 /** The epoch ms of a service's first log line whose message is `message`, or undefined. */
 export function logTime(service: StageService, message: string): number | undefined {
-  const line = service.output().split('\n').find((entry) => entry.includes(`"msg":"${message}"`));
+  const line = service
+    .output()
+    .split('\n')
+    .find((entry) => entry.includes(`"msg":"${message}"`));
   return line ? Date.parse((JSON.parse(line) as { time: string }).time) : undefined;
 }

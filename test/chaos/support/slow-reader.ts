@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 
 /** A GET whose body is read at `bytesPerSecond`, as a slow client (a phone, a far proxy) reads it. */
-export function slowRead(url: string, bytesPerSecond: number): Promise<{ status: number | null; bytes: number; error: string | null; ms: number }> {
+export function slowRead(
+  url: string,
+  bytesPerSecond: number,
+): Promise<{ status: number | null; bytes: number; error: string | null; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
     let bytes = 0;
@@ -16,8 +19,12 @@ export function slowRead(url: string, bytesPerSecond: number): Promise<{ status:
           setTimeout(() => response.resume(), dueMs);
         }
       });
-      response.on('end', () => resolve({ status: response.statusCode ?? null, bytes, error: null, ms: Date.now() - started }));
-      response.on('error', (error) => resolve({ status: response.statusCode ?? null, bytes, error: error.message, ms: Date.now() - started }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? null, bytes, error: null, ms: Date.now() - started }),
+      );
+      response.on('error', (error) =>
+        resolve({ status: response.statusCode ?? null, bytes, error: error.message, ms: Date.now() - started }),
+      );
     });
     request.on('error', (error) => resolve({ status: null, bytes, error: error.message, ms: Date.now() - started }));
   });

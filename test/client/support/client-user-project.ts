@@ -13,8 +13,16 @@ export const run = promisify(execFile);
 
 /** npm with a clean environment: the project's Node 22 first on PATH, as for any npm script. */
 export function npm(args: string[], cwd: string) {
-  const env = { PATH: `${path.join(repoRoot, 'node_modules/.bin')}:${process.env.PATH}`, HOME: process.env.HOME ?? tmpdir(), ...networkEnv() };
-  return run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, env, maxBuffer: 16 * 1024 * 1024 });
+  const env = {
+    PATH: `${path.join(repoRoot, 'node_modules/.bin')}:${process.env.PATH}`,
+    HOME: process.env.HOME ?? tmpdir(),
+    ...networkEnv(),
+  };
+  return run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd,
+    env,
+    maxBuffer: 16 * 1024 * 1024,
+  });
 }
 
 export const typedScript = `
@@ -45,6 +53,14 @@ await client.queues.explode.mutate();
 `;
 
 export const tsconfig = {
-  compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: ['node'], outDir: 'out' },
+  compilerOptions: {
+    strict: true,
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2023', 'DOM'],
+    types: ['node'],
+    outDir: 'out',
+  },
   include: ['check.ts', 'wrong.ts'],
 };

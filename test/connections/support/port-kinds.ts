@@ -24,28 +24,40 @@ const portOf = (server: Server) => (server.address() as AddressInfo).port;
  */
 export async function startPortKinds(): Promise<PortKinds> {
   const sockets = new Set<import('node:net').Socket>();
-  const keep = (socket: import('node:net').Socket) => void sockets.add(socket.on('close', () => sockets.delete(socket)));
+  const keep = (socket: import('node:net').Socket) =>
+    void sockets.add(socket.on('close', () => sockets.delete(socket)));
   const released = await listening(createTcpServer());
   const closedPort = portOf(released);
   await new Promise((resolve) => released.close(resolve));
   const servers: Server[] = [
     await listening(createTcpServer(keep)),
     await listening(createTcpServer((socket) => socket.destroy())),
-    await listening(createTcpServer((socket) => {
+    await listening(
+      createTcpServer((socket) => {
         keep(socket);
         socket.write('SSH-2.0-OpenSSH_9.6\r\n');
-      })),
-    await listening(createHttpServer((req, res) => req.resume().on('end', () => res.writeHead(404, { 'content-type': 'text/plain' }).end('not here')))),
+      }),
+    ),
+    await listening(
+      createHttpServer((req, res) =>
+        req.resume().on('end', () => res.writeHead(404, { 'content-type': 'text/plain' }).end('not here')),
+      ),
+    ),
   ];
   const [silent, hangsUp, banner, http] = servers.map(portOf) as [number, number, number, number];
   return {
     ports: { closed: closedPort, silent, 'hangs up': hangsUp, banner, http, redis: 6379 },
     async close() {
       for (const socket of sockets) socket.destroy();
-      await Promise.all(servers.map((server) => new Promise((resolve) => {
-        (server as Server & { closeAllConnections?: () => void }).closeAllConnections?.();
-        server.close(resolve);
-      })));
+      await Promise.all(
+        servers.map(
+          (server) =>
+            new Promise((resolve) => {
+              (server as Server & { closeAllConnections?: () => void }).closeAllConnections?.();
+              server.close(resolve);
+            }),
+        ),
+      );
     },
   };
 }

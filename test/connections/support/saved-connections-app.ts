@@ -13,8 +13,10 @@ export let app: TestApp;
 export const create = (body: unknown) => request(`${app.api}/connections`, { method: 'POST', body });
 export const patch = (id: string, body: unknown) => request(`${app.api}/connections/${id}`, { method: 'PATCH', body });
 export const remove = (id: string) => request(`${app.api}/connections/${id}`, { method: 'DELETE' });
-export const list = async () => (await request(`${app.api}/connections`)).body.connections as Array<{ id: string; name: string; isDefault: boolean }>;
-export const defaults = async () => (await list()).filter((connection) => connection.isDefault).map((connection) => connection.name);
+export const list = async () =>
+  (await request(`${app.api}/connections`)).body.connections as Array<{ id: string; name: string; isDefault: boolean }>;
+export const defaults = async () =>
+  (await list()).filter((connection) => connection.isDefault).map((connection) => connection.name);
 
 /** Boots the service on `persistence` before the block's tests; closes it after. */
 export function useSavedConnectionsApp(persistence: PersistenceKind): void {

@@ -6,4 +6,5 @@ declare const capReached: QueuesPurgeErrors[409];
 export const conflict: 'CONFLICT' = notFound.code; // expect-error: a 404 here is only NOT_FOUND
 export const removed: string = capReached.removedSoFar; // expect-error: a number
 export const noQueue = () => queuesGet({ path: { connectionId: 'main' } }); // expect-error: queueName is required
-export const noConfirm = () => queuesPurge({ path: { connectionId: 'main', queueName: 'q' }, body: { statuses: ['failed'] } }); // expect-error: confirmName is required
+export const noConfirm = () =>
+  queuesPurge({ path: { connectionId: 'main', queueName: 'q' }, body: { statuses: ['failed'] } }); // expect-error: confirmName is required

@@ -18,14 +18,30 @@ export async function signOut(baseUrl: string, headers: Record<string, string>) 
 }
 
 /** Pauses a queue with no body: every field of the pause body is optional. */
-export async function pauseQueue(baseUrl: string, headers: Record<string, string>, connectionId: string, queueName: string) {
-  const { data, response } = await queuesPause({ client: clientFor(baseUrl, headers), path: { connectionId, queueName } });
+export async function pauseQueue(
+  baseUrl: string,
+  headers: Record<string, string>,
+  connectionId: string,
+  queueName: string,
+) {
+  const { data, response } = await queuesPause({
+    client: clientFor(baseUrl, headers),
+    path: { connectionId, queueName },
+  });
   return { status: statusOf(response), isPaused: data?.isPaused };
 }
 
 /** Reads a queue; a missing one is the 404 whose `code` the document types as exactly `NOT_FOUND`. */
-export async function readQueue(baseUrl: string, headers: Record<string, string>, connectionId: string, queueName: string) {
-  const { data, error, response } = await queuesGet({ client: clientFor(baseUrl, headers), path: { connectionId, queueName } });
+export async function readQueue(
+  baseUrl: string,
+  headers: Record<string, string>,
+  connectionId: string,
+  queueName: string,
+) {
+  const { data, error, response } = await queuesGet({
+    client: clientFor(baseUrl, headers),
+    path: { connectionId, queueName },
+  });
   const status = statusOf(response);
   if (status !== 404) return { status, name: data?.name };
   const notFound = error as QueuesGetErrors[404];
@@ -35,6 +51,10 @@ export async function readQueue(baseUrl: string, headers: Record<string, string>
 
 /** Lists queues with their totals: `totals` is a boolean query parameter, as the document types it. */
 export async function listWithTotals(baseUrl: string, headers: Record<string, string>, connectionId: string) {
-  const { data, response } = await queuesList({ client: clientFor(baseUrl, headers), path: { connectionId }, query: { totals: true } });
+  const { data, response } = await queuesList({
+    client: clientFor(baseUrl, headers),
+    path: { connectionId },
+    query: { totals: true },
+  });
   return { status: statusOf(response), waiting: data?.totals?.waiting };
 }

@@ -26,7 +26,8 @@ export let document: any;
 export const state: Record<string, string> = {};
 export let queue: Queue;
 
-export const example = (operation: string) => docs.operation(operation) && (docs.operation(operation) as any).requestBody?.content['application/json'].example;
+export const example = (operation: string) =>
+  docs.operation(operation) && (docs.operation(operation) as any).requestBody?.content['application/json'].example;
 export const owner = () => bearer(state.ownerToken!);
 export const browser = () => asBrowser(app, { cookie: state.cookie! });
 export const queuePath = () => ({ connectionId: state.main!, queueName: 'emails' });
@@ -42,7 +43,8 @@ export function withExample(operation: string, call: Omit<DocumentedCall, 'opera
  * A refusal that spends the sign-in limit the tour counts down to its 429
  * (shared-errors.ts): sent twice, it would spend it twice.
  */
-const spendsAuthLimit = (operation: string, status: number) => status === 429 || / \/(auth|invitations)\//.test(operation);
+const spendsAuthLimit = (operation: string, status: number) =>
+  status === 429 || / \/(auth|invitations)\//.test(operation);
 
 /**
  * Boots the app before the file's tests and tears it down after. `mirror`:
@@ -65,7 +67,11 @@ export function bootTour(options: { mirror?: boolean } = {}): void {
     if (options.mirror) {
       stock = await listen(createApp(app.services, { restApi: stockRestApi }), 0, '127.0.0.1');
       const procedureRoutes = new Set(restOperations(appRouter).map(({ method, path }) => `${method} ${path}`));
-      docs = await MirroredValidator.mirrored(document, app.api, { stockApi: `${stock.url}/api`, procedureRoutes, unmirrored: spendsAuthLimit });
+      docs = await MirroredValidator.mirrored(document, app.api, {
+        stockApi: `${stock.url}/api`,
+        procedureRoutes,
+        unmirrored: spendsAuthLimit,
+      });
     } else docs = await DocumentValidator.create(document, app.api);
     queue = new Queue('emails', store.bullmq);
   });

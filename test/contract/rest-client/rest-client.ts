@@ -22,8 +22,14 @@ async function call<T>(url: string, init: RequestInit = {}): Promise<Outcome<T>>
 const queueUrl = (api: string, { connectionId, queueName }: { connectionId: string; queueName: string }) =>
   `${api}/c/${encodeURIComponent(connectionId)}/queues/${encodeURIComponent(queueName)}`;
 
-export function listQueues(api: string, path: ListQueues['parameters']['path'], query: ListQueues['parameters']['query'] = {}) {
-  const search = new URLSearchParams(Object.entries(query ?? {}).map(([key, value]): [string, string] => [key, String(value)]));
+export function listQueues(
+  api: string,
+  path: ListQueues['parameters']['path'],
+  query: ListQueues['parameters']['query'] = {},
+) {
+  const search = new URLSearchParams(
+    Object.entries(query ?? {}).map(([key, value]): [string, string] => [key, String(value)]),
+  );
   return call<QueueList>(`${api}/c/${encodeURIComponent(path.connectionId)}/queues?${search}`);
 }
 
@@ -35,7 +41,11 @@ export function purgeQueue(api: string, path: Purge['parameters']['path'], body:
   });
 }
 
-export function deleteQueue(api: string, path: DeleteQueue['parameters']['path'], query: DeleteQueue['parameters']['query']) {
+export function deleteQueue(
+  api: string,
+  path: DeleteQueue['parameters']['path'],
+  query: DeleteQueue['parameters']['query'],
+) {
   return call<DeleteQueue['responses'][200]['content']['application/json']>(
     `${queueUrl(api, path)}?confirmName=${encodeURIComponent(query.confirmName)}`,
     { method: 'DELETE' },

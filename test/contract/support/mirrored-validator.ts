@@ -53,7 +53,9 @@ export function alignClocks(ours: unknown, stock: unknown, key = ''): unknown {
   if (Array.isArray(ours) && Array.isArray(stock)) return stock.map((item, index) => alignClocks(ours[index], item));
   if (ours && stock && typeof ours === 'object' && typeof stock === 'object') {
     const oursRecord = ours as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(stock).map(([name, value]) => [name, alignClocks(oursRecord[name], value, name)]));
+    return Object.fromEntries(
+      Object.entries(stock).map(([name, value]) => [name, alignClocks(oursRecord[name], value, name)]),
+    );
   }
   return stock;
 }
@@ -90,7 +92,11 @@ export class MirroredValidator extends DocumentValidator {
   /** Every successful mutation the stock app served. */
   readonly servedByStock = new Set<string>();
 
-  private constructor(document: unknown, api: string, readonly mirror: Mirror) {
+  private constructor(
+    document: unknown,
+    api: string,
+    readonly mirror: Mirror,
+  ) {
     super(document, api);
   }
 
@@ -114,7 +120,9 @@ export class MirroredValidator extends DocumentValidator {
       // A read of the clock's (a rate over the last minutes) can straddle a boundary between two answers: asked again, both land alike.
       answers = comparable(await sendCall(this.api, call), await sendCall(stockApi, call));
     }
-    expect(answers.ours, `${call.operation} → ${status}: ours (received) vs the stock adapter (expected)`).toEqual(answers.stock);
+    expect(answers.ours, `${call.operation} → ${status}: ours (received) vs the stock adapter (expected)`).toEqual(
+      answers.stock,
+    );
     this.compared.add(`${call.operation} ${status}`);
     return ours;
   }

@@ -1,6 +1,11 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AnyRouter } from '@trpc/server';
-import { createOpenApiExpressMiddleware, createProcedureCache, normalizePath, type OpenApiMethod } from 'trpc-to-openapi';
+import {
+  createOpenApiExpressMiddleware,
+  createProcedureCache,
+  normalizePath,
+  type OpenApiMethod,
+} from 'trpc-to-openapi';
 import type { ErrorBody } from '../../../contracts/errors.js';
 import { jsonBodyErrors, maxBodyBytes, normalizeRestBody, parseJsonBody } from '../../../server/http/json-body.js';
 import { rejectDeepBody } from '../../../server/http/json-depth.js';
@@ -10,7 +15,13 @@ import { procedureMetaOf } from '../../../server/trpc/trpc-internals.js';
 
 interface TrpcErrorShape {
   message?: string;
-  data?: { code?: string; httpStatus?: number; message?: string; details?: Record<string, unknown>; issues?: unknown[] };
+  data?: {
+    code?: string;
+    httpStatus?: number;
+    message?: string;
+    details?: Record<string, unknown>;
+    issues?: unknown[];
+  };
 }
 
 /**
@@ -59,10 +70,18 @@ export function stockRestApi(router: AnyRouter, options: RestApiOptions): RestAp
   });
   const procedureFor = createProcedureCache(router);
   const api = express.Router();
-  api.use(options.basePath ?? '/', (req: Request, res: Response, next: NextFunction) => {
-    if (!procedureFor(req.method as OpenApiMethod, normalizePath(req.path))) return next('router');
-    rewriteErrorBody(res);
-    next();
-  }, parseJsonBody, jsonBodyErrors, rejectDeepBody, normalizeRestBody, (req: Request, res: Response) => void handler(req, res));
+  api.use(
+    options.basePath ?? '/',
+    (req: Request, res: Response, next: NextFunction) => {
+      if (!procedureFor(req.method as OpenApiMethod, normalizePath(req.path))) return next('router');
+      rewriteErrorBody(res);
+      next();
+    },
+    parseJsonBody,
+    jsonBodyErrors,
+    rejectDeepBody,
+    normalizeRestBody,
+    (req: Request, res: Response) => void handler(req, res),
+  );
   return { middleware: api, getRouteOf: () => undefined, answerGet: () => undefined };
 }

@@ -21,7 +21,11 @@ export const imageWorkdir = '/app';
 const imageOnlyCommands = [/^npm cache clean --force$/, /^mkdir -p \/data$/, /^chown node:node \/data$/];
 
 /** The commands of a RUN step that build the app, joined again with `&&`. */
-export const appCommands = (step: string) => step.split(/\s*&&\s*/).filter((command) => !imageOnlyCommands.some((pattern) => pattern.test(command))).join(' && ');
+export const appCommands = (step: string) =>
+  step
+    .split(/\s*&&\s*/)
+    .filter((command) => !imageOnlyCommands.some((pattern) => pattern.test(command)))
+    .join(' && ');
 
 export interface Stage {
   name: string;
@@ -30,7 +34,11 @@ export interface Stage {
 }
 
 export function parseDockerfile(text: string): { stages: Stage[]; cmd: string[]; healthcheck: string } {
-  const lines = text.replace(/\\\n\s*/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const lines = text
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
   const stages: Stage[] = [];
   let cmd: string[] = [];
   let healthcheck = '';
@@ -48,15 +56,26 @@ export function parseDockerfile(text: string): { stages: Stage[]; cmd: string[];
 
 /** The build context: the repository's files as a clean checkout has them, minus .dockerignore. */
 export async function contextFiles(): Promise<string[]> {
-  const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
-  const ignored = (await readFile(path.join(repoRoot, '.dockerignore'), 'utf8')).split('\n').filter(Boolean)
+  const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: repoRoot,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const ignored = (await readFile(path.join(repoRoot, '.dockerignore'), 'utf8'))
+    .split('\n')
+    .filter(Boolean)
     .map((pattern) => new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/\*/g, '[^/]*')}(/|$)`));
   return stdout.split('\n').filter((file) => file && !ignored.some((pattern) => pattern.test(file)));
 }
 
-const inImage = (dir: string, file: string) => path.join(dir, path.relative(imageWorkdir, path.resolve(imageWorkdir, file)));
+const inImage = (dir: string, file: string) =>
+  path.join(dir, path.relative(imageWorkdir, path.resolve(imageWorkdir, file)));
 
-export async function copyStep(args: string, dir: string, stageDirs: Map<string, string>, context: string[]): Promise<void> {
+export async function copyStep(
+  args: string,
+  dir: string,
+  stageDirs: Map<string, string>,
+  context: string[],
+): Promise<void> {
   const from = args.match(/--from=(\S+)\s+/)?.[1];
   const parts = args.replace(/--from=\S+\s+/, '').split(/\s+/);
   const destination = parts.pop()!;
@@ -65,21 +84,26 @@ export async function copyStep(args: string, dir: string, stageDirs: Map<string,
       await cp(inImage(stageDirs.get(from)!, source), inImage(dir, destination), { recursive: true });
       continue;
     }
-    const files = source === '.' ? context : context.filter((file) => file === source || file.startsWith(`${source.replace(/\/$/, '')}/`));
+    const files =
+      source === '.'
+        ? context
+        : context.filter((file) => file === source || file.startsWith(`${source.replace(/\/$/, '')}/`));
     expect(files, `COPY ${source}`).not.toEqual([]);
     for (const file of files) {
-      const target = destination.endsWith('/') || source === '.' || parts.length > 1
-        ? path.join(inImage(dir, destination), source === '.' ? file : path.basename(file))
-        : inImage(dir, destination);
+      const target =
+        destination.endsWith('/') || source === '.' || parts.length > 1
+          ? path.join(inImage(dir, destination), source === '.' ? file : path.basename(file))
+          : inImage(dir, destination);
       await mkdir(path.dirname(target), { recursive: true });
       await cp(path.join(repoRoot, file), target);
     }
   }
 }
 
-export const freePort = () => new Promise<number>((resolve) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = server.address() as { port: number };
-    server.close(() => resolve(port));
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
   });
-});

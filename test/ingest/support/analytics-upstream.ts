@@ -27,7 +27,12 @@ export async function startUpstream() {
       releaseStream = () => res.end('second part');
       return;
     }
-    res.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes', 'set-cookie': 'tracker=1; Path=/', 'referrer-policy': 'unsafe-url' });
+    res.writeHead(201, {
+      'content-type': 'application/json',
+      'x-upstream': 'yes',
+      'set-cookie': 'tracker=1; Path=/',
+      'referrer-policy': 'unsafe-url',
+    });
     res.end(JSON.stringify({ status: 1 }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,6 +40,10 @@ export async function startUpstream() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
     release: () => releaseStream(),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -14,14 +14,25 @@ export let app: TestApp;
 export const post = (url: string, body: unknown) => request(url, { method: 'POST', body });
 
 /** A queue whose worker fails jobs with data.fail and completes the others, then stops. */
-export async function settledQueue(name: string, jobs: Array<{ name: string; fail?: boolean }>): Promise<{ queue: Queue; ids: Record<string, string> }> {
+export async function settledQueue(
+  name: string,
+  jobs: Array<{ name: string; fail?: boolean }>,
+): Promise<{ queue: Queue; ids: Record<string, string> }> {
   const queue = new Queue(name, fixture.bullmq);
   const added = await queue.addBulk(jobs.map((job) => ({ name: job.name, data: { fail: job.fail ?? false } })));
-  const worker = new Worker(name, async (job) => {
-    if (job.data.fail) throw new Error(`${job.name} failed`);
-    return 'done';
-  }, { ...fixture.bullmq, concurrency: 5 });
-  await waitFor(async () => (await queue.getJobCountByTypes('completed', 'failed')) === jobs.length, 15_000, 'jobs to settle');
+  const worker = new Worker(
+    name,
+    async (job) => {
+      if (job.data.fail) throw new Error(`${job.name} failed`);
+      return 'done';
+    },
+    { ...fixture.bullmq, concurrency: 5 },
+  );
+  await waitFor(
+    async () => (await queue.getJobCountByTypes('completed', 'failed')) === jobs.length,
+    15_000,
+    'jobs to settle',
+  );
   await worker.close();
   return { queue, ids: Object.fromEntries(added.map((job) => [job.name, job.id!])) };
 }

@@ -23,7 +23,10 @@ function proseLines(text: string): Array<{ line: number; text: string }> {
 /** The anchor GitHub gives a heading: lower case, punctuation and symbols dropped, spaces as hyphens. */
 export function headingSlug(heading: string): string {
   const text = heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** Every anchor a markdown file offers, duplicates numbered as GitHub numbers them (`-1`, `-2`). */
@@ -56,10 +59,13 @@ export function relativeLinks(root: string, file: string): MarkdownLink[] {
 /** What is wrong with a link: its file is missing, or its `#anchor` names no heading there. */
 export function brokenReason(root: string, link: MarkdownLink): string | undefined {
   const [pathPart, anchor] = link.target.split('#', 2) as [string, string | undefined];
-  const target = pathPart === '' ? path.join(root, link.file) : path.resolve(root, path.dirname(link.file), decodeURI(pathPart));
+  const target =
+    pathPart === '' ? path.join(root, link.file) : path.resolve(root, path.dirname(link.file), decodeURI(pathPart));
   if (!existsSync(target)) return `no file ${path.relative(root, target)}`;
   if (anchor === undefined || anchor === '') return undefined;
   if (statSync(target).isDirectory() || !target.endsWith('.md')) return `#${anchor} on a file that is not markdown`;
   const anchors = anchorsOf(readFileSync(target, 'utf8'));
-  return anchors.has(decodeURIComponent(anchor)) ? undefined : `no heading #${anchor} in ${path.relative(root, target)}`;
+  return anchors.has(decodeURIComponent(anchor))
+    ? undefined
+    : `no heading #${anchor} in ${path.relative(root, target)}`;
 }

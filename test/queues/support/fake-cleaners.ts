@@ -6,7 +6,10 @@ import type { StatusCleaner } from '../../../routers/queues/clean-up-to.js';
 // In-memory StatusCleaners for the purgeStatuses unit tests (test/queues/purge-statuses.test.ts).
 
 /** A cleaner over in-memory statuses; `kept` jobs are never removable (like locked active jobs). */
-export function fakeCleaner(jobs: Partial<Record<PurgeableStatus, number>>, kept: Partial<Record<PurgeableStatus, number>> = {}) {
+export function fakeCleaner(
+  jobs: Partial<Record<PurgeableStatus, number>>,
+  kept: Partial<Record<PurgeableStatus, number>> = {},
+) {
   const remaining = new Map<PurgeableStatus, string[]>(
     purgeableStatuses.map((status) => [status, Array.from({ length: jobs[status] ?? 0 }, (_, i) => `${status}-${i}`)]),
   );

@@ -9,7 +9,8 @@ export async function seedFinishedJobs(options: StoreFixture['bullmq'], redis: R
   const queue = new Queue('mix', options);
   const flows = new FlowProducer(options);
   await queue.addBulk(Array.from({ length: 30 }, (_, i) => ({ name: 'plain', data: { i, fail: i % 4 === 0 } })));
-  for (let i = 0; i < 4; i++) await queue.add('deduplicated', { i, fail: i === 3 }, { deduplication: { id: `dedup-${i}` } });
+  for (let i = 0; i < 4; i++)
+    await queue.add('deduplicated', { i, fail: i === 3 }, { deduplication: { id: `dedup-${i}` } });
   const children = [
     ...Array.from({ length: 3 }, (_, i) => ({ name: 'child', queueName: 'mix', data: { i } })),
     { name: 'child', queueName: 'mix', data: { fail: true }, opts: { ignoreDependencyOnFailure: true } },
@@ -48,14 +49,21 @@ export async function seedFinishedJobs(options: StoreFixture['bullmq'], redis: R
  */
 export async function craftPendingParents(redis: Redis, prefix: string): Promise<void> {
   const plain: string[] = [];
-  for (const id of await redis.zrange(`${prefix}:mix:completed`, '0', '-1')) if ((await redis.hget(`${prefix}:mix:${id}`, 'name')) === 'plain') plain.push(id);
+  for (const id of await redis.zrange(`${prefix}:mix:completed`, '0', '-1'))
+    if ((await redis.hget(`${prefix}:mix:${id}`, 'name')) === 'plain') plain.push(id);
   const [near, far] = [plain[5]!, plain[9]!];
   const parentIn = async (queue: string, id: string, child: string) => {
     const parentKey = `${prefix}:${queue}:${id}`;
     await redis.hset(parentKey, { name: 'parent', data: '{}', timestamp: '1' });
     await redis.sadd(`${parentKey}:dependencies`, `${prefix}:mix:${child}`);
     await redis.zadd(`${prefix}:${queue}:waiting-children`, '1', id);
-    await redis.hset(`${prefix}:mix:${child}`, 'parentKey', parentKey, 'parent', JSON.stringify({ id, queueKey: `${prefix}:${queue}` }));
+    await redis.hset(
+      `${prefix}:mix:${child}`,
+      'parentKey',
+      parentKey,
+      'parent',
+      JSON.stringify({ id, queueKey: `${prefix}:${queue}` }),
+    );
   };
   await redis.hset(`${prefix}:other:meta`, 'opts.maxLenEvents', '10000');
   await parentIn('mix', 'orphaned-parent', near);
@@ -69,14 +77,19 @@ export async function copyPrefix(redis: Redis, from: string, to: string): Promis
     const target = rename(key);
     const type = await redis.type(key);
     if (type === 'string') await redis.set(target, rename((await redis.get(key))!));
-    if (type === 'hash') await redis.hset(target, Object.fromEntries(Object.entries(await redis.hgetall(key)).map(([field, value]) => [field, rename(value)])));
+    if (type === 'hash')
+      await redis.hset(
+        target,
+        Object.fromEntries(Object.entries(await redis.hgetall(key)).map(([field, value]) => [field, rename(value)])),
+      );
     if (type === 'list') await redis.rpush(target, ...(await redis.lrange(key, 0, -1)).map(rename));
     if (type === 'set') await redis.sadd(target, ...(await redis.smembers(key)).map(rename));
     if (type === 'zset') {
       const flat = await redis.zrange(key, '0', '-1', 'WITHSCORES');
       await redis.zadd(target, ...flat.flatMap((item, index) => (index % 2 ? [item, rename(flat[index - 1]!)] : [])));
     }
-    if (type === 'stream') for (const [id, fields] of await redis.xrange(key, '-', '+')) await redis.xadd(target, id, ...fields.map(rename));
+    if (type === 'stream')
+      for (const [id, fields] of await redis.xrange(key, '-', '+')) await redis.xadd(target, id, ...fields.map(rename));
   }
 }
 
@@ -89,13 +102,18 @@ export async function snapshot(redis: Redis, prefix: string) {
     const name = strip(key);
     const type = await redis.type(key);
     if (type === 'string') contents[name] = strip((await redis.get(key))!);
-    if (type === 'hash') contents[name] = Object.fromEntries(Object.entries(await redis.hgetall(key)).map(([field, value]) => [field, strip(value)]));
+    if (type === 'hash')
+      contents[name] = Object.fromEntries(
+        Object.entries(await redis.hgetall(key)).map(([field, value]) => [field, strip(value)]),
+      );
     if (type === 'list') contents[name] = (await redis.lrange(key, 0, -1)).map(strip);
     if (type === 'set') contents[name] = (await redis.smembers(key)).map(strip).sort();
     if (type === 'zset') contents[name] = (await redis.zrange(key, '0', '-1', 'WITHSCORES')).map(strip);
     if (type === 'stream') {
       const entries = (await redis.xrange(key, '-', '+')).map(([, fields]) => fields.map(strip));
-      cleaned += entries.filter((fields) => fields[1] === 'cleaned').reduce((sum, fields) => sum + Number(fields[3]), 0);
+      cleaned += entries
+        .filter((fields) => fields[1] === 'cleaned')
+        .reduce((sum, fields) => sum + Number(fields[3]), 0);
       contents[name] = entries.filter((fields) => fields[1] !== 'cleaned');
     }
   }

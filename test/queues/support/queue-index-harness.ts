@@ -10,7 +10,8 @@ import type { StoreHandle } from '../../../server/stores/store-handle.js';
  */
 
 /** A store handle as far as the index reads it: the connection id, its update time and prefixes. */
-export const store = (id: string, updatedAt = 0, prefixes = ['bull']) => ({ connection: { id, updatedAt: new Date(updatedAt) }, prefixes }) as unknown as StoreHandle;
+export const store = (id: string, updatedAt = 0, prefixes = ['bull']) =>
+  ({ connection: { id, updatedAt: new Date(updatedAt) }, prefixes }) as unknown as StoreHandle;
 
 /** The persisted index as the database keeps it, in memory: survives a new QueueIndex like rows survive a restart. */
 export function memoryIndexStore(): QueueIndexStore & { saves: IndexChange[] } {
@@ -27,7 +28,10 @@ export function memoryIndexStore(): QueueIndexStore & { saves: IndexChange[] } {
       const current = rows.get(id) ?? { refs: [], scans: [] };
       const gone = new Set(change.removed.map((ref) => `${ref.prefix}/${ref.name}`));
       const refs = [...current.refs.filter((ref) => !gone.has(`${ref.prefix}/${ref.name}`)), ...change.added];
-      const scans = [...current.scans.filter((scan) => !change.scans.some((next) => next.prefix === scan.prefix)), ...change.scans];
+      const scans = [
+        ...current.scans.filter((scan) => !change.scans.some((next) => next.prefix === scan.prefix)),
+        ...change.scans,
+      ];
       rows.set(id, { refs, scans });
     },
   };

@@ -12,10 +12,14 @@ export function coerceLikeAdapter(schema: JsonSchema, value: unknown, resolve: S
   if (depth > 10 || s.anyOf || s.oneOf || s.enum || 'const' in s) return value;
   const types = [s.type].flat();
   if (depth > 0 && types.includes('boolean')) return Boolean(value);
-  if (Array.isArray(value) && s.items) return value.map((item) => coerceLikeAdapter(s.items!, item, resolve, depth + 1));
+  if (Array.isArray(value) && s.items)
+    return value.map((item) => coerceLikeAdapter(s.items!, item, resolve, depth + 1));
   if (isPlainObject(value) && s.properties) {
     return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [name, Object.hasOwn(s.properties!, name) ? coerceLikeAdapter(s.properties![name]!, item, resolve, depth + 1) : item]),
+      Object.entries(value).map(([name, item]) => [
+        name,
+        Object.hasOwn(s.properties!, name) ? coerceLikeAdapter(s.properties![name]!, item, resolve, depth + 1) : item,
+      ]),
     );
   }
   return value;

@@ -27,10 +27,20 @@ function wrongMethodCases(description: ApiDescription, options: GeneratorOptions
   }
   const cases: RawRequest[] = [];
   for (const [template, defined] of byPath) {
-    const path = options.basePath + template.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(options.validPathValues[name] ?? 'x'));
+    const path =
+      options.basePath +
+      template.replace(/\{(\w+)\}/g, (_match, name: string) =>
+        encodeURIComponent(options.validPathValues[name] ?? 'x'),
+      );
     for (const method of [...httpMethods, 'OPTIONS', 'TRACE', 'PROPFIND']) {
       if (defined.has(method)) continue;
-      cases.push({ label: `${method} ${template}: method not defined`, method, path, headers: { 'content-type': 'application/json' }, body: '{}' });
+      cases.push({
+        label: `${method} ${template}: method not defined`,
+        method,
+        path,
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
     }
     if (defined.has('GET')) cases.push({ label: `HEAD ${template}`, method: 'HEAD', path });
   }

@@ -13,7 +13,10 @@ export interface ProblemRules {
  */
 export function exchangeProblem(exchange: Exchange, rules: ProblemRules = {}): string | null {
   if (exchange.error) return exchange.error;
-  const expectedOutage = exchange.status === 503 && rules.unavailableCode !== undefined && exchange.body.includes(`"code":"${rules.unavailableCode}"`);
+  const expectedOutage =
+    exchange.status === 503 &&
+    rules.unavailableCode !== undefined &&
+    exchange.body.includes(`"code":"${rules.unavailableCode}"`);
   if (exchange.status >= 500 && !expectedOutage) return `status ${exchange.status}: ${exchange.body.slice(0, 200)}`;
   if (exchange.status < 400 || exchange.request.method === 'HEAD') return null;
   let body: { message?: unknown; code?: unknown };
@@ -26,7 +29,8 @@ export function exchangeProblem(exchange: Exchange, rules: ProblemRules = {}): s
     return `status ${exchange.status} without { message, code }: ${exchange.body.slice(0, 200)}`;
   }
   const expected = errorStatusByCode[body.code as keyof typeof errorStatusByCode];
-  if (expected !== exchange.status) return `status ${exchange.status} with code ${body.code} (the error table says ${expected})`;
+  if (expected !== exchange.status)
+    return `status ${exchange.status} with code ${body.code} (the error table says ${expected})`;
   return null;
 }
 
@@ -34,6 +38,8 @@ export function exchangeProblem(exchange: Exchange, rules: ProblemRules = {}): s
 export function listProblems(exchanges: readonly Exchange[], rules: ProblemRules = {}): string[] {
   return exchanges.flatMap((exchange) => {
     const problem = exchangeProblem(exchange, rules);
-    return problem ? [`${exchange.request.label} [${exchange.request.method} ${exchange.request.path.slice(0, 150)}] → ${problem}`] : [];
+    return problem
+      ? [`${exchange.request.label} [${exchange.request.method} ${exchange.request.path.slice(0, 150)}] → ${problem}`]
+      : [];
   });
 }

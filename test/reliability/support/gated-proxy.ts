@@ -14,7 +14,10 @@ export interface GatedProxy {
   close(): Promise<void>;
 }
 
-export async function startGatedProxy(target: { host: string; port: number }, options: { holdUntil: number; maxHoldMs: number }): Promise<GatedProxy> {
+export async function startGatedProxy(
+  target: { host: string; port: number },
+  options: { holdUntil: number; maxHoldMs: number },
+): Promise<GatedProxy> {
   const sockets = new Set<net.Socket>();
   const held: net.Socket[] = [];
   let open = false;

@@ -27,11 +27,16 @@ export interface Exchange {
  * segments and refuses some methods and bodies the suite needs to send. An
  * event stream is closed as soon as its headers arrive.
  */
-export function sendRaw(origin: URL, request: RawRequest, { timeoutMs = 10_000, agent }: { timeoutMs?: number; agent?: http.Agent } = {}): Promise<Exchange> {
+export function sendRaw(
+  origin: URL,
+  request: RawRequest,
+  { timeoutMs = 10_000, agent }: { timeoutMs?: number; agent?: http.Agent } = {},
+): Promise<Exchange> {
   const started = performance.now();
   const body = request.body === undefined ? undefined : Buffer.from(request.body);
   return new Promise((resolve) => {
-    const done = (exchange: Omit<Exchange, 'request' | 'ms'>) => resolve({ request, ms: performance.now() - started, ...exchange });
+    const done = (exchange: Omit<Exchange, 'request' | 'ms'>) =>
+      resolve({ request, ms: performance.now() - started, ...exchange });
     const outgoing = http.request(
       {
         host: origin.hostname,
@@ -44,7 +49,12 @@ export function sendRaw(origin: URL, request: RawRequest, { timeoutMs = 10_000, 
       },
       (response) => {
         const chunks: Buffer[] = [];
-        const finish = () => done({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') });
+        const finish = () =>
+          done({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
         if (String(response.headers['content-type']).startsWith('text/event-stream')) {
           response.destroy();
           return finish();
@@ -61,7 +71,11 @@ export function sendRaw(origin: URL, request: RawRequest, { timeoutMs = 10_000, 
 }
 
 /** Runs `work` over `items` with at most `concurrency` at a time, keeping the order of results. */
-export async function mapPooled<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapPooled<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let nextIndex = 0;
   const lane = async () => {

@@ -26,7 +26,16 @@ export interface ApiDescription {
 }
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; required?: boolean; schema?: JsonSchema }>; requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: Array<{ name: string; in: string; required?: boolean; schema?: JsonSchema }>;
+        requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
+      }
+    >
+  >;
   components?: { schemas?: Record<string, JsonSchema> };
 }
 

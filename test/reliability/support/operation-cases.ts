@@ -65,7 +65,9 @@ export class OperationCases {
   add(label: string, parts: Parts, invalid: boolean): void {
     if (!this.isRead && !invalid) return;
     const path = this.buildPath(parts.path ?? {});
-    const query = (parts.query ?? []).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+    const query = (parts.query ?? [])
+      .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+      .join('&');
     const headers: Record<string, string> = { ...parts.headers };
     let body: string | Buffer | undefined;
     if (parts.body && 'json' in parts.body) {

@@ -15,12 +15,18 @@ export function sampleValue(schema: JsonSchema, resolve: SchemaResolver, depth =
   if (option) return sampleValue(option, resolve, depth + 1);
   const type = [s.type].flat()[0];
   let value: unknown;
-  if (type === 'string') value = sampleStrings.map((base) => base.repeat(Math.max(1, s.minLength ?? 1))).find((text) => accepts(s, text, resolve));
+  if (type === 'string')
+    value = sampleStrings
+      .map((base) => base.repeat(Math.max(1, s.minLength ?? 1)))
+      .find((text) => accepts(s, text, resolve));
   else if (type === 'integer' || type === 'number') value = Math.max(s.minimum ?? 1, 1);
   else if (type === 'boolean') value = true;
-  else if (type === 'array') value = Array.from({ length: s.minItems ?? 0 }, () => sampleValue(s.items ?? {}, resolve, depth + 1));
+  else if (type === 'array')
+    value = Array.from({ length: s.minItems ?? 0 }, () => sampleValue(s.items ?? {}, resolve, depth + 1));
   else if (type === 'object' || s.properties) {
-    value = Object.fromEntries((s.required ?? []).map((name) => [name, sampleValue(s.properties?.[name] ?? {}, resolve, depth + 1)]));
+    value = Object.fromEntries(
+      (s.required ?? []).map((name) => [name, sampleValue(s.properties?.[name] ?? {}, resolve, depth + 1)]),
+    );
   } else value = 'x';
   return accepts(s, value, resolve) ? value : undefined;
 }

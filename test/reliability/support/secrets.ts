@@ -6,7 +6,8 @@ export function findSecret(secret: string, exchanges: readonly Exchange[], logs:
   const contains = (text: string) => forms.some((form) => text.includes(form));
   const places: string[] = [];
   for (const exchange of exchanges) {
-    if (contains(JSON.stringify(exchange.headers)) || contains(exchange.body)) places.push(`response to ${exchange.request.method} ${exchange.request.path.slice(0, 120)}`);
+    if (contains(JSON.stringify(exchange.headers)) || contains(exchange.body))
+      places.push(`response to ${exchange.request.method} ${exchange.request.path.slice(0, 120)}`);
   }
   logs.forEach((line, index) => {
     if (contains(line)) places.push(`log line ${index}: ${line.slice(0, 200)}`);

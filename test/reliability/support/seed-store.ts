@@ -18,7 +18,9 @@ export interface SeededStore {
  * failed (stack trace), waiting, delayed and prioritized jobs and a
  * scheduler; a paused queue; and plain keys of every type.
  */
-export async function seedStore(connection: ConnectionOptions & { host: string; port: number; password?: string }): Promise<SeededStore> {
+export async function seedStore(
+  connection: ConnectionOptions & { host: string; port: number; password?: string },
+): Promise<SeededStore> {
   const queueName = 'orders';
   const queue = new Queue(queueName, { connection });
   const completed = await queue.add('ship', { order: 1, note: 'fragile' });
@@ -32,7 +34,13 @@ export async function seedStore(connection: ConnectionOptions & { host: string; 
     },
     { connection },
   );
-  await waitFor(async () => (await queue.getJobCounts('completed', 'failed')).failed === 1 && (await queue.getJobState(completed.id!)) === 'completed', 10_000, 'seed jobs to finish');
+  await waitFor(
+    async () =>
+      (await queue.getJobCounts('completed', 'failed')).failed === 1 &&
+      (await queue.getJobState(completed.id!)) === 'completed',
+    10_000,
+    'seed jobs to finish',
+  );
   await worker.close();
   const waiting = await queue.add('ship', { order: 3 });
   await queue.add('later', { order: 4 }, { delay: 3_600_000 });
@@ -59,5 +67,13 @@ export async function seedStore(connection: ConnectionOptions & { host: string; 
     .xadd(plainKeys[5]!, '*', 'field', 'value')
     .exec();
   redis.disconnect();
-  return { queueName, pausedQueueName, completedJobId: completed.id!, failedJobId: failed.id!, waitingJobId: waiting.id!, schedulerId, plainKeys };
+  return {
+    queueName,
+    pausedQueueName,
+    completedJobId: completed.id!,
+    failedJobId: failed.id!,
+    waitingJobId: waiting.id!,
+    schedulerId,
+    plainKeys,
+  };
 }

@@ -5,12 +5,19 @@ import { ensureLocalOrganization } from '../../../server/persistence/local-organ
 import { openOrm, type Orm } from '../../../server/persistence/orm.js';
 
 /** The ORM on PostgreSQL as the service opens it (server/persistence/orm.ts), with its pg pool to look into. */
-export async function openServiceOrm(databaseUrl: string, limits: { timeoutMs: number; poolSize: number }): Promise<{ orm: Orm; pool: pg.Pool }> {
-  const { orm } = await openOrm({ mode: 'server', databaseUrl }, { ...limits, maxWaiting: 8 }, {
-    log: () => {},
-    onWait: () => {},
-    prepare: ensureLocalOrganization,
-  });
+export async function openServiceOrm(
+  databaseUrl: string,
+  limits: { timeoutMs: number; poolSize: number },
+): Promise<{ orm: Orm; pool: pg.Pool }> {
+  const { orm } = await openOrm(
+    { mode: 'server', databaseUrl },
+    { ...limits, maxWaiting: 8 },
+    {
+      log: () => {},
+      onWait: () => {},
+      prepare: ensureLocalOrganization,
+    },
+  );
   const pool = await (orm.em.getConnection() as unknown as { getNativeClient(): Promise<pg.Pool> }).getNativeClient();
   return { orm, pool };
 }

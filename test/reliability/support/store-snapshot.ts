@@ -16,7 +16,10 @@ export async function snapshotRedis(redis: Redis, pattern = '*'): Promise<Record
     cursor = next;
     for (const key of keys) {
       const [dump, ttl] = await Promise.all([redis.dumpBuffer(key), redis.pttl(key)]);
-      if (ttl === -1) snapshot[key] = createHash('sha256').update(dump ?? '').digest('hex');
+      if (ttl === -1)
+        snapshot[key] = createHash('sha256')
+          .update(dump ?? '')
+          .digest('hex');
     }
   } while (cursor !== '0');
   return snapshot;
@@ -24,7 +27,10 @@ export async function snapshotRedis(redis: Redis, pattern = '*'): Promise<Record
 
 /** Every row of every table of a Postgres database, rows sorted so order of reads does not matter. */
 export async function snapshotDatabase(url: string): Promise<Record<string, string[]>> {
-  const tables = await queryDatabase<{ tablename: string }>(url, "select tablename from pg_tables where schemaname = 'public' order by tablename");
+  const tables = await queryDatabase<{ tablename: string }>(
+    url,
+    "select tablename from pg_tables where schemaname = 'public' order by tablename",
+  );
   const snapshot: Record<string, string[]> = {};
   for (const { tablename } of tables) {
     const rows = await queryDatabase(url, `select * from "${tablename}"`);

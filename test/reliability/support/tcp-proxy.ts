@@ -49,8 +49,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const port = (server.address() as net.AddressInfo).port;
   const holdAll = (hold: boolean) => {
     silent = hold;
-    for (const socket of sockets) if (hold) socket.pause();
-    else socket.resume();
+    for (const socket of sockets)
+      if (hold) socket.pause();
+      else socket.resume();
   };
-  return { port, cut: stop, restore: () => listen(port), silence: () => holdAll(true), resume: () => holdAll(false), close: stop };
+  return {
+    port,
+    cut: stop,
+    restore: () => listen(port),
+    silence: () => holdAll(true),
+    resume: () => holdAll(false),
+    close: stop,
+  };
 }

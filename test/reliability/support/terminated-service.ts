@@ -18,7 +18,8 @@ export interface Answer {
   read: boolean;
 }
 
-export const isUnavailableAnswer = (answer: Answer) => answer.status === 503 && answer.code === 'DATABASE_UNAVAILABLE' && answer.retryAfter !== null;
+export const isUnavailableAnswer = (answer: Answer) =>
+  answer.status === 503 && answer.code === 'DATABASE_UNAVAILABLE' && answer.retryAfter !== null;
 
 let database: TestDatabase;
 let service: Replica;
@@ -31,9 +32,17 @@ export function useTerminatedService(): void {
     database = await createTestDatabase();
     // The general rate limit (300 a minute per user) out of the way: the load test alone can spend it
     // on a quiet machine, and a 429 answered before any statement would leave nothing to terminate.
-    service = await startReplica(database.url, { LOG_LEVEL: 'error', PORT: String(await freePort()), RATE_LIMIT_MAX: '1000000' }, { compiled: true });
+    service = await startReplica(
+      database.url,
+      { LOG_LEVEL: 'error', PORT: String(await freePort()), RATE_LIMIT_MAX: '1000000' },
+      { compiled: true },
+    );
     user = await signUpOn(service.api, 'terminated');
-    const created = await request(`${service.api}/connections`, { method: 'POST', headers: browser(user), body: { name: 'main', url: 'redis://127.0.0.1:6379/0' } });
+    const created = await request(`${service.api}/connections`, {
+      method: 'POST',
+      headers: browser(user),
+      body: { name: 'main', url: 'redis://127.0.0.1:6379/0' },
+    });
     expect(created.status).toBe(201);
     killer = new pg.Client({ connectionString: database.url });
     await killer.connect();
@@ -50,6 +59,10 @@ export function useTerminatedService(): void {
 export async function call(read: boolean, index = 0): Promise<Answer> {
   const response = read
     ? await request(`${service.api}/connections`, { headers: browser(user) })
-    : await request(`${service.api}/organizations`, { method: 'POST', headers: browser(user), body: { name: `org-${index}-${Date.now()}` } });
+    : await request(`${service.api}/organizations`, {
+        method: 'POST',
+        headers: browser(user),
+        body: { name: `org-${index}-${Date.now()}` },
+      });
   return { status: response.status, code: response.body?.code, retryAfter: response.headers.get('retry-after'), read };
 }

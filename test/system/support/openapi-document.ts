@@ -21,7 +21,11 @@ export type Operation = Record<string, any>;
 
 export function operationsOf(document: any): Array<[string, Operation]> {
   return Object.entries<Record<string, Operation>>(document.paths).flatMap(([route, operations]) =>
-    Object.entries(operations).map(([method, operation]): [string, Operation] => [`${method.toUpperCase()} ${route}`, operation]));
+    Object.entries(operations).map(([method, operation]): [string, Operation] => [
+      `${method.toUpperCase()} ${route}`,
+      operation,
+    ]),
+  );
 }
 
 export let app: TestApp;

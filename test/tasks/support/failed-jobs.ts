@@ -20,7 +20,13 @@ for i = 1, count do
 end
 return first`;
 
-export async function seedFailedJobs(redis: Redis, prefix: string, queueName: string, count: number, opts = '{"attempts":1}'): Promise<string[]> {
+export async function seedFailedJobs(
+  redis: Redis,
+  prefix: string,
+  queueName: string,
+  count: number,
+  opts = '{"attempts":1}',
+): Promise<string[]> {
   const ids: string[] = [];
   for (let seeded = 0; seeded < count; seeded += 5000) {
     const chunk = Math.min(5000, count - seeded);
@@ -35,7 +41,13 @@ export async function seedFailedJobs(redis: Redis, prefix: string, queueName: st
  * a job the task retries is failed again (later than the task's start), so a second retry of
  * it would show as a second call. After the run every job must show exactly one call.
  */
-export function countingWorker(connection: { host: string; port: number }, counter: Redis, prefix: string, queueName: string, callsKey: string): Worker {
+export function countingWorker(
+  connection: { host: string; port: number },
+  counter: Redis,
+  prefix: string,
+  queueName: string,
+  callsKey: string,
+): Worker {
   const worker = new Worker(
     queueName,
     async (job) => {

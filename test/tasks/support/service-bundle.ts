@@ -16,7 +16,16 @@ function serviceBundle(): Promise<string> {
   bundled ??= (async () => {
     const outfile = path.join(repoRoot, 'node_modules', '.cache', 'bullpen-task-acceptance', `main-${process.pid}.mjs`);
     await mkdir(path.dirname(outfile), { recursive: true });
-    await build({ entryPoints: [path.join(repoRoot, 'server/main.ts')], outfile, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node22', logLevel: 'warning' });
+    await build({
+      entryPoints: [path.join(repoRoot, 'server/main.ts')],
+      outfile,
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      logLevel: 'warning',
+    });
     return outfile;
   })();
   return bundled;
@@ -38,7 +47,11 @@ export interface BundledService {
 
 /** Runs the compiled service as its own process (node itself: a signal reaches the service) until it prints its URL. */
 export async function startBundledService(env: Record<string, string>): Promise<BundledService> {
-  const child = spawn(process.execPath, [await serviceBundle()], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [await serviceBundle()], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

@@ -43,7 +43,11 @@ export function taskStage(port: number, leaseSeconds?: number): TaskStage {
     database = await createTestDatabase();
   });
   afterAll(async () => {
-    await Promise.all(services.filter((service) => service.child.exitCode === null && service.child.signalCode === null).map((service) => endService(service, 'SIGTERM')));
+    await Promise.all(
+      services
+        .filter((service) => service.child.exitCode === null && service.child.signalCode === null)
+        .map((service) => endService(service, 'SIGTERM')),
+    );
     redis?.disconnect();
     await server?.stop();
     await database?.drop();
@@ -81,7 +85,8 @@ export function taskStage(port: number, leaseSeconds?: number): TaskStage {
     },
     async task(service, taskId) {
       const response = await request(`${service.api}/c/main/tasks/${taskId}`);
-      if (response.status !== 200) throw new Error(`task ${taskId}: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status !== 200)
+        throw new Error(`task ${taskId}: ${response.status} ${JSON.stringify(response.body)}`);
       return response.body as TaskBody;
     },
   };
@@ -94,7 +99,9 @@ export async function endService(service: BundledService, signal: 'SIGKILL' | 'S
 }
 
 /** The task ids a service process claimed, from its `task claimed` log lines: lease holder id, progress then, epoch ms. */
-export function claimsOf(service: BundledService): Array<{ taskId: string; holder: string; processed: number; time: number }> {
+export function claimsOf(
+  service: BundledService,
+): Array<{ taskId: string; holder: string; processed: number; time: number }> {
   return service
     .output()
     .split('\n')
