@@ -33,6 +33,8 @@ const clockSlackMs = 5_000;
 const isEpochMs = (value: number) => value > 1.5e12 && value < 2.5e12;
 /** A duration read off the clock (`uptimeSeconds`, `ageMs`), by its name. */
 const durationKey = /(Seconds|Ms)$/;
+/** A reading of the shared store that other clients move between the two calls (its memory, clients, ops/s). */
+const storeReadingKey = /^(usedMemoryBytes|connectedClients|opsPerSecond)$/;
 
 /**
  * `stock` with each clock reading within the slack of ours' (a timestamp,
@@ -46,6 +48,7 @@ export function alignClocks(ours: unknown, stock: unknown, key = ''): unknown {
   if (typeof ours === 'number' && typeof stock === 'number' && isEpochMs(ours) && isEpochMs(stock)) {
     return Math.abs(ours - stock) <= clockSlackMs ? ours : stock;
   }
+  if (typeof ours === 'number' && typeof stock === 'number' && storeReadingKey.test(key)) return ours;
   if (typeof ours === 'number' && typeof stock === 'number' && durationKey.test(key)) {
     const slack = key.endsWith('Ms') ? clockSlackMs : clockSlackMs / 1000;
     return Math.abs(ours - stock) <= slack ? ours : stock;
