@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import { createHttpContextFactory } from '../trpc/context.js';
 import { describeError } from '../trpc/errors.js';
 import { sendError, sendErrorDescription } from '../http/error-body.js';
+import { acceptJsonAnswers } from './accept-json.js';
 import { admitAgent } from './admit-agent.js';
 import { loadMcpSdk } from './mcp-sdk.js';
 import { agentServer, type AgentTools } from './mcp-server.js';
@@ -50,6 +51,7 @@ export function mcpEndpoint({ router, services, version, onError }: McpEndpointO
         actor,
         onError: (error, path) => onError({ error, path, req }),
       });
+      acceptJsonAnswers(req);
       const transport = new sdk.StreamableHTTPServerTransport({ enableJsonResponse: true });
       res.on('close', () => void server.close());
       await server.connect(transport);

@@ -124,6 +124,9 @@ describe('bullpen queues right after the first queue appears', () => {
       5_000,
       'the queue meta key',
     );
+    // Rescans of an index that knows no queue are spaced 10× their duration (server/discovery/index-entry.ts): on the
+    // shared Redis, holding other tests' keys, a scan takes up to ~100 ms. 1.5 s later is still well inside the 5 s window.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     const listed = await bullpenOnEmpty(['queues', '--json']);
     expect(JSON.parse(listed.stdout).queues.map((queue: { name: string }) => queue.name)).toEqual([
       'appeared-just-now',

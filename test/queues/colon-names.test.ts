@@ -75,6 +75,7 @@ describe('queues whose names hold ":" (written by older clients)', () => {
           queueName: seeded.name,
           jobId: seeded.ids.failed,
           schedulerId: 'tick',
+          field: 'data',
         }) + query;
       const response = await call(route.method, path, bodyOf(route, seeded));
       // DELETE of a queue that still holds jobs is refused as for any queue; everything else succeeds.

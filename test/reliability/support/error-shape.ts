@@ -25,6 +25,7 @@ export function exchangeProblem(exchange: Exchange, rules: ProblemRules = {}): s
   } catch {
     return `status ${exchange.status} with a body that is not JSON: ${exchange.body.slice(0, 100)}`;
   }
+  if (isJsonRpcError(exchange, body)) return null;
   if (typeof body.message !== 'string' || body.message === '' || typeof body.code !== 'string') {
     return `status ${exchange.status} without { message, code }: ${exchange.body.slice(0, 200)}`;
   }
@@ -32,6 +33,21 @@ export function exchangeProblem(exchange: Exchange, rules: ProblemRules = {}): s
   if (expected !== exchange.status)
     return `status ${exchange.status} with code ${body.code} (the error table says ${expected})`;
   return null;
+}
+
+/**
+ * The MCP endpoint is a JSON-RPC channel: a message the SDK cannot take (not JSON-RPC, not JSON) is answered
+ * in the protocol's own error shape, `{ jsonrpc, error: { code, message }, id }`, which MCP clients read;
+ * what Bullpen refuses itself there (401, 403, 413, 429) keeps `{ message, code }`.
+ */
+function isJsonRpcError(exchange: Exchange, body: unknown): boolean {
+  if (!exchange.request.path.endsWith('/api/mcp') || exchange.status >= 500) return false;
+  const error = (body as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } }).error;
+  return (
+    (body as { jsonrpc?: unknown }).jsonrpc === '2.0' &&
+    typeof error?.code === 'number' &&
+    typeof error.message === 'string'
+  );
 }
 
 /** One line per problem exchange, for an assertion that lists them all. */

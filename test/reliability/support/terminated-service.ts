@@ -16,6 +16,8 @@ export interface Answer {
   code?: string;
   retryAfter: string | null;
   read: boolean;
+  /** The read's 200, or the write's 201 (an organization created). */
+  ok: boolean;
 }
 
 export const isUnavailableAnswer = (answer: Answer) =>
@@ -64,5 +66,11 @@ export async function call(read: boolean, index = 0): Promise<Answer> {
         headers: browser(user),
         body: { name: `org-${index}-${Date.now()}` },
       });
-  return { status: response.status, code: response.body?.code, retryAfter: response.headers.get('retry-after'), read };
+  return {
+    status: response.status,
+    code: response.body?.code,
+    retryAfter: response.headers.get('retry-after'),
+    read,
+    ok: response.status === (read ? 200 : 201),
+  };
 }
