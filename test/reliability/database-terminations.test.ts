@@ -63,8 +63,7 @@ describe('PostgreSQL backends terminated under the service (pg_terminate_backend
 
   /** The service back to answering reads before the next round: one that starts while it still sheds catches nothing. */
   async function settled() {
-    for (const deadline = Date.now() + 5000; Date.now() < deadline; await sleep(50))
-      if ((await call(true)).ok) return;
+    for (const deadline = Date.now() + 5000; Date.now() < deadline; await sleep(50)) if ((await call(true)).ok) return;
     // A service that stays unavailable after a round has not recovered (a leaked pool slot did this): that is the failure.
     throw new Error('the service did not answer a read within 5 s after the previous round');
   }
