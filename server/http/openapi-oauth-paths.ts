@@ -11,6 +11,14 @@ const providerParam = {
   schema: { type: 'string', enum: [...oauthProviderIds] satisfies Array<OAuthProviderSettings['id']> },
   description: 'A configured provider (see GET /auth/providers).',
 };
+/** Where the browser lands after a sign-in or a link, on this origin only (server/auth/oauth/safe-redirect.ts). */
+const redirectToParam = {
+  name: 'redirectTo',
+  in: 'query' as const,
+  required: false,
+  schema: { type: 'string' },
+  description: 'A path on this origin to land on afterwards; anything else becomes `/`.',
+};
 const redirectHeader = { Location: { schema: { type: 'string' }, description: 'Where the browser goes next.' } };
 /** Public GETs: 400 in authless mode, 404 for a provider not configured, rate limited like sign-in. */
 const commonErrors = (path: string) =>
@@ -55,16 +63,7 @@ export function oauthPaths(): Paths {
         description:
           'Redirects to the provider with `state`, PKCE (`code_challenge_method=S256`) and, for OpenID Connect, `nonce`; ' +
           '`redirect_uri` is `{APP_BASE_URL}/api/auth/callback/{provider}`. Sets a short-lived HttpOnly state cookie.',
-        parameters: [
-          providerParam,
-          {
-            name: 'redirectTo',
-            in: 'query',
-            required: false,
-            schema: { type: 'string' },
-            description: 'A path on this origin to land on afterwards; anything else becomes `/`.',
-          },
-        ],
+        parameters: [providerParam, redirectToParam],
         responses: {
           '302': { description: 'To the provider', headers: redirectHeader },
           ...commonErrors('/auth/sign-in/{provider}'),
@@ -103,16 +102,7 @@ export function oauthPaths(): Paths {
           'the callback links the provider account to the user who started, if their session comes with it, and redirects to `redirectTo`; ' +
           'refusals land on `/?authError=<code>` (identity_in_use: the account signs in as someone else; already_linked: you have another ' +
           'account of this provider; link_session_mismatch). Audited as `auth.oauth.link`. See `GET /auth/identities` to list and unlink.',
-        parameters: [
-          providerParam,
-          {
-            name: 'redirectTo',
-            in: 'query',
-            required: false,
-            schema: { type: 'string' },
-            description: 'A path on this origin to land on afterwards; anything else becomes `/`.',
-          },
-        ],
+        parameters: [providerParam, redirectToParam],
         responses: {
           '302': { description: 'To the provider', headers: redirectHeader },
           ...linkErrors('/auth/link/{provider}'),

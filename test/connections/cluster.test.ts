@@ -1,8 +1,3 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -11,10 +6,9 @@ import { router } from '../../server/trpc/init.js';
 import { connectionProcedure } from '../../server/trpc/procedures.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { testEncryptionKey } from '../helpers/connections.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { type LocalCluster, startLocalCluster } from '../helpers/redis-cluster.js';
 import { serveTestRouter } from '../helpers/test-router.js';
 
-const run = promisify(execFile);
 const ports = [7000, 7001, 7002];
 const seeds = ports.map((port) => `redis://127.0.0.1:${port}`).join(',');
 
@@ -34,43 +28,14 @@ const queueRouter = router({
     }),
 });
 
-async function waitForClusterOk(): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const states = await Promise.all(
-      ports.map((port) => run('redis-cli', ['-p', String(port), 'cluster', 'info']).then((out) => out.stdout)),
-    );
-    if (states.every((state) => state.includes('cluster_state:ok'))) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('cluster did not reach cluster_state:ok');
-}
-
 describe('a 3-master Redis Cluster as a saved connection', () => {
-  let directory: string;
-  const nodes: RedisServer[] = [];
+  let localCluster: LocalCluster | undefined;
   let app: TestApp;
   let routes: Awaited<ReturnType<typeof serveTestRouter>>;
   let connectionId: string;
 
   beforeAll(async () => {
-    directory = await mkdtemp(path.join(tmpdir(), 'bullpen-cluster-'));
-    for (const port of ports) {
-      nodes.push(
-        await startRedisServer(
-          ['--port', String(port), '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`],
-          directory,
-        ),
-      );
-    }
-    await run('redis-cli', [
-      '--cluster',
-      'create',
-      ...ports.map((port) => `127.0.0.1:${port}`),
-      '--cluster-replicas',
-      '0',
-      '--cluster-yes',
-    ]);
-    await waitForClusterOk();
+    localCluster = await startLocalCluster(ports);
     app = await bootApp({ env: { SERVICE_AUTHLESS: 'true', SERVICE_ENCRYPTION_KEY: testEncryptionKey } });
     const created = await request(`${app.api}/connections`, {
       method: 'POST',
@@ -84,8 +49,7 @@ describe('a 3-master Redis Cluster as a saved connection', () => {
   afterAll(async () => {
     routes?.close();
     await app?.close();
-    await Promise.all(nodes.map((node) => node.stop()));
-    await rm(directory, { recursive: true, force: true });
+    await localCluster?.stop();
   });
 
   it('reports cluster mode on the connection test', async () => {
