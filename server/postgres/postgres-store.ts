@@ -39,6 +39,8 @@ import {
 } from './postgres-queue-reads.js';
 import type { ExportCounts } from '../bullmq/export-counts.js';
 import { checkSchema } from './schema-check.js';
+import type { StoreMoveEnds } from '../bullmq/move-across-stores.js';
+import { postgresMoveEnds } from './postgres-move-ends.js';
 
 export interface PostgresStoreOptions {
   policy?: TargetPolicy | undefined;
@@ -312,6 +314,10 @@ export class PostgresStore implements QueueStore {
 
   async readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {
     return readLogs(await this.db(), this.schema, options);
+  }
+
+  moveEnds(): StoreMoveEnds {
+    return postgresMoveEnds(() => this.db(), { connectionId: this.connection.id, schema: this.schema });
   }
 
   async close(): Promise<void> {

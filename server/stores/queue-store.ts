@@ -16,6 +16,7 @@ import type { BusyQueue, QueueLatency } from '../history/sample-latency.js';
 import type { StoreFacts as SampledFacts } from '../history/collect-sample.js';
 import type { WorkerClient } from '../bullmq/client-list.js';
 import type { StoreConnection } from './store-connection.js';
+import type { StoreMoveEnds } from '../bullmq/move-across-stores.js';
 
 /**
  * The seam between procedures and the store that holds a connection's
@@ -81,6 +82,8 @@ export interface QueueStore extends StatusCleaning {
   readJobPage(request: JobPageRequest): Promise<JobPageRead>;
   readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead>;
   readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead>;
+  /** The store's ends of a move (jobs.move, redrive, its task): see server/bullmq/move-across-stores.ts. */
+  moveEnds(): StoreMoveEnds;
 }
 
 export type { TrackedTotals };

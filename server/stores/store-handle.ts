@@ -25,6 +25,8 @@ import { readJobPage, type JobPageRead, type JobPageRequest } from '../bullmq/re
 import type { QueueStore } from './queue-store.js';
 import { listWorkerClients, type WorkerClient } from '../bullmq/client-list.js';
 import { redisStatusCleaning, type StatusCleaning } from '../bullmq/status-cleaning.js';
+import type { StoreMoveEnds } from '../bullmq/move-across-stores.js';
+import { redisStoreMoveEnds } from '../bullmq/redis-store-move-ends.js';
 
 /** Events kept on a queue's stream by publishQueueEvent (BullMQ's default). */
 const eventsKept = 10_000;
@@ -213,6 +215,10 @@ export class RedisStore implements QueueStore {
 
   readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {
     return readJobLogs(this.client, options);
+  }
+
+  moveEnds(): StoreMoveEnds {
+    return redisStoreMoveEnds(this.client);
   }
 
   async close(): Promise<void> {
