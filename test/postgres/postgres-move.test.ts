@@ -101,7 +101,7 @@ describe('moving jobs from Redis to PostgreSQL', () => {
       20_000,
       'the move task to end',
     );
-    expect(task.result).toMatchObject({ moved: 30, refused: 0 });
+    expect(task?.result).toMatchObject({ moved: 30, refused: 0 });
     expect(await bed.pgQueue('bounced').getWaitingCount()).toBe(30);
     expect(await source.getWaitingCount()).toBe(0);
   });
