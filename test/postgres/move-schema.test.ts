@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveColumns, moveFunctions } from '../../server/postgres/move-job-sql.js';
+import { journalTableSql } from '../../server/postgres/move-journal.js';
 import { migrateBullmqSchema } from '../helpers/postgres-queues.js';
 import { createTestDatabase, queryDatabase, type TestDatabase } from '../helpers/postgres.js';
 
@@ -38,5 +41,12 @@ describe("the bullmq schema a move uses, as BullMQ's migrations create it", () =
         rows.some((row) => row.name === name && row.args === args),
         name,
       ).toBe(true);
+  });
+
+  it('documents the journal table as the service creates it (docs/api.md, for a DBA to create ahead)', () => {
+    const api = readFileSync(path.resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
+    const block = /```sql\n(CREATE TABLE IF NOT EXISTS bullpen_move_journal[\s\S]*?)```/.exec(api)?.[1];
+    const bare = (sql: string) => sql.replace(/\s+/g, '').replace(/;$/, '');
+    expect(bare(block ?? '')).toBe(bare(journalTableSql));
   });
 });
