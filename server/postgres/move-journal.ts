@@ -41,6 +41,11 @@ export function ensureJournal(pool: pg.Pool, where: JournalPlace): Promise<void>
   return ready;
 }
 
+/** Makes ensureJournal look again (the table was dropped while the service ran). */
+export function forgetJournal(pool: pg.Pool): void {
+  ensured.delete(pool);
+}
+
 /** Whose journal: named in the refusal. */
 export interface JournalPlace {
   connectionId: string;

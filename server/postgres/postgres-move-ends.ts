@@ -6,6 +6,7 @@ import { movedJobOf, removeJobs, sourceRows, sourceVerdict, storedOpts } from '.
 import {
   ensureJournal,
   forgetDeliveries,
+  forgetJournal,
   inTransaction,
   journalDeliveries,
   journalEntries,
@@ -72,56 +73,72 @@ export function postgresMoveTarget(db: Pool, queue: string, source: string, plac
   // One delivery or recall into a queue at a time: the journal's reading and writing are one decision.
   const serialized = (client: pg.PoolClient) =>
     client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`bullpen:move:${queue}`]);
-  const journaled = async () => {
+  // The journal, created on first use; dropped while the service ran (no move under way), made again.
+  const journaled = async <T>(work: (pool: pg.Pool) => Promise<T>): Promise<T> => {
     const pool = await db();
     await ensureJournal(pool, place);
-    return pool;
+    try {
+      return await work(pool);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42P01') throw error;
+      forgetJournal(pool);
+      await ensureJournal(pool, place);
+      return work(pool);
+    }
   };
   return {
     async deliver(parcels, mover) {
-      return inTransaction(await journaled(), async (client) => {
-        await serialized(client);
-        const journal = await journalEntries(client, queue, source, parcels.map(journalField));
-        const taken = await existingIds(
-          client,
-          queue,
-          parcels.map(({ order }) => order.targetId),
-        );
-        const fresh: Parcel[] = [];
-        const outcomes = parcels.map((parcel) => {
-          const by = journal.get(journalField(parcel));
-          if (by === mover) return 'delivered' as const;
-          if (by !== undefined) return 'missing' as const;
-          if (taken.has(parcel.order.targetId)) return 'taken' as const;
-          fresh.push(parcel);
-          return 'delivered' as const;
-        });
-        await insertJobs(client, queue, fresh);
-        await journalDeliveries(client, queue, source, fresh.map(journalField), mover);
-        return outcomes;
-      });
+      return journaled((pool) =>
+        inTransaction(pool, async (client) => {
+          await serialized(client);
+          const journal = await journalEntries(client, queue, source, parcels.map(journalField));
+          const taken = await existingIds(
+            client,
+            queue,
+            parcels.map(({ order }) => order.targetId),
+          );
+          const fresh: Parcel[] = [];
+          const outcomes = parcels.map((parcel) => {
+            const by = journal.get(journalField(parcel));
+            if (by === mover) return 'delivered' as const;
+            if (by !== undefined) return 'missing' as const;
+            if (taken.has(parcel.order.targetId)) return 'taken' as const;
+            fresh.push(parcel);
+            return 'delivered' as const;
+          });
+          await insertJobs(client, queue, fresh);
+          await journalDeliveries(client, queue, source, fresh.map(journalField), mover);
+          return outcomes;
+        }),
+      );
     },
     async recall(parcels, mover) {
       if (parcels.length === 0) return [];
-      return inTransaction(await journaled(), async (client) => {
-        await serialized(client);
-        const journal = await journalEntries(client, queue, source, parcels.map(journalField));
-        const mine = parcels.filter((parcel) => journal.get(journalField(parcel)) === mover);
-        const waiting = await lockWaiting(
-          client,
-          queue,
-          mine.map(({ order }) => order.targetId),
-        );
-        const back = mine.filter(({ order }) => waiting.has(order.targetId));
-        await removeJobs(
-          client,
-          queue,
-          back.map(({ order, job }) => ({ id: order.targetId, state: 'waiting', priority: Number(job.priority) || 0 })),
-        );
-        await forgetDeliveries(client, queue, source, back.map(journalField));
-        return parcels.map((parcel) => back.includes(parcel));
-      });
+      return journaled((pool) =>
+        inTransaction(pool, async (client) => {
+          await serialized(client);
+          const journal = await journalEntries(client, queue, source, parcels.map(journalField));
+          const mine = parcels.filter((parcel) => journal.get(journalField(parcel)) === mover);
+          const waiting = await lockWaiting(
+            client,
+            queue,
+            mine.map(({ order }) => order.targetId),
+          );
+          const back = mine.filter(({ order }) => waiting.has(order.targetId));
+          await removeJobs(
+            client,
+            queue,
+            back.map(({ order, job }) => ({
+              id: order.targetId,
+              state: 'waiting',
+              priority: Number(job.priority) || 0,
+            })),
+          );
+          await forgetDeliveries(client, queue, source, back.map(journalField));
+          return parcels.map((parcel) => back.includes(parcel));
+        }),
+      );
     },
-    tally: async (mover) => journalTally(await journaled(), queue, mover),
+    tally: (mover) => journaled((pool) => journalTally(pool, queue, mover)),
   };
 }

@@ -107,6 +107,19 @@ describe('moving jobs from Redis to PostgreSQL', () => {
   });
 });
 
+describe('the move journal dropped while the service runs', () => {
+  it('is made again by the next move into the connection', async () => {
+    await queryDatabase(bed.pg.database.url, 'DROP TABLE bullmq.bullpen_move_journal');
+    const job = await bed.redisQueue('outbox').add('again', {});
+    const moved = await bed.move('main', 'outbox', {
+      to: { connectionId: 'pg', queueName: 'outbox' },
+      jobIds: [job.id],
+    });
+    expect(moved.body).toMatchObject({ succeeded: 1, failed: 0 });
+    expect(await journalRows()).toBe(1);
+  });
+});
+
 describe('moving jobs from PostgreSQL', () => {
   it('to Redis: failed jobs keep their attempts and logs and become waiting jobs', async () => {
     const source = await seedPostgresQueue(bed.pg.bullmq, bed.pgQueue('reports'), { failed: 3, completed: 2 });
