@@ -18,7 +18,10 @@ const bed = mixedBed();
 const store = async (id: string): Promise<QueueStore> =>
   bed.app.services.stores.handle((await bed.app.services.connections.find(id))!);
 
-async function planBetween(from: { id: string; queue: string }, to: { id: string; queue: string }, dies: boolean) {
+/** How the source's release goes: as it is, killed before it reaches the store, or after a worker took the jobs. */
+type Release = 'runs' | 'dies' | ((orders: Parameters<MoveSource['release']>[0]) => Promise<void>);
+
+async function planBetween(from: { id: string; queue: string }, to: { id: string; queue: string }, release: Release) {
   const [sourceStore, targetStore] = [await store(from.id), await store(to.id)];
   const sourceRef: QueueRef = { prefix: sourceStore.defaultPrefix, name: from.queue };
   const source = sourceStore.moveEnds().source(sourceRef);
@@ -29,7 +32,15 @@ async function planBetween(from: { id: string; queue: string }, to: { id: string
       ref: sourceRef,
     },
   );
-  const released: MoveSource['release'] = dies ? () => Promise.reject(new Error('killed')) : source.release;
+  const released: MoveSource['release'] =
+    release === 'runs'
+      ? source.release
+      : release === 'dies'
+        ? () => Promise.reject(new Error('killed'))
+        : async (orders) => {
+            await release(orders);
+            return source.release(orders);
+          };
   const plan: MovePlan = {
     source: { ref: sourceRef, queue: await sourceStore.queue(from.queue), readOpts: source.readOpts },
     target: { ref: { prefix: targetStore.defaultPrefix, name: to.queue }, keepIds: false },
@@ -50,7 +61,7 @@ describe('a move between Redis and PostgreSQL killed between delivery and releas
       { id: 'main', queue: 'far' },
       { id: 'pg', queue: 'far-pg' },
     ] as const;
-    await expect(moveJobIds((await planBetween(...route, true)).plan, ids)).rejects.toThrow('killed');
+    await expect(moveJobIds((await planBetween(...route, 'dies')).plan, ids)).rejects.toThrow('killed');
     expect(await source.getWaitingCount()).toBe(40);
     const ran: string[] = [];
     const worker = new Worker('far-pg', async (job) => void ran.push(job.id!), bed.pg.bullmq, createPostgresBackend);
@@ -60,7 +71,7 @@ describe('a move between Redis and PostgreSQL killed between delivery and releas
         15_000,
         'the copies to run and be removed',
       );
-      const resumed = await planBetween(...route, false);
+      const resumed = await planBetween(...route, 'runs');
       expect((await moveJobIds(resumed.plan, ids)).every((result) => result.ok)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(ran).toHaveLength(40);
@@ -82,13 +93,13 @@ describe('a move between Redis and PostgreSQL killed between delivery and releas
       { id: 'pg', queue: 'near' },
       { id: 'main', queue: 'near-redis' },
     ] as const;
-    await expect(moveJobIds((await planBetween(...route, true)).plan, ids)).rejects.toThrow('killed');
+    await expect(moveJobIds((await planBetween(...route, 'dies')).plan, ids)).rejects.toThrow('killed');
     expect(await source.getWaitingCount()).toBe(40);
     const ran: string[] = [];
     const worker = new Worker('near-redis', async (job) => void ran.push(job.id!), bed.redis.bullmq);
     try {
       await waitFor(() => ran.length === 40, 15_000, 'the copies to run');
-      const resumed = await planBetween(...route, false);
+      const resumed = await planBetween(...route, 'runs');
       expect((await moveJobIds(resumed.plan, ids)).every((result) => result.ok)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(new Set(ran).size).toBe(40);
@@ -102,5 +113,22 @@ describe('a move between Redis and PostgreSQL killed between delivery and releas
     } finally {
       await worker.close();
     }
+  });
+
+  it('Redis → PostgreSQL: a source job a worker took between delivery and release stays; its copy is taken back', async () => {
+    const source = bed.redisQueue('grabbed');
+    const job = await source.add('work', { n: 1 });
+    const route = [
+      { id: 'main', queue: 'grabbed' },
+      { id: 'pg', queue: 'grabbed-pg' },
+    ] as const;
+    const workerTakes = async () => {
+      await bed.redis.redis.set(`${bed.redis.prefix}:grabbed:${job.id}:lock`, 'worker-token');
+    };
+    const { plan, tally } = await planBetween(...route, workerTakes);
+    expect(await moveJobIds(plan, [job.id!])).toEqual([expect.objectContaining({ jobId: job.id, code: 'LOCKED' })]);
+    expect(await bed.pgQueue('grabbed-pg').getJobCountByTypes('waiting', 'prioritized')).toBe(0);
+    expect(await tally()).toBe(0);
+    expect(await source.getJob(job.id!)).toBeDefined();
   });
 });
