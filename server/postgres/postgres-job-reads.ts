@@ -69,7 +69,7 @@ function splitKey(key: string): { queue: string; id: string } {
 }
 
 /** Redis-shaped refs (`<schema>:<queue>:<id>`), so the detail's ref parsing serves both kinds. */
-async function refsOf(db: Db, schema: string, keys: string[]): Promise<RawJobRef[]> {
+export async function refsOf(db: Db, schema: string, keys: string[]): Promise<RawJobRef[]> {
   const parts = keys.map(splitKey);
   const found = await jobsByKey(db, parts);
   return parts.map((part, index) => ({

@@ -39,6 +39,14 @@ import {
 } from './postgres-queue-reads.js';
 import type { ExportCounts } from '../bullmq/export-counts.js';
 import { checkSchema } from './schema-check.js';
+import type { FailuresRead, FailureWindow } from '../bullmq/read-failures.js';
+import type { FinishedJob, FinishedJobsRead } from '../bullmq/read-finished-jobs.js';
+import type { JobChildrenRead } from '../bullmq/read-job-children.js';
+import type { EventFeed, StoreEventListener } from '../events/event-feed.js';
+import { failuresPage, finishedJobsSince, latenciesSince } from './postgres-finished-reads.js';
+import { jobChildren } from './postgres-job-children.js';
+import { replaceStacktraces } from './postgres-job-writes.js';
+import { PostgresEventFeeds } from './postgres-event-feed.js';
 
 export interface PostgresStoreOptions {
   policy?: TargetPolicy | undefined;
@@ -262,9 +270,8 @@ export class PostgresStore implements QueueStore {
     return historyReadingsOf(await this.db(), refs, since, until);
   }
 
-  /** Not measured on PostgreSQL yet: the history keeps latency null for these queues. */
-  async historyLatencies(busy: BusyQueue[]): Promise<Array<QueueLatency | null>> {
-    return busy.map(() => null);
+  async historyLatencies(busy: BusyQueue[], since: number): Promise<Array<QueueLatency | null>> {
+    return latenciesSince(await this.db(), busy, since);
   }
 
   async historyFacts(): Promise<SampledFacts> {
@@ -314,7 +321,40 @@ export class PostgresStore implements QueueStore {
     return readLogs(await this.db(), this.schema, options);
   }
 
+  // Triage, stack traces, flows, insights, events, readiness (issue 31): SQL in the modules named.
+  private readonly eventFeeds = new PostgresEventFeeds(() => this.db());
+
+  async ping(): Promise<void> {
+    await (await this.db()).query('SELECT 1');
+  }
+
+  async readFailures(ref: QueueRef, window: FailureWindow): Promise<FailuresRead> {
+    return failuresPage(await this.db(), ref.name, window);
+  }
+
+  async setStacktraces(ref: QueueRef, jobId: string, traces: string[]): Promise<void> {
+    await replaceStacktraces(await this.db(), ref.name, jobId, traces);
+  }
+
+  async finishedJobs(
+    ref: QueueRef,
+    state: FinishedJob['state'],
+    from: number,
+    limit: number,
+  ): Promise<FinishedJobsRead> {
+    return finishedJobsSince(await this.db(), ref.name, state, from, limit);
+  }
+
+  async readJobChildren(ref: QueueRef, jobId: string, limit: number): Promise<JobChildrenRead> {
+    return jobChildren(await this.db(), this.schema, ref.name, jobId, limit);
+  }
+
+  openEventFeed(ref: QueueRef, listener: StoreEventListener): Promise<EventFeed> {
+    return this.eventFeeds.open(ref.name, listener);
+  }
+
   async close(): Promise<void> {
+    await this.eventFeeds.close();
     const ready = this.ready;
     this.ready = undefined;
     await Promise.allSettled(this.queues.drain().map((queue) => queue.close()));

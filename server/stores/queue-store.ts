@@ -16,6 +16,10 @@ import type { BusyQueue, QueueLatency } from '../history/sample-latency.js';
 import type { StoreFacts as SampledFacts } from '../history/collect-sample.js';
 import type { WorkerClient } from '../bullmq/client-list.js';
 import type { StoreConnection } from './store-connection.js';
+import type { FailuresRead, FailureWindow } from '../bullmq/read-failures.js';
+import type { FinishedJob, FinishedJobsRead } from '../bullmq/read-finished-jobs.js';
+import type { JobChildrenRead } from '../bullmq/read-job-children.js';
+import type { EventFeed, StoreEventListener } from '../events/event-feed.js';
 
 /**
  * The seam between procedures and the store that holds a connection's
@@ -81,6 +85,20 @@ export interface QueueStore extends StatusCleaning {
   readJobPage(request: JobPageRequest): Promise<JobPageRead>;
   readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead>;
   readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead>;
+
+  // Triage, stack traces, flows, insights, events, readiness (issue 31): same contract on every kind.
+  /** Answers when the store does (readiness): a PING, or `SELECT 1` on PostgreSQL. */
+  ping(): Promise<void>;
+  /** A page of a queue's failed jobs by failure time, newest first: their reasons and first stack lines. */
+  readFailures(ref: QueueRef, window: FailureWindow): Promise<FailuresRead>;
+  /** Replaces a job's stack traces (BullMQ has no API for it on either kind). */
+  setStacktraces(ref: QueueRef, jobId: string, traces: string[]): Promise<void>;
+  /** How many jobs of a finished status finished at or after `from`, and the newest `limit` of them. */
+  finishedJobs(ref: QueueRef, state: FinishedJob['state'], from: number, limit: number): Promise<FinishedJobsRead>;
+  /** A flow parent's child counts and up to `limit` children (name, state). */
+  readJobChildren(ref: QueueRef, jobId: string, limit: number): Promise<JobChildrenRead>;
+  /** The queue's events from now on, read once for however many listeners the caller has (queue-event-hub.ts). */
+  openEventFeed(ref: QueueRef, onEvent: StoreEventListener): Promise<EventFeed>;
 }
 
 export type { TrackedTotals };

@@ -25,6 +25,11 @@ import { readJobPage, type JobPageRead, type JobPageRequest } from '../bullmq/re
 import type { QueueStore } from './queue-store.js';
 import { listWorkerClients, type WorkerClient } from '../bullmq/client-list.js';
 import { redisStatusCleaning, type StatusCleaning } from '../bullmq/status-cleaning.js';
+import { readFailuresPage, type FailuresRead, type FailureWindow } from '../bullmq/read-failures.js';
+import { readFinishedJobs, type FinishedJob, type FinishedJobsRead } from '../bullmq/read-finished-jobs.js';
+import { readJobChildren, type JobChildrenRead } from '../bullmq/read-job-children.js';
+import type { EventFeed, StoreEventListener } from '../events/event-feed.js';
+import { openRedisEventFeed } from '../events/redis-event-feed.js';
 
 /** Events kept on a queue's stream by publishQueueEvent (BullMQ's default). */
 const eventsKept = 10_000;
@@ -213,6 +218,31 @@ export class RedisStore implements QueueStore {
 
   readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {
     return readJobLogs(this.client, options);
+  }
+
+  // Triage, stack traces, flows, insights, events, readiness (issue 31).
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  readFailures(ref: QueueRef, window: FailureWindow): Promise<FailuresRead> {
+    return readFailuresPage(this.client, ref, window);
+  }
+
+  async setStacktraces(ref: QueueRef, jobId: string, traces: string[]): Promise<void> {
+    await this.client.hset(queueKey(ref, jobId), 'stacktrace', JSON.stringify(traces));
+  }
+
+  finishedJobs(ref: QueueRef, state: FinishedJob['state'], from: number, limit: number): Promise<FinishedJobsRead> {
+    return readFinishedJobs(this.client, ref, state, from, limit);
+  }
+
+  async readJobChildren(ref: QueueRef, jobId: string, limit: number): Promise<JobChildrenRead> {
+    return readJobChildren(this.client, await this.queue(ref.name, ref.prefix), jobId, limit);
+  }
+
+  openEventFeed(ref: QueueRef, listener: StoreEventListener): Promise<EventFeed> {
+    return openRedisEventFeed(this.client, ref, listener);
   }
 
   async close(): Promise<void> {
