@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_SCHEMA_VERSION } from 'bullmq';
 import pg from 'pg';
 import { readColumns } from '../../server/postgres/bullmq-schema.js';
+import { eventColumns } from '../../server/postgres/postgres-event-feed.js';
 import { migrateBullmqSchema } from '../helpers/postgres-queues.js';
 import { createTestDatabase, queryDatabase, type TestDatabase } from '../helpers/postgres.js';
 
@@ -25,7 +26,7 @@ describe("the bullmq schema our SQL reads, as BullMQ's migrations create it", ()
       [schema],
     );
     const present = new Set(rows.map((row) => `${row.table_name}.${row.column_name}`));
-    const read = Object.entries(readColumns).flatMap(([table, columns]) =>
+    const read = Object.entries({ ...readColumns, ...eventColumns }).flatMap(([table, columns]) =>
       columns.map((column) => `${table}.${column}`),
     );
     expect(read.filter((column) => !present.has(column))).toEqual([]);
@@ -68,6 +69,19 @@ describe("the bullmq schema our SQL reads, as BullMQ's migrations create it", ()
       }
       expect(await jobWithRelations(pool, 'none', '1', 5)).toBeUndefined();
       expect(await jobLogs(pool, 'none', '1', 0, 9)).toBeUndefined();
+      const { failuresPage, finishedJobsSince, latenciesSince } = await import(
+        '../../server/postgres/postgres-finished-reads.js'
+      );
+      const window = { from: 0, upper: Date.now(), skip: 0, limit: 10 };
+      expect(await failuresPage(pool, 'none', window)).toEqual({ scores: [], jobs: [] });
+      expect(await finishedJobsSince(pool, 'none', 'completed', 0, 10)).toEqual({ inWindow: 0, jobs: [] });
+      expect(await latenciesSince(pool, [{ ref: { prefix: 'bullmq', name: 'none' }, finished: 1 }], 0)).toEqual([
+        { jobs: 0, processingMs: null, waitMs: null },
+      ]);
+      const { jobChildren } = await import('../../server/postgres/postgres-job-children.js');
+      expect((await jobChildren(pool, 'bullmq', 'none', '1', 5)).children).toEqual([]);
+      const { replaceStacktraces } = await import('../../server/postgres/postgres-job-writes.js');
+      expect(await replaceStacktraces(pool, 'none', '1', [])).toBe(false);
       expect(await schemaState(pool)).toMatchObject({
         version: LATEST_SCHEMA_VERSION,
         serverVersion: expect.stringMatching(/^\d+/),
