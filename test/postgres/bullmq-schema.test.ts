@@ -80,6 +80,8 @@ describe("the bullmq schema our SQL reads, as BullMQ's migrations create it", ()
       ]);
       const { jobChildren } = await import('../../server/postgres/postgres-job-children.js');
       expect((await jobChildren(pool, 'bullmq', 'none', '1', 5)).children).toEqual([]);
+      const { cappedJobDetail } = await import('../../server/postgres/postgres-job-detail.js');
+      expect(await cappedJobDetail(pool, 'none', '1', 5, 1024)).toBeUndefined();
       const { replaceStacktraces } = await import('../../server/postgres/postgres-job-writes.js');
       expect(await replaceStacktraces(pool, 'none', '1', [])).toBe(false);
       expect(await schemaState(pool)).toMatchObject({
