@@ -5,8 +5,14 @@ import { eventPollMs } from '../../server/postgres/postgres-event-feed.js';
 import { postgresBed } from '../helpers/postgres-bed.js';
 import { queryDatabase } from '../helpers/postgres.js';
 
-/** The event stream and the readiness check on a PostgreSQL connection (and one whose server never answers). */
-const bed = postgresBed({ SERVICE_POSTGRES_URL_DOWN: 'postgres://postgres@127.0.0.1:1/nothing' });
+/**
+ * The event stream and the readiness check on a PostgreSQL connection (and one whose server never
+ * answers); the connection is read-only, which refuses clearing stack traces and lets the reads through.
+ */
+const bed = postgresBed({
+  SERVICE_POSTGRES_URL_DOWN: 'postgres://postgres@127.0.0.1:1/nothing',
+  SERVICE_POSTGRES_URL_MAIN_PROTECTION: 'read-only',
+});
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const started = Date.now();
@@ -131,5 +137,17 @@ describe('readiness with PostgreSQL connections', () => {
       { connectionId: 'down', ok: false, error: expect.any(String) },
       { connectionId: 'main', ok: true },
     ]);
+  });
+});
+
+describe('protection of a read-only PostgreSQL connection', () => {
+  it('refuses clearing stack traces (nothing changed) and answers the triage, tree and insights', async () => {
+    const queue = bed.fixture.queue('guarded');
+    const job = await queue.add('kept', {});
+    const refused = await bed.call('DELETE', bed.queueUrl('guarded', `/jobs/${job.id}/stacktraces?keep=0`));
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'CONNECTION_PROTECTED', protection: 'read-only' });
+    for (const path of ['/failures?window=1h', `/jobs/${job.id}/tree`, '/history/insights?window=1h'])
+      expect((await bed.call('GET', bed.queueUrl('guarded', path))).status, path).toBe(200);
   });
 });
