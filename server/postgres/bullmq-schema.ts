@@ -135,7 +135,7 @@ export async function queueFigures(db: Db, names: readonly string[]): Promise<Ma
 }
 
 /** Which rows each status's page reads, in BullMQ's order for it (the Redis list or sorted set it stands for). */
-const statusQueries: Record<string, { where: string; order: string }> = {
+export const statusQueries: Record<string, { where: string; order: string }> = {
   wait: { where: `state = 'waiting' AND priority = 0`, order: 'seq' },
   paused: { where: `state = 'waiting' AND priority = 0`, order: 'seq' },
   prioritized: { where: `state = 'waiting' AND priority > 0`, order: 'priority, seq' },

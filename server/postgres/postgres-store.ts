@@ -39,6 +39,12 @@ import {
 } from './postgres-queue-reads.js';
 import type { ExportCounts } from '../bullmq/export-counts.js';
 import { checkSchema } from './schema-check.js';
+import type { JobStatus } from '../../contracts/jobs.js';
+import type { ChunkFrom, JobFieldValues, StatusChunk } from '../bullmq/search-reads.js';
+import type { ParsedJobKey } from '../bullmq/job-key.js';
+import type { JobFieldRead, ReadJobFieldOptions } from '../bullmq/read-job-field.js';
+import { jobFields, jobNameAt, parsePostgresJobKey, statusChunk } from './postgres-search.js';
+import { readField } from './postgres-job-field.js';
 
 export interface PostgresStoreOptions {
   policy?: TargetPolicy | undefined;
@@ -312,6 +318,26 @@ export class PostgresStore implements QueueStore {
 
   async readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {
     return readLogs(await this.db(), this.schema, options);
+  }
+
+  async statusChunk(queue: Queue, status: JobStatus, from: ChunkFrom, size: number): Promise<StatusChunk> {
+    return statusChunk(await this.db(), queue, status, from, size);
+  }
+
+  async jobFields(queue: Queue, ids: readonly string[], fields: readonly string[]): Promise<JobFieldValues> {
+    return jobFields(await this.db(), queue, ids, fields);
+  }
+
+  parseJobKey(key: string): ParsedJobKey {
+    return parsePostgresJobKey(this.schema, key);
+  }
+
+  async jobNameAt(key: string): Promise<string | null> {
+    return jobNameAt(await this.db(), this.schema, key);
+  }
+
+  async readJobField(options: ReadJobFieldOptions): Promise<JobFieldRead> {
+    return readField(await this.db(), this.schema, options);
   }
 
   async close(): Promise<void> {

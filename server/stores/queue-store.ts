@@ -16,6 +16,10 @@ import type { BusyQueue, QueueLatency } from '../history/sample-latency.js';
 import type { StoreFacts as SampledFacts } from '../history/collect-sample.js';
 import type { WorkerClient } from '../bullmq/client-list.js';
 import type { StoreConnection } from './store-connection.js';
+import type { JobStatus } from '../../contracts/jobs.js';
+import type { ChunkFrom, JobFieldValues, StatusChunk } from '../bullmq/search-reads.js';
+import type { ParsedJobKey } from '../bullmq/job-key.js';
+import type { JobFieldRead, ReadJobFieldOptions } from '../bullmq/read-job-field.js';
 
 /**
  * The seam between procedures and the store that holds a connection's
@@ -81,6 +85,18 @@ export interface QueueStore extends StatusCleaning {
   readJobPage(request: JobPageRequest): Promise<JobPageRead>;
   readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead>;
   readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead>;
+
+  // Job search, bulk actions by query, job refs and field ranges (routers/jobs/search/, bulk/, job-refs.ts, field.ts).
+  /** Up to `size` ids of a status, newest first, from `from` (after its anchor while it is there): the search's chunk. */
+  statusChunk(queue: Queue, status: JobStatus, from: ChunkFrom, size: number): Promise<StatusChunk>;
+  /** Some hash fields of each job, as Redis's HMGET answers them (the search reads only the fields it matches on). */
+  jobFields(queue: Queue, ids: readonly string[], fields: readonly string[]): Promise<JobFieldValues>;
+  /** The parts of a job key as this store writes them (a flow parent's or child's). */
+  parseJobKey(key: string): ParsedJobKey;
+  /** The name of the job at a key; null when there is none. */
+  jobNameAt(key: string): Promise<string | null>;
+  /** A byte range of one job field (a job too big for one response). */
+  readJobField(options: ReadJobFieldOptions): Promise<JobFieldRead>;
 }
 
 export type { TrackedTotals };

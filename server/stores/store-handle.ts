@@ -25,6 +25,16 @@ import { readJobPage, type JobPageRead, type JobPageRequest } from '../bullmq/re
 import type { QueueStore } from './queue-store.js';
 import { listWorkerClients, type WorkerClient } from '../bullmq/client-list.js';
 import { redisStatusCleaning, type StatusCleaning } from '../bullmq/status-cleaning.js';
+import type { JobStatus } from '../../contracts/jobs.js';
+import {
+  redisJobFields,
+  redisStatusChunk,
+  type ChunkFrom,
+  type JobFieldValues,
+  type StatusChunk,
+} from '../bullmq/search-reads.js';
+import { parseJobKey, type ParsedJobKey } from '../bullmq/job-key.js';
+import { readJobField, type JobFieldRead, type ReadJobFieldOptions } from '../bullmq/read-job-field.js';
 
 /** Events kept on a queue's stream by publishQueueEvent (BullMQ's default). */
 const eventsKept = 10_000;
@@ -213,6 +223,26 @@ export class RedisStore implements QueueStore {
 
   readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {
     return readJobLogs(this.client, options);
+  }
+
+  statusChunk(queue: Queue, status: JobStatus, from: ChunkFrom, size: number): Promise<StatusChunk> {
+    return redisStatusChunk(this.client, queue, status, from, size);
+  }
+
+  jobFields(queue: Queue, ids: readonly string[], fields: readonly string[]): Promise<JobFieldValues> {
+    return redisJobFields(this.client, queue, ids, fields);
+  }
+
+  parseJobKey(key: string): ParsedJobKey {
+    return parseJobKey(this.prefixes, key);
+  }
+
+  jobNameAt(key: string): Promise<string | null> {
+    return this.client.hget(key, 'name');
+  }
+
+  readJobField(options: ReadJobFieldOptions): Promise<JobFieldRead> {
+    return readJobField(this.client, options);
   }
 
   async close(): Promise<void> {
