@@ -1,4 +1,3 @@
-import type { Queue } from 'bullmq';
 import type { JobStatus } from '../../contracts/jobs.js';
 import type { ParsedJobKey } from '../bullmq/job-key.js';
 import type { ChunkFrom, JobFieldValues, StatusChunk } from '../bullmq/search-reads.js';
@@ -56,13 +55,13 @@ async function statusEmptyNow(db: Db, queue: string, status: JobStatus): Promise
 
 export async function statusChunk(
   db: Db,
-  queue: Queue,
+  queue: string,
   status: JobStatus,
   from: ChunkFrom,
   size: number,
 ): Promise<StatusChunk> {
   const gone = from.anchor !== undefined;
-  if (await statusEmptyNow(db, queue.name, status)) return { start: from.offset, ids: [], anchorGone: gone };
+  if (await statusEmptyNow(db, queue, status)) return { start: from.offset, ids: [], anchorGone: gone };
   const { where, order } = statusQueries[keyByStatus[status]]!;
   const descending = order
     .split(', ')
@@ -76,13 +75,13 @@ export async function statusChunk(
               (SELECT array_agg(id) FROM (SELECT id FROM job WHERE queue = $1 AND ${where} AND (${order}) < (SELECT ${order} FROM a)
                 ORDER BY ${descending} LIMIT $3) n) AS ids
         WHERE EXISTS (SELECT 1 FROM a)`,
-      [queue.name, from.anchor, size],
+      [queue, from.anchor, size],
     );
     if (rows[0]) return { start: Number(rows[0].ahead) + 1, ids: rows[0].ids ?? [], anchorGone: false };
   }
   const { rows } = await db.query<{ id: string }>(
     `SELECT id FROM job WHERE queue = $1 AND ${where} ORDER BY ${descending} OFFSET $2 LIMIT $3`,
-    [queue.name, from.offset, size],
+    [queue, from.offset, size],
   );
   return { start: from.offset, ids: rows.map((row) => row.id), anchorGone: gone };
 }
@@ -90,14 +89,14 @@ export async function statusChunk(
 /** The fields of each job as its Redis hash would hold them (HMGET's shape); only their columns are read. */
 export async function jobFields(
   db: Db,
-  queue: Queue,
+  queue: string,
   ids: readonly string[],
   fields: readonly string[],
 ): Promise<JobFieldValues> {
   const columns = [...new Set(fields.flatMap((field) => columnsByField[field] ?? []))];
   const { rows } = await db.query<JobRow>(
     `SELECT ${['id', ...columns].join(', ')} FROM job WHERE queue = $1 AND id = ANY($2::text[])`,
-    [queue.name, ids],
+    [queue, ids],
   );
   const byId = new Map(rows.map((row) => [String(row.id), jobHashFromRow(row)]));
   return ids.map((id) => {

@@ -321,11 +321,11 @@ export class PostgresStore implements QueueStore {
   }
 
   async statusChunk(queue: Queue, status: JobStatus, from: ChunkFrom, size: number): Promise<StatusChunk> {
-    return statusChunk(await this.db(), queue, status, from, size);
+    return statusChunk(await this.db(), queue.name, status, from, size);
   }
 
   async jobFields(queue: Queue, ids: readonly string[], fields: readonly string[]): Promise<JobFieldValues> {
-    return jobFields(await this.db(), queue, ids, fields);
+    return jobFields(await this.db(), queue.name, ids, fields);
   }
 
   parseJobKey(key: string): ParsedJobKey {
