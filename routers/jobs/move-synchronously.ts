@@ -1,7 +1,7 @@
 import type { BulkTarget } from '../../contracts/job-actions.js';
 import { removeStatuses } from '../../contracts/job-actions.js';
 import type { MoveOutcome } from '../../contracts/job-move.js';
-import type { StoreClient } from '../../server/stores/redis-client.js';
+import type { ScanStore } from './search/scan-matches.js';
 import { countingMidway } from '../../server/stores/store-errors.js';
 import { countJobs } from './job-status.js';
 import { actOnQuery } from './bulk/act-on-query.js';
@@ -10,12 +10,12 @@ import { moveEach, moveJobIds, moveScope, moveStatusBatch, type MovePlan } from 
 
 /** A move within one request: named ids, a count for a dry run, bounded batches of a status, or a query's matches. */
 export async function moveSynchronously({
-  client,
+  store,
   plan,
   input,
   where,
 }: {
-  client: StoreClient;
+  store: ScanStore;
   plan: MovePlan;
   input: BulkTarget<(typeof removeStatuses)[number]>;
   where: MoveOutcome['target'];
@@ -23,7 +23,7 @@ export async function moveSynchronously({
   const source = plan.source.queue;
   if (input.query) {
     const outcome = await actOnQuery({
-      client,
+      store,
       queue: source,
       ...input,
       query: input.query,

@@ -82,7 +82,7 @@ export const moveProcedure = queueProcedure
         mover: randomUUID(),
         tallied: false,
       });
-      return moveSynchronously({ client: ctx.store.client, plan, input, where: target });
+      return moveSynchronously({ store: ctx.store, plan, input, where: target });
     }
     const selection = input.query ? { query: input.query } : { status: input.status };
     const params = { prefix: ctx.queue.ref.prefix, ...selection, keepIds: input.keepIds === true, to: target };

@@ -20,6 +20,10 @@ import type { FailuresRead, FailureWindow } from '../bullmq/read-failures.js';
 import type { FinishedJob, FinishedJobsRead } from '../bullmq/read-finished-jobs.js';
 import type { JobChildrenRead } from '../bullmq/read-job-children.js';
 import type { EventFeed, StoreEventListener } from '../events/event-feed.js';
+import type { JobStatus } from '../../contracts/jobs.js';
+import type { ChunkFrom, JobFieldValues, StatusChunk } from '../bullmq/search-reads.js';
+import type { ParsedJobKey } from '../bullmq/job-key.js';
+import type { JobFieldRead, ReadJobFieldOptions } from '../bullmq/read-job-field.js';
 
 /**
  * The seam between procedures and the store that holds a connection's
@@ -99,6 +103,18 @@ export interface QueueStore extends StatusCleaning {
   readJobChildren(ref: QueueRef, jobId: string, limit: number): Promise<JobChildrenRead>;
   /** The queue's events from now on, read once for however many listeners the caller has (queue-event-hub.ts). */
   openEventFeed(ref: QueueRef, onEvent: StoreEventListener): Promise<EventFeed>;
+
+  // Job search, bulk actions by query, job refs and field ranges (routers/jobs/search/, bulk/, job-refs.ts, field.ts).
+  /** Up to `size` ids of a status, newest first, from `from` (after its anchor while it is there): the search's chunk. */
+  statusChunk(queue: Queue, status: JobStatus, from: ChunkFrom, size: number): Promise<StatusChunk>;
+  /** Some hash fields of each job, as Redis's HMGET answers them (the search reads only the fields it matches on). */
+  jobFields(queue: Queue, ids: readonly string[], fields: readonly string[]): Promise<JobFieldValues>;
+  /** The parts of a job key as this store writes them (a flow parent's or child's). */
+  parseJobKey(key: string): ParsedJobKey;
+  /** The name of the job at a key; null when there is none. */
+  jobNameAt(key: string): Promise<string | null>;
+  /** A byte range of one job field (a job too big for one response). */
+  readJobField(options: ReadJobFieldOptions): Promise<JobFieldRead>;
 }
 
 export type { TrackedTotals };

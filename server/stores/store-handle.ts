@@ -30,6 +30,16 @@ import { readFinishedJobs, type FinishedJob, type FinishedJobsRead } from '../bu
 import { readJobChildren, type JobChildrenRead } from '../bullmq/read-job-children.js';
 import type { EventFeed, StoreEventListener } from '../events/event-feed.js';
 import { openRedisEventFeed } from '../events/redis-event-feed.js';
+import type { JobStatus } from '../../contracts/jobs.js';
+import {
+  redisJobFields,
+  redisStatusChunk,
+  type ChunkFrom,
+  type JobFieldValues,
+  type StatusChunk,
+} from '../bullmq/search-reads.js';
+import { parseJobKey, type ParsedJobKey } from '../bullmq/job-key.js';
+import { readJobField, type JobFieldRead, type ReadJobFieldOptions } from '../bullmq/read-job-field.js';
 
 /** Events kept on a queue's stream by publishQueueEvent (BullMQ's default). */
 const eventsKept = 10_000;
@@ -243,6 +253,27 @@ export class RedisStore implements QueueStore {
 
   openEventFeed(ref: QueueRef, listener: StoreEventListener): Promise<EventFeed> {
     return openRedisEventFeed(this.client, ref, listener);
+  }
+
+  // Job search, bulk actions by query, job refs and field ranges.
+  statusChunk(queue: Queue, status: JobStatus, from: ChunkFrom, size: number): Promise<StatusChunk> {
+    return redisStatusChunk(this.client, queue, status, from, size);
+  }
+
+  jobFields(queue: Queue, ids: readonly string[], fields: readonly string[]): Promise<JobFieldValues> {
+    return redisJobFields(this.client, queue, ids, fields);
+  }
+
+  parseJobKey(key: string): ParsedJobKey {
+    return parseJobKey(this.prefixes, key);
+  }
+
+  jobNameAt(key: string): Promise<string | null> {
+    return this.client.hget(key, 'name');
+  }
+
+  readJobField(options: ReadJobFieldOptions): Promise<JobFieldRead> {
+    return readJobField(this.client, options);
   }
 
   async close(): Promise<void> {
