@@ -3,7 +3,7 @@
 // so the published package has no path into routers/ or contracts/.
 export type { AppRouter } from '../routers/_app.js';
 export type { QueueEvent } from '../contracts/events.js';
-export type { ErrorCode } from '../contracts/errors.js';
+export type { ErrorCode } from '../contracts/error-codes.js';
 export type { BulkOutcome } from '../contracts/job-actions.js';
 export type { JobStatus } from '../contracts/jobs.js';
 export type { PageInfo } from '../contracts/pagination.js';

@@ -1,4 +1,4 @@
-import type { ErrorCode } from './errors.js';
+import type { ErrorCode } from './error-codes.js';
 
 /**
  * An expected failure of a domain operation. The HTTP layer turns `code` into

@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { errorStatusByCode } from '../../contracts/errors.js';
+import { errorStatusByCode } from '../../contracts/error-codes.js';
 import { appRouter } from '../../routers/_app.js';
 import type { ProcedureMeta } from '../../server/trpc/init.js';
 import { partsOf, proceduresOf } from '../../server/trpc/trpc-internals.js';

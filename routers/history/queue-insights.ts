@@ -16,4 +16,4 @@ export const queueInsightsProcedure = queueProcedure
   })
   .input(queueInsightsInput)
   .output(queueInsightsSchema)
-  .query(({ ctx, input }) => readInsights(ctx.store.client, ctx.queue.ref, input.window));
+  .query(({ ctx, input }) => readInsights(ctx.store, ctx.queue.ref, input.window));

@@ -1,6 +1,5 @@
 import { AppError, notFound } from '../../contracts/app-error.js';
 import { jobFieldInput, jobFieldSchema } from '../../contracts/job-fields.js';
-import { readJobField } from '../../server/bullmq/read-job-field.js';
 import { queueProcedure } from '../../server/trpc/procedures.js';
 import { jobPath, jobsTags } from './openapi.js';
 
@@ -26,7 +25,7 @@ export const fieldProcedure = queueProcedure
   .query(async ({ ctx, input }) => {
     const { field, offset, length, jobId } = input;
     const queue = ctx.queueLookup;
-    const read = await readJobField(ctx.store.client, {
+    const read = await ctx.store.readJobField({
       queueName: queue.name,
       jobId,
       field,

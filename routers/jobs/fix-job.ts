@@ -2,7 +2,6 @@ import type { Job, JobsOptions, Queue } from 'bullmq';
 import { AppError, notFound } from '../../contracts/app-error.js';
 import { defaultMaxDataBytes, type JobSummary } from '../../contracts/jobs.js';
 import { toJobState } from '../../server/bullmq/job-state.js';
-import { queueKey } from '../../server/bullmq/queue-key.js';
 import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 import { toJobSummary } from './job-summary.js';
 
@@ -48,7 +47,7 @@ export async function clearStacktraces(
   const job = await requireJob(queue, jobId);
   const traces = job.stacktrace ?? [];
   const kept = keep === 0 ? [] : traces.slice(-keep);
-  await store.client.hset(queueKey(ref, jobId), 'stacktrace', JSON.stringify(kept));
+  await store.setStacktraces(ref, jobId, kept);
   return { removed: traces.length - kept.length, kept: kept.length };
 }
 

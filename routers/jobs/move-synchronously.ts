@@ -1,7 +1,7 @@
 import type { BulkTarget } from '../../contracts/job-actions.js';
 import { removeStatuses } from '../../contracts/job-actions.js';
 import type { MoveOutcome } from '../../contracts/job-move.js';
-import type { QueueStore } from '../../server/stores/queue-store.js';
+import type { ScanStore } from './search/scan-matches.js';
 import { countingMidway } from '../../server/stores/store-errors.js';
 import { countJobs } from './job-status.js';
 import { actOnQuery } from './bulk/act-on-query.js';
@@ -15,8 +15,7 @@ export async function moveSynchronously({
   input,
   where,
 }: {
-  /** The source's store: the query form reads its client (only that form). */
-  store: Pick<QueueStore, 'client'>;
+  store: ScanStore;
   plan: MovePlan;
   input: BulkTarget<(typeof removeStatuses)[number]>;
   where: MoveOutcome['target'];
@@ -24,7 +23,7 @@ export async function moveSynchronously({
   const source = plan.source.queue;
   if (input.query) {
     const outcome = await actOnQuery({
-      client: store.client,
+      store,
       queue: source,
       ...input,
       query: input.query,

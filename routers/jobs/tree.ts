@@ -18,7 +18,7 @@ export const treeProcedure = queueProcedure
   .query(({ ctx, input }) =>
     getJobTree({
       store: ctx.store,
-      queue: ctx.queue.queue,
+      queue: ctx.queue,
       jobId: input.jobId,
       depth: input.depth,
       maxChildren: input.maxChildren,

@@ -25,7 +25,7 @@ async function pingStore(
     );
   });
   try {
-    await Promise.race([stores.handle(connection).client.ping(), deadline]);
+    await Promise.race([stores.handle(connection).ping(), deadline]);
     return { connectionId: connection.id, ok: true };
   } catch (error) {
     return { connectionId: connection.id, ok: false, error: (error as Error).message };

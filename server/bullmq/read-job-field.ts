@@ -38,17 +38,16 @@ export type JobFieldRead =
   | { found: 'field-missing' }
   | { found: 'field'; totalLength: number; text: string; bytes: number };
 
-export async function readJobField(
-  client: StoreClient,
-  options: {
-    queueName: string;
-    jobId: string;
-    field: string;
-    offset: number;
-    length: number;
-    prefixes: readonly string[];
-  },
-): Promise<JobFieldRead> {
+export interface ReadJobFieldOptions {
+  queueName: string;
+  jobId: string;
+  field: string;
+  offset: number;
+  length: number;
+  prefixes: readonly string[];
+}
+
+export async function readJobField(client: StoreClient, options: ReadJobFieldOptions): Promise<JobFieldRead> {
   const prefixes = await scriptPrefixes(client, options.queueName, options.prefixes);
   if (prefixes.length === 0) return { found: 'queue-missing' };
   const metaKey = queueKey({ prefix: prefixes[0]!, name: options.queueName }, 'meta');

@@ -1,19 +1,17 @@
-import type { QueueEvents } from 'bullmq';
-import { loadBullmq } from '../bullmq/bullmq-module.js';
 import { queueEventTypes, type QueueEvent, type QueueEventType } from '../../contracts/events.js';
 import { toJobState } from '../bullmq/job-state.js';
 import type { Logger } from '../logger.js';
-import { duplicateForBlocking, type StoreClient } from '../stores/redis-client.js';
 import type { StoreHandle } from '../stores/store-handle.js';
-import { bullmqAddress } from '../bullmq/queue-key.js';
+import type { EventFeed } from './event-feed.js';
 
 export type QueueEventListener = (event: QueueEvent) => void;
 
 interface Feed {
-  queueEvents: QueueEvents;
-  client: StoreClient;
+  source: EventFeed;
   listeners: Set<QueueEventListener>;
 }
+
+const knownTypes = new Set<string>(queueEventTypes);
 
 /** The state a job is in right after each event; events without a job have none. */
 const stateAfter: Partial<Record<QueueEventType, string>> = {
@@ -41,9 +39,11 @@ function toQueueEvent(type: QueueEventType, queueName: string, id: string, args:
 }
 
 /**
- * Live queue events for any number of subscribers from ONE BullMQ
- * QueueEvents (and one blocking Redis connection) per queue, opened by the
- * first subscriber and closed when the last one leaves.
+ * Live queue events for any number of subscribers from ONE feed of the
+ * store per queue (on Redis a BullMQ QueueEvents on its own blocking
+ * connection; on PostgreSQL reads of BullMQ's event table woken by its
+ * NOTIFY, see server/postgres/postgres-event-feed.ts), opened by the first
+ * subscriber and closed when the last one leaves.
  */
 export class QueueEventHub {
   private readonly feeds = new Map<string, Promise<Feed>>();
@@ -98,36 +98,22 @@ export class QueueEventHub {
   }
 
   private async openFeed(store: StoreHandle, queueName: string, prefix: string): Promise<Feed> {
-    // Start after the newest event already in the stream, so nothing emitted
-    // between subscribing and the first blocking read is lost.
-    const newest = await store.client.xrevrange(`${prefix}:${queueName}:events`, '+', '-', 'COUNT', 1);
-    const { QueueEvents } = await loadBullmq();
-    const client = duplicateForBlocking(store.client);
-    client.on('error', () => undefined);
-    const address = bullmqAddress({ prefix, name: queueName });
-    const queueEvents = new QueueEvents(address.name, {
-      connection: client,
-      prefix: address.prefix,
-      lastEventId: newest[0]?.[0] ?? '0-0',
-    });
-    const feed: Feed = { queueEvents, client, listeners: new Set() };
-    queueEvents.on('error', (error) => this.logger.debug({ queueName, reason: error.name }, 'queue events error'));
-    for (const type of queueEventTypes) {
-      queueEvents.on(
-        type as never,
-        ((args: Record<string, unknown> | string, id: string) => {
-          const fields = typeof args === 'object' && args !== null ? args : {};
-          const event = toQueueEvent(type, queueName, id, fields);
-          for (const listener of feed.listeners) listener(event);
-        }) as never,
-      );
-    }
-    await queueEvents.waitUntilReady();
-    return feed;
+    const listeners = new Set<QueueEventListener>();
+    const source = await store.openEventFeed(
+      { prefix, name: queueName },
+      {
+        event: (type, id, args) => {
+          if (!knownTypes.has(type)) return;
+          const event = toQueueEvent(type as QueueEventType, queueName, id, args);
+          for (const listener of listeners) listener(event);
+        },
+        error: (error) => this.logger.debug({ queueName, reason: error.name }, 'queue events error'),
+      },
+    );
+    return { source, listeners };
   }
 
   private async closeFeed(feed: Feed): Promise<void> {
-    await feed.queueEvents.close().catch(() => undefined);
-    feed.client.disconnect();
+    await feed.source.close();
   }
 }

@@ -1,10 +1,24 @@
 import type { Response } from 'express';
-import { errorStatusByCode, type ErrorBody, type ErrorCode } from '../../contracts/errors.js';
+import type { ErrorBody } from '../../contracts/error-body.js';
+import { errorStatusByCode, type ErrorCode } from '../../contracts/error-codes.js';
+import type { ErrorDescription } from '../trpc/errors.js';
+
+/**
+ * The one formatter of the error body: `{ message, code, …details }`, plus `issues` for invalid input.
+ * Every transport answers with it: REST, plain routes, MCP tool results and the service's own refusals.
+ */
+export function errorBody(description: Omit<ErrorDescription, 'httpStatus'>): ErrorBody {
+  const body: ErrorBody = { message: description.message, code: description.code, ...description.details };
+  if (description.issues) body.issues = description.issues;
+  return body;
+}
 
 /** Sends the one error body shape, for errors raised outside the procedures (body parsing, unknown routes). */
 export function sendError(res: Response, code: ErrorCode, message: string): void {
-  const body: ErrorBody = { message, code };
-  res.status(errorStatusByCode[code]).type('application/json').send(JSON.stringify(body));
+  res
+    .status(errorStatusByCode[code])
+    .type('application/json')
+    .send(JSON.stringify(errorBody({ code, message, details: {} })));
 }
 
 const codeByClientStatus: Partial<Record<number, ErrorCode>> = {
@@ -26,12 +40,11 @@ export function sendClientError(res: Response, error: unknown): boolean {
   return true;
 }
 
-/** Sends a classified error (see describeError) as the one error body shape. */
-export function sendErrorDescription(
-  res: Response,
-  description: { httpStatus: number; code: string; message: string; details: Record<string, unknown> },
-): void {
-  const body: ErrorBody = { message: description.message, code: description.code, ...description.details };
+/** Sends a classified error (see describeError) as the one error body shape; a 503 says when to retry. */
+export function sendErrorDescription(res: Response, description: ErrorDescription): void {
   if (description.httpStatus === 503) res.setHeader('Retry-After', '2');
-  res.status(description.httpStatus).type('application/json').send(JSON.stringify(body));
+  res
+    .status(description.httpStatus)
+    .type('application/json')
+    .send(JSON.stringify(errorBody(description)));
 }

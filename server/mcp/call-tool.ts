@@ -1,9 +1,9 @@
 import { getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
-import type { ErrorBody } from '../../contracts/errors.js';
 import { AppError } from '../../contracts/app-error.js';
 import { callProcedure } from '../trpc/trpc-internals.js';
 import type { Context } from '../trpc/context.js';
 import { describeError, unknownFieldsError } from '../trpc/errors.js';
+import { errorBody } from '../http/error-body.js';
 import type { ProcedureTool } from './procedure-tools.js';
 import { reasonArgument } from './tool-schemas.js';
 
@@ -31,10 +31,7 @@ function splitArguments(tool: ProcedureTool, args: Record<string, unknown>): { i
 
 /** A refusal or failure as the tool's error result: the REST error body (`message`, `code`, details) as its text. */
 function errorResult(error: TRPCError): ToolResult {
-  const description = describeError(error);
-  const body: ErrorBody = { message: description.message, code: description.code, ...description.details };
-  if (description.issues) body.issues = description.issues as ErrorBody['issues'];
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(describeError(error))) }] };
 }
 
 export interface ToolCall {

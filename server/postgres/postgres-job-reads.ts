@@ -2,15 +2,8 @@ import type { JobDetailRead, RawJobRef, ReadJobDetailOptions } from '../bullmq/r
 import type { JobLogsRead, ReadJobLogsOptions } from '../bullmq/read-job-logs.js';
 import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
 import { summariesOf } from './postgres-queue-reads.js';
-import {
-  existingQueues,
-  jobHashFromRow,
-  jobLogs,
-  jobPage,
-  jobsByKey,
-  jobWithRelations,
-  type Db,
-} from './bullmq-schema.js';
+import { cappedJobDetail } from './postgres-job-detail.js';
+import { existingQueues, jobHashFromRow, jobLogs, jobPage, jobsByKey, type Db } from './bullmq-schema.js';
 
 /**
  * The job reads of the seam on PostgreSQL, answered in the shapes of the
@@ -69,7 +62,7 @@ function splitKey(key: string): { queue: string; id: string } {
 }
 
 /** Redis-shaped refs (`<schema>:<queue>:<id>`), so the detail's ref parsing serves both kinds. */
-async function refsOf(db: Db, schema: string, keys: string[]): Promise<RawJobRef[]> {
+export async function refsOf(db: Db, schema: string, keys: string[]): Promise<RawJobRef[]> {
   const parts = keys.map(splitKey);
   const found = await jobsByKey(db, parts);
   return parts.map((part, index) => ({
@@ -81,8 +74,9 @@ async function refsOf(db: Db, schema: string, keys: string[]): Promise<RawJobRef
 
 export async function readDetail(db: Db, schema: string, options: ReadJobDetailOptions): Promise<JobDetailRead> {
   if (!(await queueThere(db, schema, options))) return { found: 'queue-missing' };
-  const read = await jobWithRelations(db, options.queueName, options.jobId, options.childLimit);
+  const read = await cappedJobDetail(db, options.queueName, options.jobId, options.childLimit, options.maxBytes);
   if (!read) return { found: 'job-missing', prefix: schema };
+  if (read.found === 'too-big') return { ...read, prefix: schema };
   const hash = jobHashFromRow(read.row) as Record<string, string>;
   const parentKey = hash.parentKey;
   const [parentRefs, childRefs] = await Promise.all([

@@ -16,6 +16,14 @@ import type { BusyQueue, QueueLatency } from '../history/sample-latency.js';
 import type { StoreFacts as SampledFacts } from '../history/collect-sample.js';
 import type { WorkerClient } from '../bullmq/client-list.js';
 import type { StoreConnection } from './store-connection.js';
+import type { FailuresRead, FailureWindow } from '../bullmq/read-failures.js';
+import type { FinishedJob, FinishedJobsRead } from '../bullmq/read-finished-jobs.js';
+import type { JobChildrenRead } from '../bullmq/read-job-children.js';
+import type { EventFeed, StoreEventListener } from '../events/event-feed.js';
+import type { JobStatus } from '../../contracts/jobs.js';
+import type { ChunkFrom, JobFieldValues, StatusChunk } from '../bullmq/search-reads.js';
+import type { ParsedJobKey } from '../bullmq/job-key.js';
+import type { JobFieldRead, ReadJobFieldOptions } from '../bullmq/read-job-field.js';
 import type { StoreMoveEnds } from '../bullmq/move-across-stores.js';
 
 /**
@@ -82,6 +90,32 @@ export interface QueueStore extends StatusCleaning {
   readJobPage(request: JobPageRequest): Promise<JobPageRead>;
   readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead>;
   readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead>;
+
+  // Triage, stack traces, flows, insights, events, readiness (issue 31): same contract on every kind.
+  /** Answers when the store does (readiness): a PING, or `SELECT 1` on PostgreSQL. */
+  ping(): Promise<void>;
+  /** A page of a queue's failed jobs by failure time, newest first: their reasons and first stack lines. */
+  readFailures(ref: QueueRef, window: FailureWindow): Promise<FailuresRead>;
+  /** Replaces a job's stack traces (BullMQ has no API for it on either kind). */
+  setStacktraces(ref: QueueRef, jobId: string, traces: string[]): Promise<void>;
+  /** How many jobs of a finished status finished at or after `from`, and the newest `limit` of them. */
+  finishedJobs(ref: QueueRef, state: FinishedJob['state'], from: number, limit: number): Promise<FinishedJobsRead>;
+  /** A flow parent's child counts and up to `limit` children (name, state). */
+  readJobChildren(ref: QueueRef, jobId: string, limit: number): Promise<JobChildrenRead>;
+  /** The queue's events from now on, read once for however many listeners the caller has (queue-event-hub.ts). */
+  openEventFeed(ref: QueueRef, onEvent: StoreEventListener): Promise<EventFeed>;
+
+  // Job search, bulk actions by query, job refs and field ranges (routers/jobs/search/, bulk/, job-refs.ts, field.ts).
+  /** Up to `size` ids of a status, newest first, from `from` (after its anchor while it is there): the search's chunk. */
+  statusChunk(queue: Queue, status: JobStatus, from: ChunkFrom, size: number): Promise<StatusChunk>;
+  /** Some hash fields of each job, as Redis's HMGET answers them (the search reads only the fields it matches on). */
+  jobFields(queue: Queue, ids: readonly string[], fields: readonly string[]): Promise<JobFieldValues>;
+  /** The parts of a job key as this store writes them (a flow parent's or child's). */
+  parseJobKey(key: string): ParsedJobKey;
+  /** The name of the job at a key; null when there is none. */
+  jobNameAt(key: string): Promise<string | null>;
+  /** A byte range of one job field (a job too big for one response). */
+  readJobField(options: ReadJobFieldOptions): Promise<JobFieldRead>;
   /** The store's ends of a move (jobs.move, redrive, its task): see server/bullmq/move-across-stores.ts. */
   moveEnds(): StoreMoveEnds;
 }

@@ -25,6 +25,21 @@ import { readJobPage, type JobPageRead, type JobPageRequest } from '../bullmq/re
 import type { QueueStore } from './queue-store.js';
 import { listWorkerClients, type WorkerClient } from '../bullmq/client-list.js';
 import { redisStatusCleaning, type StatusCleaning } from '../bullmq/status-cleaning.js';
+import { readFailuresPage, type FailuresRead, type FailureWindow } from '../bullmq/read-failures.js';
+import { readFinishedJobs, type FinishedJob, type FinishedJobsRead } from '../bullmq/read-finished-jobs.js';
+import { readJobChildren, type JobChildrenRead } from '../bullmq/read-job-children.js';
+import type { EventFeed, StoreEventListener } from '../events/event-feed.js';
+import { openRedisEventFeed } from '../events/redis-event-feed.js';
+import type { JobStatus } from '../../contracts/jobs.js';
+import {
+  redisJobFields,
+  redisStatusChunk,
+  type ChunkFrom,
+  type JobFieldValues,
+  type StatusChunk,
+} from '../bullmq/search-reads.js';
+import { parseJobKey, type ParsedJobKey } from '../bullmq/job-key.js';
+import { readJobField, type JobFieldRead, type ReadJobFieldOptions } from '../bullmq/read-job-field.js';
 import type { StoreMoveEnds } from '../bullmq/move-across-stores.js';
 import { redisStoreMoveEnds } from '../bullmq/redis-store-move-ends.js';
 
@@ -215,6 +230,52 @@ export class RedisStore implements QueueStore {
 
   readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {
     return readJobLogs(this.client, options);
+  }
+
+  // Triage, stack traces, flows, insights, events, readiness (issue 31).
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  readFailures(ref: QueueRef, window: FailureWindow): Promise<FailuresRead> {
+    return readFailuresPage(this.client, ref, window);
+  }
+
+  async setStacktraces(ref: QueueRef, jobId: string, traces: string[]): Promise<void> {
+    await this.client.hset(queueKey(ref, jobId), 'stacktrace', JSON.stringify(traces));
+  }
+
+  finishedJobs(ref: QueueRef, state: FinishedJob['state'], from: number, limit: number): Promise<FinishedJobsRead> {
+    return readFinishedJobs(this.client, ref, state, from, limit);
+  }
+
+  async readJobChildren(ref: QueueRef, jobId: string, limit: number): Promise<JobChildrenRead> {
+    return readJobChildren(this.client, await this.queue(ref.name, ref.prefix), jobId, limit);
+  }
+
+  openEventFeed(ref: QueueRef, listener: StoreEventListener): Promise<EventFeed> {
+    return openRedisEventFeed(this.client, ref, listener);
+  }
+
+  // Job search, bulk actions by query, job refs and field ranges.
+  statusChunk(queue: Queue, status: JobStatus, from: ChunkFrom, size: number): Promise<StatusChunk> {
+    return redisStatusChunk(this.client, queue, status, from, size);
+  }
+
+  jobFields(queue: Queue, ids: readonly string[], fields: readonly string[]): Promise<JobFieldValues> {
+    return redisJobFields(this.client, queue, ids, fields);
+  }
+
+  parseJobKey(key: string): ParsedJobKey {
+    return parseJobKey(this.prefixes, key);
+  }
+
+  jobNameAt(key: string): Promise<string | null> {
+    return this.client.hget(key, 'name');
+  }
+
+  readJobField(options: ReadJobFieldOptions): Promise<JobFieldRead> {
+    return readJobField(this.client, options);
   }
 
   moveEnds(): StoreMoveEnds {

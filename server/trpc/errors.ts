@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
-import { errorStatusByCode, type ErrorCode } from '../../contracts/errors.js';
+import { errorStatusByCode, type ErrorCode } from '../../contracts/error-codes.js';
 import { AppError } from '../../contracts/app-error.js';
 import { isDatabaseUnreachable } from '../persistence/database-unavailable.js';
 import { redactUrlCredentials } from '../secrets/redact-credentials.js';

@@ -1,6 +1,6 @@
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import type { RouteErrors } from '../../contracts/errors.js';
+import type { RouteErrors } from '../../contracts/error-codes.js';
 import type { Permission } from '../../contracts/permissions.js';
 import type { QueueUse } from '../bullmq/resolve-queue.js';
 import type { Context } from './context.js';

@@ -6,7 +6,8 @@
  * of issue 16 next to its target (✓/✗); writes test/bench/results/latest.json.
  * `--only many-queues` runs the 10,000-queue store alone (index, list
  * filters and totals, metrics, Prometheus) and writes no results file;
- * `--only purge [--rounds N]` the purge figures alone (N rounds, default 3).
+ * `--only purge [--rounds N]` the purge figures alone (N rounds, default 3);
+ * `--only postgres` the PostgreSQL-backed store against bull-board alone.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenar
 import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues.js';
 import { purgeScenario, seedPurgeQueues } from './scenarios/purge.js';
 import { queueListScenario } from './scenarios/queue-list.js';
+import { postgresScenario } from './scenarios/postgres.js';
 import { measureSamplerCost } from './sampler-cost.js';
 import { renderTable, report, rows } from './targets.js';
 
@@ -57,10 +59,11 @@ const option = (name: string) => {
   return at < 0 ? undefined : process.argv[at + 1];
 };
 const only = option('--only');
-if (only !== undefined && only !== 'many-queues' && only !== 'purge')
-  throw new Error(`--only takes many-queues or purge, not ${only}`);
+if (only !== undefined && !['many-queues', 'purge', 'postgres'].includes(only))
+  throw new Error(`--only takes many-queues, purge or postgres, not ${only}`);
 const portBase = Number(option('--ports') ?? 6410);
 const ports = { redis: portBase, bullpen: portBase + 1, bullBoard: portBase + 2, bare: portBase + 3 };
+const postgresPorts = { bullpen: portBase + 4, bullBoard: portBase + 5 };
 /** Purge rounds (re-seeded in between): the figures are medians, one round moving by ±20% on a shared machine. */
 const purgeRounds = Number(option('--rounds') ?? 3);
 const connectionId = 'bench';
@@ -118,8 +121,10 @@ async function main(): Promise<void> {
   };
   try {
     if (only === 'purge') await purgeAlone(redis, startBullpen);
+    else if (only === 'postgres') await postgresScenario({ entry, quick, ports: postgresPorts });
     else {
       if (only !== 'many-queues') await everyQueueScenario(redis, entry.runtime, startBullpen, servers);
+      if (only === undefined) await postgresScenario({ entry, quick, ports: postgresPorts });
       await redis.flushall();
       await seedManyQueuesStore(redis, scale.many);
       await rm(dataDir, { recursive: true, force: true });

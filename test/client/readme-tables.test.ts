@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { errorStatusByCode } from '../../contracts/errors.js';
+import { errorStatusByCode } from '../../contracts/error-codes.js';
 import { appRouter } from '../../routers/_app.js';
 import { partsOf, proceduresOf } from '../../server/trpc/trpc-internals.js';
 import { readmePath, withTables } from '../../client/build/readme-tables.js';

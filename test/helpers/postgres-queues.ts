@@ -83,31 +83,11 @@ export async function seedPostgresQueue(
   mix: JobMix,
 ): Promise<PostgresQueue> {
   const total = (mix.completed ?? 0) + (mix.failed ?? 0);
-  if (total > 0) {
-    let settled = 0;
-    let worker: Worker<any, any, string, PostgresQueueBackend, any, PostgresConnectionOptions> | undefined;
-    const done = new Promise<void>((resolve) => {
-      const started = new Worker(
-        queue.name,
-        async (job) => {
-          await job.log(`ran ${job.id}`);
-          if (job.data.fail) throw new Error('seeded failure');
-          return 'ok';
-        },
-        { ...bullmq, concurrency: 20 },
-        createPostgresBackend,
-      );
-      const settle = () => ++settled === total && resolve();
-      started.on('completed', settle);
-      started.on('failed', settle);
-      worker = started;
-    });
-    await queue.addBulk(
-      Array.from({ length: total }, (_, i) => ({ name: 'work', data: { fail: i >= (mix.completed ?? 0) } })),
-    );
-    await done;
-    await worker!.close();
-  }
+  await settlePostgresJobs(
+    bullmq,
+    queue,
+    Array.from({ length: total }, (_, i) => ({ name: 'work', data: { fail: i >= (mix.completed ?? 0) } })),
+  );
   const add = (count: number, opts: object, label: string) =>
     count > 0
       ? queue.addBulk(Array.from({ length: count }, (_, i) => ({ name: `${label}-${i}`, data: {}, opts })))
@@ -116,4 +96,35 @@ export async function seedPostgresQueue(
   await add(mix.delayed ?? 0, { delay: 3_600_000 }, 'delayed');
   await add(mix.prioritized ?? 0, { priority: 5 }, 'prioritized');
   return queue;
+}
+
+/** Adds the jobs and lets a real Worker run them: each fails (stack trace) when its data says `fail`, else completes; every one logs a line. */
+export async function settlePostgresJobs(
+  bullmq: PostgresBullmq,
+  queue: PostgresQueue,
+  jobs: Array<{ name: string; data: Record<string, unknown> }>,
+): Promise<string[]> {
+  if (jobs.length === 0) return [];
+  let settled = 0;
+  let worker: Worker<any, any, string, PostgresQueueBackend, any, PostgresConnectionOptions> | undefined;
+  const done = new Promise<void>((resolve) => {
+    const started = new Worker(
+      queue.name,
+      async (job) => {
+        await job.log(`ran ${job.id}`);
+        if (job.data.fail) throw new Error('seeded failure');
+        return 'ok';
+      },
+      { ...bullmq, concurrency: 20 },
+      createPostgresBackend,
+    );
+    const settle = () => ++settled === jobs.length && resolve();
+    started.on('completed', settle);
+    started.on('failed', settle);
+    worker = started;
+  });
+  const added = await queue.addBulk(jobs);
+  await done;
+  await worker!.close();
+  return added.map((job) => job.id!);
 }

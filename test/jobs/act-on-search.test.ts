@@ -122,7 +122,7 @@ describe('bulk actions on search results', () => {
     const scannedPerCall: number[] = [];
     for (let calls = 0; calls < 10; calls++) {
       const outcome = await actOnQuery({
-        client: bed.fixture.redis,
+        store: bed.app.services.stores.handle((await bed.app.services.connections.find('main'))!),
         queue,
         query: { q: needle },
         statuses: ['failed'],

@@ -176,12 +176,14 @@ describe('what PostgreSQL connections refuse', () => {
     }
   });
 
-  it('answers a route not ported yet 400 NOT_SUPPORTED_BY_BACKEND, never a 500', async () => {
-    await bed.fixture.seed('unported', { waiting: 1 });
-    const response = await get(bed.queueUrl('unported', '/history/insights'));
-    expect(response).toMatchObject({ status: 400, body: { code: 'NOT_SUPPORTED_BY_BACKEND', kind: 'postgres' } });
-    const events = await fetch(bed.queueUrl('unported', '/events'));
-    expect(events.status).toBe(400);
-    expect(((await events.json()) as { code: string }).code).toBe('NOT_SUPPORTED_BY_BACKEND');
+  it("refuses the seam's Redis client with 400 NOT_SUPPORTED_BY_BACKEND: a route not ported says so, never a 500", async () => {
+    const [connection] = bed.app.services.connections.environmentConnections!();
+    const store = bed.app.services.stores.handle(connection!);
+    expect(() => store.client).toThrow(
+      expect.objectContaining({
+        code: 'NOT_SUPPORTED_BY_BACKEND',
+        details: expect.objectContaining({ connectionId: 'main', kind: 'postgres' }),
+      }),
+    );
   });
 });

@@ -3,9 +3,8 @@ import { maxBulkJobIds, type BulkOutcome, type BulkResult } from '../../../contr
 import { maxQueryMatchesPerRequest, maxQuerySampleIds, type JobQuery } from '../../../contracts/job-query.js';
 import { searchableFields } from '../../../contracts/job-search.js';
 import type { JobStatus } from '../../../contracts/jobs.js';
-import type { StoreClient } from '../../../server/stores/redis-client.js';
 import { countingMidway } from '../../../server/stores/store-errors.js';
-import { scanMatches, searchChunkSizes, type Match } from '../search/scan-matches.js';
+import { scanMatches, searchChunkSizes, type Match, type ScanStore } from '../search/scan-matches.js';
 import { encodeCursor, searchFingerprint, startingPosition } from '../search/search-cursor.js';
 import { searchBudgetMs } from '../search/search-jobs.js';
 
@@ -16,7 +15,7 @@ export const queryActionBudgetMs = 5000;
 export type QueryAction = (jobIds: string[]) => Promise<BulkResult[]>;
 
 export interface ActOnQueryOptions {
-  client: StoreClient;
+  store: ScanStore;
   queue: Queue;
   query: JobQuery<JobStatus>;
   /** The statuses the action takes: the default of `query.status`. */
@@ -88,7 +87,7 @@ export async function actOnQuery(options: ActOnQueryOptions): Promise<QueryOutco
     () => ({ succeeded, failed }),
     () =>
       scanMatches({
-        client: options.client,
+        store: options.store,
         queue,
         q: query.q,
         where: query.where,

@@ -28,7 +28,7 @@ export async function runQueryTask(context: TaskContext, options: QueryTaskOptio
   let refused = Number(context.cursor?.refused ?? 0);
   for (;;) {
     const round = await actOnQuery({
-      client: context.store.client,
+      store: context.store,
       queue,
       query,
       statuses,

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { BulkOutcome } from '../../../contracts/job-actions.js';
 import { removeStatuses } from '../../../contracts/job-actions.js';
-import type { QueueStore } from '../../../server/stores/queue-store.js';
+import type { ScanStore } from '../search/scan-matches.js';
 import { type BulkOptions, type JobAction, JobActionRefused, actOnJobs } from './act-on-jobs.js';
 import { actOnQuery, type QueryAction } from './act-on-query.js';
 import { actOnStatus, statusBatchSize } from './status-batches.js';
@@ -25,15 +25,14 @@ export const removeEach =
 
 /** Removes jobs: named ids, a whole status, or a query's matches; a job a worker holds locked is refused, per id. */
 export async function removeJobs(
-  options: BulkOptions<(typeof removeStatuses)[number]> & { store: Pick<QueueStore, 'client'> },
+  options: BulkOptions<(typeof removeStatuses)[number]> & { store: ScanStore },
 ): Promise<BulkOutcome> {
   const { queue, jobIds, status, query } = options;
   if (jobIds) return actOnJobs(queue, jobIds, removeJob);
-  // The query form reads the store with the search's scripts (Redis): only it asks for the client.
+  // The query form scans the store with the search's reads: only it needs the store.
   if (query)
     return actOnQuery({
       ...options,
-      client: options.store.client,
       query,
       statuses: removeStatuses,
       scope: 'remove',

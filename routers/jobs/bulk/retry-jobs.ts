@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { BulkOutcome } from '../../../contracts/job-actions.js';
 import { retryStatuses } from '../../../contracts/job-actions.js';
-import type { QueueStore } from '../../../server/stores/queue-store.js';
+import type { ScanStore } from '../search/scan-matches.js';
 import { type BulkOptions, type JobAction, actOnJobs, requireState } from './act-on-jobs.js';
 import { actOnQuery, type QueryAction } from './act-on-query.js';
 import { actOnStatus, statusBatchSize } from './status-batches.js';
@@ -24,15 +24,14 @@ export const retryEach =
 
 /** Moves failed (or completed) jobs back to waiting: named ids, a whole status, or a query's matches. */
 export async function retryJobs(
-  options: BulkOptions<'failed' | 'completed'> & { store: Pick<QueueStore, 'client'>; data?: unknown },
+  options: BulkOptions<'failed' | 'completed'> & { store: ScanStore; data?: unknown },
 ): Promise<BulkOutcome> {
   const { queue, jobIds, status, data, query } = options;
   if (jobIds) return actOnJobs(queue, jobIds, retryJob(data));
-  // The query form reads the store with the search's scripts (Redis): only it asks for the client.
+  // The query form scans the store with the search's reads: only it needs the store.
   if (query)
     return actOnQuery({
       ...options,
-      client: options.store.client,
       query,
       statuses: retryStatuses,
       scope: 'retry',

@@ -14,7 +14,7 @@ import {
   type FailuresPosition,
 } from './failures-cursor.js';
 import { errorClassOf, normaliseReason } from './normalise-reason.js';
-import { readFailedPage, readFailures, type FailedJob } from './read-failures.js';
+import type { FailedJob } from '../../../server/bullmq/read-failures.js';
 
 const unitMs = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
@@ -74,24 +74,20 @@ export async function triageFailures(
   const position: FailuresPosition = cursor
     ? decodeFailuresCursor(cursor, fingerprint)
     : { from: now - windowMs(options.window), to: now, upper: now, skip: 0, scannedTotal: 0 };
-  const entries = await readFailedPage(store.client, ref, {
+  const { scores, jobs } = await store.readFailures(ref, {
     from: position.from,
     upper: position.upper,
     skip: position.skip,
     limit,
   });
-  const jobs = await readFailures(store.client, ref, entries);
-  advance(
-    position,
-    entries.map((entry) => entry.score),
-  );
-  const done = entries.length < limit;
+  advance(position, scores);
+  const done = scores.length < limit;
   const nextCursor = done ? null : encodeFailuresCursor(fingerprint, position);
   return {
     from: position.from,
     to: position.to,
     groups: groupFailures(jobs),
-    scanned: entries.length,
+    scanned: scores.length,
     scannedTotal: position.scannedTotal,
     nextCursor,
     cursor: nextCursor,

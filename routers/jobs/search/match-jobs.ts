@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { SearchableField } from '../../../contracts/job-search.js';
 import type { WhereTerm } from '../../../contracts/job-where.js';
 import type { JobHash } from '../../../server/bullmq/job-hash.js';
-import type { StoreClient } from '../../../server/stores/redis-client.js';
+import type { QueueStore } from '../../../server/stores/queue-store.js';
 import { matchesWhere, whereHashFields, type OptsDecoder } from './where-match.js';
 
 /** Hash fields read per searched field (`id` is the key itself). */
@@ -27,7 +27,7 @@ export interface JobCriteria {
  * (see where-match.ts). Only the fields the criteria need are read, never
  * whole jobs.
  */
-export function jobMatcher(client: StoreClient, queue: Queue, criteria: JobCriteria) {
+export function jobMatcher(store: Pick<QueueStore, 'jobFields'>, queue: Queue, criteria: JobCriteria) {
   const { q, fields, where } = criteria;
   const needle = q?.toLowerCase();
   const textFields =
@@ -47,16 +47,11 @@ export function jobMatcher(client: StoreClient, queue: Queue, criteria: JobCrite
   /** For each id, whether its job matches (false when the job vanished), and the bytes read. */
   return async function matchIds(ids: string[]): Promise<{ matched: boolean[]; bytes: number }> {
     if (hashFields.length === 0) return { matched: ids.map((id) => matches(id, {})), bytes: 0 };
-    // One pipeline per chunk: a queue's keys share a hash slot, so this holds on a cluster too.
-    const pipeline = client.pipeline();
-    for (const id of ids) pipeline.hmget(queue.toKey(id), ...hashFields);
-    const replies = (await pipeline.exec()) ?? [];
+    const replies = await store.jobFields(queue, ids, hashFields);
     let bytes = 0;
     const matched = ids.map((id, index) => {
-      const [error, values] = replies[index] ?? [null, []];
-      if (error) throw error;
       const hash: JobHash = {};
-      (values as Array<string | null>).forEach((value, field) => {
+      (replies[index] ?? []).forEach((value, field) => {
         bytes += value?.length ?? 0;
         if (value !== null) hash[hashFields[field]!] = value;
       });

@@ -4,8 +4,7 @@ import { parseWhere } from '../../../contracts/job-where.js';
 import type { JobStatus } from '../../../contracts/jobs.js';
 import { loadBullmq } from '../../../server/bullmq/bullmq-module.js';
 import { toJobState } from '../../../server/bullmq/job-state.js';
-import type { StoreClient } from '../../../server/stores/redis-client.js';
-import { jobIdsInRange, positionInStatus } from '../job-status.js';
+import type { QueueStore } from '../../../server/stores/queue-store.js';
 import { jobMatcher } from './match-jobs.js';
 import type { SearchPosition } from './search-cursor.js';
 
@@ -33,8 +32,11 @@ export interface Match {
 /** Receives matches before the scan reads on, and answers the ids among them that left their status (acted on). */
 export type MatchHandler = (matches: Match[]) => Promise<ReadonlySet<string>>;
 
+/** The store's reads a scan makes: a chunk of a status, and the matched-on fields of its jobs. */
+export type ScanStore = Pick<QueueStore, 'statusChunk' | 'jobFields'>;
+
 export interface ScanOptions {
-  client: StoreClient;
+  store: ScanStore;
   queue: Queue;
   /** Text to find in `fields`; with `where`, a job must match both. */
   q?: string | undefined;
@@ -61,19 +63,6 @@ async function exactIdMatch(queue: Queue, q: string, statuses: readonly JobStatu
   return (statuses as readonly string[]).includes(state) ? { id: q, status: state as JobStatus } : undefined;
 }
 
-/** Where the next chunk of `status` starts: right after the anchor if it is still there, else at the offset. */
-async function chunkStart(
-  client: StoreClient,
-  queue: Queue,
-  status: JobStatus,
-  position: SearchPosition,
-): Promise<number> {
-  if (position.anchor === undefined) return position.offset;
-  const anchorAt = await positionInStatus(client, queue, status, position.anchor);
-  if (anchorAt === null) position.anchor = undefined;
-  return anchorAt === null ? position.offset : anchorAt + 1;
-}
-
 /**
  * Scans the statuses newest first, a chunk at a time, matching on the
  * searched fields only, handing each chunk's matches to `onMatches` before
@@ -86,7 +75,7 @@ export async function scanMatches(options: ScanOptions): Promise<{ matched: numb
   const started = Date.now();
   const where = options.where === undefined ? undefined : parseWhere(options.where);
   const decodeOpts = where?.some((term) => term.root === 'opts') ? (await loadBullmq()).Job.optsFromJSON : undefined;
-  const matchIds = jobMatcher(options.client, queue, { q, fields: options.fields, where, decodeOpts });
+  const matchIds = jobMatcher(options.store, queue, { q, fields: options.fields, where, decodeOpts });
   let matched = 0;
   let scanned = 0;
   // The exact-id shortcut is for text searches: a structured match reads the job's fields.
@@ -107,8 +96,9 @@ export async function scanMatches(options: ScanOptions): Promise<{ matched: numb
   ) {
     const status = statuses[position.statusIndex]!;
     const size = position.chunkSize;
-    const start = await chunkStart(options.client, queue, status, position);
-    const ids = await jobIdsInRange(queue, status, start, start + size - 1, false);
+    // Right after the anchor if it is still there, else at the offset.
+    const { start, ids, anchorGone } = await options.store.statusChunk(queue, status, position, size);
+    if (anchorGone) position.anchor = undefined;
     const { matched: flags, bytes } = await matchIds(ids);
     position.chunkSize = fixedChunkSize ?? nextChunkSize(size, bytes);
     const found: Match[] = [];

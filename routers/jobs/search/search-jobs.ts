@@ -35,7 +35,7 @@ export async function searchJobs(options: SearchJobsOptions): Promise<JobSearch>
     return new Set<string>();
   };
   const { scanned, done } = await scanMatches({
-    client: store.client,
+    store,
     queue,
     q,
     where,

@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { errorBodySchema, errorDetailsByCode } from '../../../contracts/error-body.js';
 import {
-  errorBodySchema,
   errorDescriptionByCode,
-  errorDetailsByCode,
   errorStatusByCode,
   type ErrorCode,
   type RouteErrors,
-} from '../../../contracts/errors.js';
+} from '../../../contracts/error-codes.js';
 import { storeChangeByPermission } from '../../../contracts/permissions.js';
 import type { OperationFacts } from './operations.js';
 import { honoursIdempotencyKey } from '../../trpc/middleware/honour-idempotency-key.js';

@@ -1,6 +1,6 @@
 import type { AnyRouter } from '@trpc/server';
 import type { OpenAPIObject } from 'trpc-to-openapi';
-import type { RouteErrors } from '../../../contracts/errors.js';
+import type { RouteErrors } from '../../../contracts/error-codes.js';
 import type { ProcedureMeta } from '../../trpc/init.js';
 import { partsOf, proceduresOf } from '../../trpc/trpc-internals.js';
 

@@ -1,9 +1,10 @@
 import type { Request, Response } from 'express';
 import { TRPCError, getTRPCErrorFromUnknown } from '@trpc/server';
-import { errorStatusByCode, type ErrorBody } from '../../../contracts/errors.js';
+import { errorStatusByCode } from '../../../contracts/error-codes.js';
 import { largeBodyBytes, limitSendTime, responseTooLarge } from '../large-bodies.js';
 import type { Context } from '../../trpc/context.js';
 import { describeError, unknownFieldsError } from '../../trpc/errors.js';
+import { errorBody } from '../error-body.js';
 import type { RestMatch } from './rest-match.js';
 import type { RestRoute } from './rest-routes.js';
 
@@ -51,10 +52,7 @@ function sendJson(res: Response, status: number, body: unknown, maxBytes = Infin
       maxBytes,
       'a smaller page (pageSize, or a log range: start and end), or a job field by field (GET …/jobs/{jobId}/fields/{field})',
     );
-    [status, text] = [
-      errorStatusByCode.RESPONSE_TOO_LARGE,
-      JSON.stringify({ message: error.message, code: error.code, ...error.details }),
-    ];
+    [status, text] = [errorStatusByCode.RESPONSE_TOO_LARGE, JSON.stringify(errorBody(error))];
   }
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json');
@@ -97,9 +95,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       const error = getTRPCErrorFromUnknown(cause);
       options.onError({ error, path: route.path, req });
       const description = describeError(error);
-      const body: ErrorBody = { message: description.message, code: description.code, ...description.details };
-      if (description.issues) body.issues = description.issues as ErrorBody['issues'];
-      if (!res.headersSent) sendJson(res, description.httpStatus, body);
+      if (!res.headersSent) sendJson(res, description.httpStatus, errorBody(description));
     }
   };
 }

@@ -1,5 +1,5 @@
 import type { TRPCError } from '@trpc/server';
-import { errorStatusByCode } from '../../../contracts/errors.js';
+import { errorStatusByCode } from '../../../contracts/error-codes.js';
 import type { AuditOutcome } from '../../../contracts/audit.js';
 import { redactParameters, resultCounts } from '../../audit/redact.js';
 import type { Actor } from '../../auth/actor.js';

@@ -1,4 +1,4 @@
-import { errorStatusByCode, type ErrorCode } from '../../../contracts/errors.js';
+import { errorStatusByCode, type ErrorCode } from '../../../contracts/error-codes.js';
 import { request } from '../../helpers/app.js';
 
 export const transports = ['rest', 'trpc', 'trpc-batch', 'mcp'] as const;

@@ -6,7 +6,7 @@ import {
   normalizePath,
   type OpenApiMethod,
 } from 'trpc-to-openapi';
-import type { ErrorBody } from '../../../contracts/errors.js';
+import type { ErrorBody } from '../../../contracts/error-body.js';
 import { jsonBodyErrors, maxBodyBytes, normalizeRestBody, parseJsonBody } from '../../../server/http/json-body.js';
 import { rejectDeepBody } from '../../../server/http/json-depth.js';
 import type { RestApi, RestApiOptions } from '../../../server/http/rest/rest-api.js';

@@ -1,4 +1,4 @@
-import { errorStatusByCode } from '../../../contracts/errors.js';
+import { errorStatusByCode } from '../../../contracts/error-codes.js';
 import type { Exchange } from './http-exchange.js';
 
 export interface ProblemRules {

@@ -1,6 +1,6 @@
-import { LuaScript } from '../../../server/bullmq/lua-script.js';
-import { queueKey, type QueueRef } from '../../../server/bullmq/queue-key.js';
-import type { StoreClient } from '../../../server/stores/redis-client.js';
+import { LuaScript } from './lua-script.js';
+import { queueKey, type QueueRef } from './queue-key.js';
+import type { StoreClient } from '../stores/redis-client.js';
 
 /** Longest failure reason read per job: the grouping needs its start, the example shows it. */
 export const maxReasonRead = 2000;
@@ -28,6 +28,20 @@ end
 return out
 `);
 
+/** Which failed jobs a triage page reads: failure time in [from, upper], newest first, past the first `skip`. */
+export interface FailureWindow {
+  from: number;
+  upper: number;
+  skip: number;
+  limit: number;
+}
+
+/** A page of failed jobs: the failure times read (the cursor advances by them) and what each job says. */
+export interface FailuresRead {
+  scores: number[];
+  jobs: FailedJob[];
+}
+
 export interface FailedJob {
   id: string;
   reason: string;
@@ -43,7 +57,7 @@ export interface FailedJob {
 export async function readFailedPage(
   client: StoreClient,
   ref: QueueRef,
-  window: { from: number; upper: number; skip: number; limit: number },
+  window: FailureWindow,
 ): Promise<Array<{ id: string; score: number }>> {
   const flat = await client.zrevrangebyscore(
     queueKey(ref, 'failed'),
@@ -85,4 +99,14 @@ export async function readFailures(
     });
   }
   return jobs;
+}
+
+/** The Redis read of a triage page (the seam's readFailures): a range of the failed set, then the jobs' fields. */
+export async function readFailuresPage(
+  client: StoreClient,
+  ref: QueueRef,
+  window: FailureWindow,
+): Promise<FailuresRead> {
+  const entries = await readFailedPage(client, ref, window);
+  return { scores: entries.map((entry) => entry.score), jobs: await readFailures(client, ref, entries) };
 }

@@ -1,0 +1,37 @@
+import type { JobHash } from '../bullmq/job-hash.js';
+import type { JobRow } from './schema-columns.js';
+
+const text = (value: unknown): string | undefined =>
+  value === null || value === undefined ? undefined : String(value);
+const json = (value: unknown): string | undefined =>
+  value === null || value === undefined ? undefined : JSON.stringify(value);
+
+/** A job row as the job hash BullMQ keeps on Redis (field → text), so one decoding serves both kinds. */
+export function jobHashFromRow(row: JobRow): JobHash {
+  const hash: JobHash = {
+    name: text(row.name),
+    data: json(row.data),
+    opts: json(row.opts),
+    priority: text(row.priority),
+    delay: text(row.delay_ms),
+    atm: text(row.attempts_made),
+    ats: text(row.attempts_started),
+    progress: json(row.progress),
+    returnvalue: json(row.return_value),
+    failedReason: text(row.failed_reason),
+    stacktrace: json(row.stacktrace),
+    pb: text(row.processed_by),
+    timestamp: text(row.added_at_ms),
+    processedOn: text(row.processed_at_ms),
+    finishedOn: text(row.finished_at_ms),
+    deid: text(row.dedup_id),
+    rjk: text(row.scheduler_id),
+    parentKey: text(row.parent_key),
+    parent:
+      row.parent_id === null || row.parent_id === undefined
+        ? undefined
+        : JSON.stringify({ id: row.parent_id, queueKey: row.parent_queue }),
+  };
+  for (const field of Object.keys(hash)) if (hash[field] === undefined) delete hash[field];
+  return hash;
+}

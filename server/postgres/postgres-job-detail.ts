@@ -1,0 +1,89 @@
+import { readColumns, type Db, type JobRow } from './bullmq-schema.js';
+
+/** A job's fields that may be large, as the hash fields they stand for (Redis's names, for `fieldBytes`). */
+const largeColumns = {
+  data: 'data',
+  opts: 'opts',
+  return_value: 'returnvalue',
+  stacktrace: 'stacktrace',
+  progress: 'progress',
+  failed_reason: 'failedReason',
+  name: 'name',
+} as const;
+/** A field this large is named in a refusal (as the Redis script names them). */
+const namedFieldBytes = 1024;
+
+const sizeOf = (column: string) =>
+  column === 'failed_reason' || column === 'name'
+    ? `octet_length(COALESCE(j.${column}, ''))`
+    : `octet_length(COALESCE(j.${column}::text, ''))`;
+const bytesExpression = Object.keys(largeColumns).map(sizeOf).join(' + ');
+const sizesExpression = `json_build_object(${Object.entries(largeColumns)
+  .map(([column, field]) => `'${field}', ${sizeOf(column)}`)
+  .join(', ')})`;
+/** The job's columns, the large ones only when the job is within the cap. */
+const cappedColumns = readColumns.job
+  .map((column) =>
+    column in largeColumns ? `CASE WHEN s.bytes <= $4 THEN j.${column} END AS ${column}` : `j.${column}`,
+  )
+  .join(', ');
+
+export type CappedJobRead =
+  | undefined
+  | { found: 'too-big'; bytes: number; fieldBytes: Record<string, number> }
+  | {
+      found: 'job';
+      row: JobRow;
+      logsCount: number;
+      dependencyCounts: Record<string, number>;
+      childKeys: string[];
+    };
+
+/**
+ * A job's detail read in one statement, as the Redis detail script reads
+ * it: the job's size first (its large fields as the text BullMQ keeps:
+ * jsonb's own JSON text, a few bytes longer than JSON.stringify's), and over
+ * `maxBytes` only that size and its fields of 1 KiB or more, never the job
+ * (the caller answers 422 RESPONSE_TOO_LARGE naming the field route);
+ * otherwise the row, its log count and its children's counts and first keys.
+ */
+export async function cappedJobDetail(
+  db: Db,
+  queue: string,
+  id: string,
+  childLimit: number,
+  maxBytes: number,
+): Promise<CappedJobRead> {
+  const { rows } = await db.query(
+    `SELECT s.bytes, CASE WHEN s.bytes > $4 THEN ${sizesExpression} END AS sizes, ${cappedColumns},
+            (SELECT COUNT(*) FROM job_log l WHERE l.queue = j.queue AND l.job_id = j.id) AS logs_count,
+            (SELECT json_object_agg(status, n) FROM (SELECT status, COUNT(*) AS n FROM job_dependency d
+              WHERE d.parent_queue = j.queue AND d.parent_id = j.id GROUP BY status) c) AS dependency_counts,
+            (SELECT json_agg(child_key) FROM (SELECT child_key FROM job_dependency d
+              WHERE d.parent_queue = j.queue AND d.parent_id = j.id ORDER BY child_key LIMIT $3) k) AS child_keys
+       FROM job j CROSS JOIN LATERAL (SELECT ${bytesExpression} AS bytes) s
+      WHERE j.queue = $1 AND j.id = $2`,
+    [queue, id, childLimit, maxBytes],
+  );
+  const row = rows[0] as
+    | (JobRow & {
+        bytes: number;
+        sizes: Record<string, number> | null;
+        logs_count: string;
+        dependency_counts: Record<string, number> | null;
+        child_keys: string[] | null;
+      })
+    | undefined;
+  if (!row) return undefined;
+  if (row.sizes) {
+    const fieldBytes = Object.fromEntries(Object.entries(row.sizes).filter(([, bytes]) => bytes >= namedFieldBytes));
+    return { found: 'too-big', bytes: Number(row.bytes), fieldBytes };
+  }
+  return {
+    found: 'job',
+    row,
+    logsCount: Number(row.logs_count),
+    dependencyCounts: row.dependency_counts ?? {},
+    childKeys: row.child_keys ?? [],
+  };
+}
