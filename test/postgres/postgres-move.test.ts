@@ -140,6 +140,28 @@ describe('moving jobs from PostgreSQL', () => {
     }
   });
 
+  it('by query (search matches) to Redis, following the cursor until done', async () => {
+    const source = bed.pgQueue('invoices');
+    await source.addBulk(
+      Array.from({ length: 6 }, (_, n) => ({ name: 'invoice', data: { customer: n % 2 ? 'customer-42' : 'other' } })),
+    );
+    let body: Record<string, unknown> = {
+      to: { connectionId: 'main', queueName: 'invoices-42' },
+      query: { q: 'customer-42' },
+    };
+    let succeeded = 0;
+    for (let round = 0; round < 20; round++) {
+      const moved = await bed.move('pg', 'invoices', body);
+      expect(moved.status).toBe(200);
+      succeeded += moved.body.succeeded;
+      if (moved.body.done) break;
+      body = { ...body, cursor: moved.body.cursor };
+    }
+    expect(succeeded).toBe(3);
+    expect(await bed.redisQueue('invoices-42').getWaitingCount()).toBe(3);
+    expect(await source.getWaitingCount()).toBe(3);
+  });
+
   it('within one PostgreSQL connection, keeping ids', async () => {
     const source = bed.pgQueue('drafts');
     await source.add('draft', { d: 1 }, { jobId: 'd-1', removeOnComplete: 5 });
