@@ -80,6 +80,7 @@ export const errorDetailsByCode: Partial<Record<ErrorCode, z.ZodObject>> = {
     schema: z.string(),
     minimumClientVersion: z.number().int().describe('The BullMQ major version the schema asks for.'),
   }),
+  MOVE_JOURNAL_MISSING: z.object({ connectionId, schema: z.string() }),
   UNSUPPORTED_QUEUE_NAME: z.object({ queueName: z.string().describe('The refused queue name.') }),
   SECRETS_MISSING: z.object({
     missingSecrets: z

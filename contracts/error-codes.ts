@@ -27,6 +27,7 @@ export const errorStatusByCode = {
   NOT_SUPPORTED_BY_BACKEND: 400,
   BULLMQ_SCHEMA_MISSING: 400,
   BULLMQ_SCHEMA_UNSUPPORTED: 400,
+  MOVE_JOURNAL_MISSING: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   RESERVED_KEY: 403,
@@ -93,6 +94,8 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
     "The PostgreSQL connection has no BullMQ schema (`schema`, default `bullmq`): run BullMQ's migrations (a BullMQ Queue with `migrate: true`), or save the connection with `migrate: true`",
   BULLMQ_SCHEMA_UNSUPPORTED:
     'The BullMQ schema of the PostgreSQL connection was migrated by a newer BullMQ than this service runs: upgrade Bullpen',
+  MOVE_JOURNAL_MISSING:
+    "A move into a PostgreSQL connection needs Bullpen's move journal (the table `bullpen_move_journal` in its BullMQ schema) and the connection may not create it: create it as docs/api.md shows; nothing moved",
   UNSUPPORTED_QUEUE_NAME:
     'The route would create a queue whose name holds ":", which BullMQ refuses (existing such queues stay readable and operable)',
   SECRETS_MISSING:

@@ -1,9 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { BulkResult } from '../../contracts/job-actions.js';
 import type { MoveOrder, MoveVerdict } from '../../server/bullmq/move-within-store.js';
-import { readJobOpts } from '../../server/bullmq/move-within-store.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
-import type { StoreClient } from '../../server/stores/redis-client.js';
 
 /** Options a moved job does not carry over: it becomes a new waiting job of the target queue (`de` is deduplication as stored). */
 const dropped = [
@@ -32,7 +30,7 @@ export type Carrier = (orders: MoveOrder[]) => Promise<MoveVerdict[]>;
 
 /** A move's two ends and how jobs cross between them. */
 export interface MovePlan {
-  source: { client: StoreClient; ref: QueueRef; queue: Queue };
+  source: { ref: QueueRef; queue: Queue; readOpts(jobIds: string[]): Promise<Array<string | null>> };
   target: { ref: QueueRef; keepIds: boolean };
   carry: Carrier;
 }
@@ -84,7 +82,7 @@ export function movedOpts(readOpts: string, targetId: string): string {
  */
 export async function moveJobIds(plan: MovePlan, jobIds: string[]): Promise<BulkResult[]> {
   const ids = [...new Set(jobIds)];
-  const opts = await readJobOpts(plan.source.client, plan.source.ref, ids);
+  const opts = await plan.source.readOpts(ids);
   const results = new Map<string, BulkResult>();
   const orders: MoveOrder[] = [];
   ids.forEach((jobId, index) => {

@@ -1,16 +1,13 @@
 import type { Queue } from 'bullmq';
-import { Cluster } from 'ioredis';
 import { moveAcrossStores } from '../../server/bullmq/move-across-stores.js';
-import { moveJournalKey, redisMoveSource, redisMoveTarget } from '../../server/bullmq/redis-move-ends.js';
-import { moveTallyKey, moveWithinStore } from '../../server/bullmq/move-within-store.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
-import type { StoreHandle } from '../../server/stores/store-handle.js';
+import type { QueueStore } from '../../server/stores/queue-store.js';
 import type { MovePlan } from './move-jobs.js';
 
 export interface MoveEnds {
-  sourceStore: StoreHandle;
+  sourceStore: QueueStore;
   source: { ref: QueueRef; queue: Queue };
-  targetStore: StoreHandle;
+  targetStore: QueueStore;
   target: QueueRef;
   keepIds: boolean;
   /** Who moves: a task's id (its resumed runs are the same mover), or a request's own id. */
@@ -20,39 +17,24 @@ export interface MoveEnds {
 }
 
 /**
- * How jobs cross: within one standalone store, one script copies and removes each job; otherwise
- * (another store, or a cluster, whose queues may sit on different nodes) through the target's
- * move journal. Either way a task resumed after a crash neither loses nor doubles a job.
+ * How jobs cross, as the stores' ends say (QueueStore.moveEnds, whatever their kind): within one
+ * store that has a single-step path (a standalone Redis: one script copies and removes each job);
+ * otherwise (another store, another kind, a cluster) through the target's move journal. Either way
+ * a task resumed after a crash neither loses nor doubles a job.
  */
 export function planMove(ends: MoveEnds): MovePlan & { tally(): Promise<number> } {
   const { sourceStore, targetStore, source, target, mover } = ends;
-  const withinStore = sourceStore.client === targetStore.client && !(sourceStore.client instanceof Cluster);
-  const recorder = withinStore ? sourceStore : targetStore;
+  const sourceEnds = sourceStore.moveEnds();
+  const within = sourceStore === targetStore ? sourceEnds.within?.(source.ref, target) : undefined;
+  const from = { connectionId: sourceStore.connection.id, ref: source.ref };
+  const targetEnd = targetStore.moveEnds().target(target, from);
+  const sourceEnd = sourceEnds.source(source.ref);
   return {
-    source: { client: sourceStore.client, ref: source.ref, queue: source.queue },
+    source: { ref: source.ref, queue: source.queue, readOpts: (ids) => sourceEnd.readOpts(ids) },
     target: { ref: target, keepIds: ends.keepIds },
-    carry: withinStore
-      ? (orders) =>
-          moveWithinStore(
-            sourceStore.client,
-            source.ref,
-            target,
-            orders,
-            ends.tallied ? moveTallyKey(target, mover) : '',
-          )
-      : (orders) =>
-          moveAcrossStores(
-            {
-              source: redisMoveSource({ client: sourceStore.client, ref: source.ref }),
-              target: redisMoveTarget(
-                { client: targetStore.client, ref: target },
-                moveJournalKey(target, sourceStore.connection.id, source.ref),
-              ),
-              mover,
-              tallied: ends.tallied,
-            },
-            orders,
-          ),
-    tally: async () => Number((await recorder.client.get(moveTallyKey(target, mover))) ?? 0),
+    carry: within
+      ? (orders) => within(orders, ends.tallied ? mover : '')
+      : (orders) => moveAcrossStores({ source: sourceEnd, target: targetEnd, mover, tallied: ends.tallied }, orders),
+    tally: () => targetEnd.tally(mover),
   };
 }

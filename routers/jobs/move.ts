@@ -23,6 +23,8 @@ export const moveProcedure = queueProcedure
       FORBIDDEN: 'The target connection belongs to another organization',
       CONNECTION_PROTECTED:
         "This connection's protection refuses emptying the source (read-only; `admin` and your role is below admin; `confirm` and `confirmName` is not the source queue's name), or the target connection is read-only",
+      MOVE_JOURNAL_MISSING:
+        'The target is a PostgreSQL connection that may not create the move journal table (`bullpen_move_journal`): a DBA creates it (docs/api.md)',
       VALIDATION_FAILED:
         'The target is the source queue, two selections at once (`query` with `jobIds` or `status`), an unknown `query.in` field, `cursor` or `limit` without `query`, or a cursor of another move',
     },
@@ -33,7 +35,7 @@ export const moveProcedure = queueProcedure
       tags: jobsTags,
       summary: 'Moves jobs to another queue (dead-letter redrive), on this connection or another one you may write',
       description:
-        'Select with `jobIds`, `{ status, all: true }` or `{ query: { q, in?, status? } }` (the jobs `GET …/search` would match; `status` defaults to waiting, delayed, completed, failed, prioritized). Each job becomes a new waiting job of the target under `<source queue>-<id>` (or its own id with `keepIds`), keeping its name, data, options, creation time, attempts made and logs; the copy and the removal are one step (within a store one script; across stores through a move journal in the target store), so a crash or a resumed task neither loses nor doubles a job, and of two concurrent moves each job counts for the one that moved it. A store fault mid-way answers 503 with the counts reached (`done: false`). `dryRun` counts (the query form with up to 20 `sampleIds`); the status form moves at most 100 batches of 1,000 per request (`done: false`: call again); the query form scans a bounded part per request and answers `cursor` until `done` (send the same body with it); with `async: true` either runs as a background task (202, throttled by `maxPerSecond`).',
+        'Select with `jobIds`, `{ status, all: true }` or `{ query: { q, in?, status? } }` (the jobs `GET …/search` would match; `status` defaults to waiting, delayed, completed, failed, prioritized). Each job becomes a new waiting job of the target under `<source queue>-<id>` (or its own id with `keepIds`), keeping its name, data, options, creation time, attempts made and logs; the copy and the removal are one step (within a store one script; across stores, Redis and PostgreSQL connections alike, through a move journal in the target store), so a crash or a resumed task neither loses nor doubles a job, and of two concurrent moves each job counts for the one that moved it. A store fault mid-way answers 503 with the counts reached (`done: false`). `dryRun` counts (the query form with up to 20 `sampleIds`); the status form moves at most 100 batches of 1,000 per request (`done: false`: call again); the query form scans a bounded part per request and answers `cursor` until `done` (send the same body with it); with `async: true` either runs as a background task (202, throttled by `maxPerSecond`).',
     },
   })
   .input(moveJobsInput)

@@ -1,5 +1,6 @@
 import type { MoveOrder, MoveVerdict } from './move-within-store.js';
 import { movesPerScript } from './move-within-store.js';
+import type { QueueRef } from './queue-key.js';
 
 /** A job as read from the source, to be delivered as is (options are the order's `movedOpts`). */
 export interface MovedJob {
@@ -20,6 +21,8 @@ export interface Parcel {
 
 /** A move's source store: says which jobs may leave (and reads them), then lets the delivered ones go. */
 export interface MoveSource {
+  /** Each job's options as stored (null when it is gone): what `changed` is judged against. */
+  readOpts(jobIds: string[]): Promise<Array<string | null>>;
   inspect(orders: MoveOrder[]): Promise<Array<MoveVerdict | MovedJob>>;
   /** Removes each job unless a worker took it meanwhile (`moved`; `missing`: already gone; else why it stays). */
   release(orders: MoveOrder[]): Promise<MoveVerdict[]>;
@@ -34,11 +37,27 @@ export interface MoveTarget {
   deliver(parcels: Parcel[], mover: string, tallied: boolean): Promise<Array<'delivered' | 'missing' | 'taken'>>;
   /** Takes back copies this mover delivered, each only while no worker has it yet (true: taken back). */
   recall(parcels: Parcel[], mover: string, tallied: boolean): Promise<boolean[]>;
+  /** How many jobs `mover` delivered and kept here (a task's total, whatever crashes it survived). */
+  tally(mover: string): Promise<number>;
+}
+
+/** Moves orders between two queues of one store in one atomic step each, counting them for `mover` ('' counts nothing). */
+export type WithinStore = (orders: MoveOrder[], mover: string) => Promise<MoveVerdict[]>;
+
+/**
+ * A store's ends of a move (QueueStore.moveEnds), whatever its kind: a queue as the source, a queue
+ * as the target of another queue's jobs (journaled per source connection and queue), and, where
+ * the store has one, a single-step path between two of its own queues.
+ */
+export interface StoreMoveEnds {
+  source(ref: QueueRef): MoveSource;
+  target(ref: QueueRef, from: { connectionId: string; ref: QueueRef }): MoveTarget;
+  within?(from: QueueRef, to: QueueRef): WithinStore;
 }
 
 export interface AcrossEnds {
-  source: MoveSource;
-  target: MoveTarget;
+  source: Pick<MoveSource, 'inspect' | 'release'>;
+  target: Pick<MoveTarget, 'deliver' | 'recall'>;
   /** Names the move in the journal: a task's id (its resumed runs are the same mover). */
   mover: string;
   /** Count the jobs delivered in the mover's tally (tasks). */

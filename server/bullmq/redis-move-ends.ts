@@ -113,7 +113,7 @@ type Inspected = [
 ];
 
 /** A Redis queue as a move's source: inspect and release run one script each (KEYS[1] routes it on a cluster). */
-export function redisMoveSource({ client, ref }: StoreEnd): MoveSource {
+export function redisMoveSource({ client, ref }: StoreEnd): Omit<MoveSource, 'readOpts'> {
   const routed = [queueKey(ref, 'meta')];
   return {
     async inspect(orders) {
@@ -138,7 +138,7 @@ export function redisMoveSource({ client, ref }: StoreEnd): MoveSource {
 }
 
 /** A Redis queue as a move's target, its deliveries journaled in `journal` (see moveJournalKey). */
-export function redisMoveTarget({ client, ref }: StoreEnd, journal: string): MoveTarget {
+export function redisMoveTarget({ client, ref }: StoreEnd, journal: string): Omit<MoveTarget, 'tally'> {
   return {
     async deliver(parcels: Parcel[], mover, tallied) {
       const args = parcels.flatMap(({ order, job }) => [

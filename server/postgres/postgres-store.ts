@@ -39,6 +39,9 @@ import { jobChildren } from './postgres-job-children.js';
 import { replaceStacktraces } from './postgres-job-writes.js';
 import { PostgresEventFeeds } from './postgres-event-feed.js';
 
+import type { StoreMoveEnds } from '../bullmq/move-across-stores.js';
+import { postgresMoveEnds } from './postgres-move-ends.js';
+
 export type { PostgresStoreOptions } from './postgres-handle.js';
 
 /**
@@ -217,5 +220,9 @@ export class PostgresStore implements QueueStore {
 
   openEventFeed(ref: QueueRef, listener: StoreEventListener): Promise<EventFeed> {
     return this.eventFeeds.open(ref.name, listener);
+  }
+
+  moveEnds(): StoreMoveEnds {
+    return postgresMoveEnds(() => this.db(), { connectionId: this.connection.id, schema: this.handle.schema });
   }
 }

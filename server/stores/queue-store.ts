@@ -24,6 +24,7 @@ import type { JobStatus } from '../../contracts/jobs.js';
 import type { ChunkFrom, JobFieldValues, StatusChunk } from '../bullmq/search-reads.js';
 import type { ParsedJobKey } from '../bullmq/job-key.js';
 import type { JobFieldRead, ReadJobFieldOptions } from '../bullmq/read-job-field.js';
+import type { StoreMoveEnds } from '../bullmq/move-across-stores.js';
 
 /**
  * The seam between procedures and the store that holds a connection's
@@ -115,6 +116,8 @@ export interface QueueStore extends StatusCleaning {
   jobNameAt(key: string): Promise<string | null>;
   /** A byte range of one job field (a job too big for one response). */
   readJobField(options: ReadJobFieldOptions): Promise<JobFieldRead>;
+  /** The store's ends of a move (jobs.move, redrive, its task): see server/bullmq/move-across-stores.ts. */
+  moveEnds(): StoreMoveEnds;
 }
 
 export type { TrackedTotals };

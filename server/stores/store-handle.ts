@@ -40,6 +40,8 @@ import {
 } from '../bullmq/search-reads.js';
 import { parseJobKey, type ParsedJobKey } from '../bullmq/job-key.js';
 import { readJobField, type JobFieldRead, type ReadJobFieldOptions } from '../bullmq/read-job-field.js';
+import type { StoreMoveEnds } from '../bullmq/move-across-stores.js';
+import { redisStoreMoveEnds } from '../bullmq/redis-store-move-ends.js';
 
 /** Events kept on a queue's stream by publishQueueEvent (BullMQ's default). */
 const eventsKept = 10_000;
@@ -274,6 +276,10 @@ export class RedisStore implements QueueStore {
 
   readJobField(options: ReadJobFieldOptions): Promise<JobFieldRead> {
     return readJobField(this.client, options);
+  }
+
+  moveEnds(): StoreMoveEnds {
+    return redisStoreMoveEnds(this.client);
   }
 
   async close(): Promise<void> {

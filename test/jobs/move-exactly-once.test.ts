@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { moveJobIds, moveStatusBatch, movedJobId, type MovePlan } from '../../routers/jobs/move-jobs.js';
 import { moveAcrossStores } from '../../server/bullmq/move-across-stores.js';
 import { moveJournalKey, redisMoveSource, redisMoveTarget } from '../../server/bullmq/redis-move-ends.js';
-import { moveTallyKey, moveWithinStore } from '../../server/bullmq/move-within-store.js';
+import { moveTallyKey, moveWithinStore, readJobOpts } from '../../server/bullmq/move-within-store.js';
 import { waitFor } from '../helpers/jobs.js';
 import { storeFixture } from '../helpers/stores.js';
 
@@ -24,7 +24,7 @@ const ref = (name: string) => ({ prefix: fixture.prefix, name });
 /** A move within the fixture's store, as a task `mover` runs it. */
 function withinPlan(from: Queue, to: string, mover = ''): MovePlan {
   return {
-    source: { client: fixture.redis, ref: ref(from.name), queue: from },
+    source: { ref: ref(from.name), queue: from, readOpts: (ids) => readJobOpts(fixture.redis, ref(from.name), ids) },
     target: { ref: ref(to), keepIds: false },
     carry: (orders) =>
       moveWithinStore(fixture.redis, ref(from.name), ref(to), orders, mover && moveTallyKey(ref(to), mover)),
@@ -113,7 +113,7 @@ describe('a move across two stores: the move journal decides', () => {
       Array.from({ length: 50 }, (_, n) => ({ name: 'work', data: { n }, opts: { removeOnComplete: true } })),
     );
     const plan = (client: Redis): MovePlan => ({
-      source: { client: fixture.redis, ref: ref('far'), queue: source },
+      source: { ref: ref('far'), queue: source, readOpts: (ids) => readJobOpts(fixture.redis, ref('far'), ids) },
       target: { ref: ref('far-retry'), keepIds: false },
       carry: (orders) =>
         moveAcrossStores(
@@ -191,7 +191,11 @@ describe('a move across two stores: the move journal decides', () => {
       },
     });
     const plan: MovePlan = {
-      source: { client: fixture.redis, ref: ref('grabbed'), queue: source },
+      source: {
+        ref: ref('grabbed'),
+        queue: source,
+        readOpts: (ids) => readJobOpts(fixture.redis, ref('grabbed'), ids),
+      },
       target: { ref: ref('grabbed-retry'), keepIds: false },
       carry: (orders) =>
         moveAcrossStores(

@@ -23,7 +23,8 @@ export const moveCommand = defineCommand({
   },
   flagHelp: {
     to: 'the queue the jobs go to (created when missing)',
-    'to-conn': 'the connection of the target queue, by name or id (default: the same connection)',
+    'to-conn':
+      'the connection of the target queue, by name or id (default: the same connection); Redis and PostgreSQL connections mix (a queue moves from one kind to the other)',
     'keep-ids': 'keep each job id (default: <source queue>-<id>)',
     async: 'run as a background task; follow it with bullpen tasks',
     'max-per-second': 'with --async: jobs moved per second at most',
@@ -36,6 +37,7 @@ export const moveCommand = defineCommand({
     'bullpen move emails-dead-letter --to emails --status failed',
     'bullpen move emails --to emails-dead-letter 41 42 43',
     'bullpen move emails --to emails-retry --search smtp --in failedReason --dry-run',
+    'bullpen move emails --to emails --to-conn pg-main --status waiting --async',
   ],
   arity: [1, Number.POSITIVE_INFINITY],
   async run(context, { positionals: [queueName, ...jobIds], values }) {
@@ -81,7 +83,7 @@ export const moveCommand = defineCommand({
         : {}),
     });
     if (config.json) return writeJson(io.stdout, outcome);
-    const target = `${outcome.target.queueName} (${outcome.target.connectionId})`;
+    const target = `${outcome.target.queueName} (${values['to-conn'] ?? outcome.target.connectionId})`;
     if (outcome.taskId)
       return void io.stdout.write(
         `task ${outcome.taskId} moving to ${target}; follow it with: bullpen tasks ${outcome.taskId}\n`,
