@@ -54,17 +54,19 @@ export async function cappedJobDetail(
   childLimit: number,
   maxBytes: number,
 ): Promise<CappedJobRead> {
-  const { rows } = await db.query(
-    `SELECT s.bytes, CASE WHEN s.bytes > $4 THEN ${sizesExpression} END AS sizes, ${cappedColumns},
+  // Named, so each pooled session plans this long statement once.
+  const { rows } = await db.query({
+    name: 'bullpen-capped-job-detail',
+    text: `SELECT s.bytes, CASE WHEN s.bytes > $4 THEN ${sizesExpression} END AS sizes, ${cappedColumns},
             (SELECT COUNT(*) FROM job_log l WHERE l.queue = j.queue AND l.job_id = j.id) AS logs_count,
             (SELECT json_object_agg(status, n) FROM (SELECT status, COUNT(*) AS n FROM job_dependency d
               WHERE d.parent_queue = j.queue AND d.parent_id = j.id GROUP BY status) c) AS dependency_counts,
             (SELECT json_agg(child_key) FROM (SELECT child_key FROM job_dependency d
               WHERE d.parent_queue = j.queue AND d.parent_id = j.id ORDER BY child_key LIMIT $3) k) AS child_keys
-       FROM job j CROSS JOIN LATERAL (SELECT ${bytesExpression} AS bytes) s
+       FROM job j CROSS JOIN LATERAL (SELECT ${bytesExpression} AS bytes OFFSET 0) s
       WHERE j.queue = $1 AND j.id = $2`,
-    [queue, id, childLimit, maxBytes],
-  );
+    values: [queue, id, childLimit, maxBytes],
+  });
   const row = rows[0] as
     | (JobRow & {
         bytes: number;

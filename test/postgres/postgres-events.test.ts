@@ -120,6 +120,27 @@ describe('the event stream on PostgreSQL', () => {
     controller.abort();
   });
 
+  it('keeps streaming when its LISTEN session is terminated: the poll reads on and the next tick listens again', async () => {
+    const queue = bed.fixture.queue('resilient');
+    await queue.add('before', {});
+    const controller = new AbortController();
+    const stream = watch('resilient', controller.signal);
+    const first = stream.next();
+    await waitFor(() => bed.app.services.events.subscribers === 1);
+    const listening = `from pg_stat_activity where datname = current_database() and query = 'LISTEN bullmq_events'`;
+    const pids = async () =>
+      (await queryDatabase<{ pid: number }>(bed.fixture.database.url, `select pid ${listening}`)).map((row) => row.pid);
+    const [dropped] = await pids();
+    await queryDatabase(bed.fixture.database.url, `select pg_terminate_backend(pid) ${listening}`);
+    await queue.add('after-drop', {});
+    expect((await first).value).toMatchObject({ type: 'added', queueName: 'resilient' });
+    await waitFor(async () => {
+      const now = await pids();
+      return now.length === 1 && now[0] !== dropped;
+    }, eventPollMs * 3);
+    controller.abort();
+  });
+
   it('answers 404 for a queue that is not there, not a stream', async () => {
     const { status, body } = await bed.call('GET', bed.queueUrl('ghost', '/events'));
     expect(status).toBe(404);
