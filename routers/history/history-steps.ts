@@ -40,13 +40,14 @@ export type Figures = Record<string, number | null>;
  * Each field is merged as `merges` says; `at` becomes the step's start.
  */
 export function mergeIntoSteps(
-  rows: Figures[],
+  rows: ReadonlyArray<{ at: number }>,
   range: HistoryRange,
   merges: Record<string, Merge>,
 ): Array<{ at: number; figures: Figures }> {
   const steps = new Map<number, Figures>();
   const fields = Object.keys(merges);
-  for (const row of rows) {
+  for (const sample of rows) {
+    const row = sample as unknown as Record<string, unknown>;
     const at = range.from + Math.floor((Number(row.at) - range.from) / range.stepMs) * range.stepMs;
     const step = steps.get(at);
     if (!step) steps.set(at, Object.fromEntries(fields.map((field) => [field, numberOrNull(row[field])])));

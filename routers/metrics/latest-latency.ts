@@ -1,3 +1,4 @@
+import { measuredQueueSamples, newestSampleAt } from '../../server/history/sample-repository.js';
 import type { EntityManager } from '../../server/persistence/orm.js';
 
 /** A queue's processing-time percentiles (ms) in the latest history sample. */
@@ -8,14 +9,6 @@ export interface LatestLatency {
   p95: number;
   p99: number;
 }
-
-type Row = {
-  prefix: string;
-  queue_name: string;
-  processing_p50_ms: number | string;
-  processing_p95_ms: number | string;
-  processing_p99_ms: number | string;
-};
 
 /**
  * The processing percentiles of the queues that finished jobs in the connection's latest sample, when
@@ -28,21 +21,14 @@ export async function readLatestLatency(
   maxAgeMs: number,
   now = Date.now(),
 ): Promise<LatestLatency[]> {
-  const [latest] = await em.execute<Array<{ at: number | string | null }>>(
-    'select max(at) as at from connection_sample where connection_id = ? and resolution = ?',
-    [connectionId, 'raw'],
-  );
-  const at = latest?.at === null || latest?.at === undefined ? null : Number(latest.at);
+  const at = await newestSampleAt(em, connectionId);
   if (at === null || at < now - maxAgeMs) return [];
-  const rows = await em.execute<Row[]>(
-    'select prefix, queue_name, processing_p50_ms, processing_p95_ms, processing_p99_ms from queue_sample where resolution = ? and at = ? and connection_id = ? and processing_p50_ms is not null',
-    ['raw', at, connectionId],
-  );
+  const rows = await measuredQueueSamples(em, connectionId, at);
   return rows.map((row) => ({
     prefix: row.prefix,
-    queueName: row.queue_name,
-    p50: Number(row.processing_p50_ms),
-    p95: Number(row.processing_p95_ms),
-    p99: Number(row.processing_p99_ms),
+    queueName: row.queueName,
+    p50: Number(row.processingP50Ms),
+    p95: Number(row.processingP95Ms),
+    p99: Number(row.processingP99Ms),
   }));
 }

@@ -1,5 +1,11 @@
 import { storeRuleTypes, type AlertRuleType } from '../../contracts/alerts.js';
 import type { EntityManager } from '../persistence/orm.js';
+import {
+  connectionSamples,
+  queueSamples,
+  type ConnectionSampleData,
+  type QueueSampleData,
+} from '../history/sample-repository.js';
 import { queueSelected } from '../bullmq/queue-globs.js';
 
 export interface RuleSpec {
@@ -16,7 +22,6 @@ export interface RuleReading {
   subjects: Array<{ queueName: string | null; value: number; firing: boolean }>;
 }
 
-type Row = Record<string, number | string | null>;
 const n = (value: unknown) => Number(value ?? 0);
 
 /**
@@ -32,21 +37,17 @@ export async function readRule(
   sampleIntervalMs: number,
 ): Promise<RuleReading> {
   const windowStart = now - rule.windowMinutes * 60_000;
-  const covered = (rows: Row[]) => rows.length > 0 && n(rows[0]!.at) <= windowStart + 1.5 * sampleIntervalMs;
+  const window = { connectionId, resolution: 'raw', from: windowStart, to: now, toInclusive: true } as const;
+  const covered = (rows: ReadonlyArray<{ at: number }>) =>
+    rows.length > 0 && n(rows[0]!.at) <= windowStart + 1.5 * sampleIntervalMs;
   if (storeRuleTypes.includes(rule.type)) {
-    const rows = await em.execute<Row[]>(
-      'select * from connection_sample where connection_id = ? and resolution = ? and at >= ? and at <= ? order by at',
-      [connectionId, 'raw', windowStart, now],
-    );
+    const rows = await connectionSamples(em, window);
     return { threshold: rule.threshold, subjects: [storeSubject(rule, rows, covered(rows), sampleIntervalMs)] };
   }
-  const rows = await em.execute<Row[]>(
-    'select * from queue_sample where connection_id = ? and resolution = ? and at >= ? and at <= ? order by at',
-    [connectionId, 'raw', windowStart, now],
-  );
-  const byQueue = new Map<string, Row[]>();
+  const rows = await queueSamples(em, window);
+  const byQueue = new Map<string, QueueSampleData[]>();
   for (const row of rows) {
-    const name = String(row.queue_name);
+    const name = String(row.queueName);
     if (queueSelected(name, rule.queues)) byQueue.set(name, [...(byQueue.get(name) ?? []), row]);
   }
   const threshold = rule.type === 'stalled' ? rule.windowMinutes * 60 : rule.threshold;
@@ -57,17 +58,17 @@ export async function readRule(
   return { threshold, subjects };
 }
 
-function queueSubject(rule: RuleSpec, rows: Row[], covered: boolean): { value: number; firing: boolean } {
-  const total = (field: string) => rows.reduce((sum, row) => sum + n(row[field]), 0);
+function queueSubject(rule: RuleSpec, rows: QueueSampleData[], covered: boolean): { value: number; firing: boolean } {
+  const total = (field: 'failedDelta' | 'completedDelta') => rows.reduce((sum, row) => sum + n(row[field]), 0);
   const latest = rows.at(-1)!;
   switch (rule.type) {
     case 'failed_count': {
-      const value = total('failed_delta');
+      const value = total('failedDelta');
       return { value, firing: value >= rule.threshold };
     }
     case 'failure_rate': {
-      const finished = total('failed_delta') + total('completed_delta');
-      const value = finished === 0 ? 0 : (100 * total('failed_delta')) / finished;
+      const finished = total('failedDelta') + total('completedDelta');
+      const value = finished === 0 ? 0 : (100 * total('failedDelta')) / finished;
       return { value, firing: finished >= Math.max(1, rule.minVolume ?? 1) && value >= rule.threshold };
     }
     case 'backlog': {
@@ -75,8 +76,8 @@ function queueSubject(rule: RuleSpec, rows: Row[], covered: boolean): { value: n
       return { value, firing: covered && value >= rule.threshold };
     }
     default: {
-      const value = n(latest.oldest_waiting_seconds);
-      const stuck = covered && n(latest.waiting) > 0 && total('completed_delta') === 0;
+      const value = n(latest.oldestWaitingSeconds);
+      const stuck = covered && n(latest.waiting) > 0 && total('completedDelta') === 0;
       return { value, firing: value >= rule.windowMinutes * 60 || stuck };
     }
   }
@@ -84,7 +85,7 @@ function queueSubject(rule: RuleSpec, rows: Row[], covered: boolean): { value: n
 
 function storeSubject(
   rule: RuleSpec,
-  rows: Row[],
+  rows: ConnectionSampleData[],
   covered: boolean,
   sampleIntervalMs: number,
 ): { queueName: null; value: number; firing: boolean } {
@@ -97,7 +98,7 @@ function storeSubject(
     };
   }
   const latest = rows.at(-1);
-  const max = n(latest?.max_memory);
-  const value = latest && max > 0 ? (100 * n(latest.used_memory)) / max : 0;
+  const max = n(latest?.maxMemory);
+  const value = latest && max > 0 ? (100 * n(latest.usedMemory)) / max : 0;
   return { queueName: null, value, firing: value >= rule.threshold };
 }

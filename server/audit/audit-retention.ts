@@ -15,6 +15,7 @@ export async function pruneAuditEvents(persistence: Persistence, days: number, n
   const cutoff = new Date(now.getTime() - days * dayMs);
   return persistence.fork().transactional(async (tx) => {
     if (persistence.mode === 'server') {
+      // Session settings are not a query MikroORM builds: the one raw statement left outside repositories.
       for (const limit of ['statement_timeout', 'lock_timeout']) await tx.execute(`set local ${limit} = 0`);
     }
     return tx.nativeDelete(AuditEvent, { at: { $lt: cutoff } });

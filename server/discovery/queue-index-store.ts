@@ -53,10 +53,11 @@ export function databaseIndexStore(persistence: Persistence): QueueIndexStore {
       if (scans.length === 0) return null;
       // Plain rows, not entities: 10,000 names hydrate in a few ms instead of a few hundred.
       const wanted = new Set(prefixes);
-      const rows = await em.execute<Array<{ prefix: string; name: string }>>(
-        'select "prefix", "name" from "queue_index_entry" where "connection_id" = ?',
-        [connectionId],
-      );
+      const rows = await em
+        .createQueryBuilder(QueueIndexEntry)
+        .select(['prefix', 'name'])
+        .where({ connectionId })
+        .execute<Array<{ prefix: string; name: string }>>('all', false);
       return {
         refs: rows.filter((row) => wanted.has(row.prefix)).map((row) => ({ prefix: row.prefix, name: row.name })),
         scans: scans.map(({ prefix, scannedAt, durationMs, complete, incompleteReason }) => ({

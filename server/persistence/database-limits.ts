@@ -24,30 +24,6 @@ export class DatabaseSaturatedError extends Error {
 
 export const saturatedCode = 'EDBSATURATED';
 
-interface WaitablePool {
-  waitingCount: number;
-  connect(...args: unknown[]): unknown;
-}
-
-/**
- * Bounds the queue in front of the pool: beyond `maxWaiting` waiters a request
- * fails at once instead of holding memory and a socket for the whole stall.
- */
-export function shedLoad(pool: WaitablePool, maxWaiting: number): void {
-  const connect = pool.connect.bind(pool);
-  pool.connect = (...args: unknown[]) => {
-    if (pool.waitingCount >= maxWaiting) {
-      const error = new DatabaseSaturatedError(
-        `more than ${maxWaiting} requests are waiting for a database connection`,
-      );
-      const callback = args[0];
-      if (typeof callback === 'function') return void process.nextTick(() => callback(error));
-      return Promise.reject(error);
-    }
-    return connect(...args);
-  };
-}
-
 const retryPauseMs = 25;
 /** Busy errors this close together mean the same lock is still held. */
 const stillLockedWithinMs = 250;

@@ -1,3 +1,5 @@
+import { raw } from '@mikro-orm/core';
+import { Lease } from './entities/history.js';
 import type { EntityManager } from './orm.js';
 
 /**
@@ -12,16 +14,18 @@ export async function acquireLease(
   ttlMs: number,
   now = Date.now(),
 ): Promise<boolean> {
-  await em.execute(
-    'insert into lease (name, holder, expires_at) values (?, ?, ?) on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at where lease.expires_at < ? or lease.holder = excluded.holder',
-    [name, holder, now + ttlMs, now],
-    'run',
-  );
-  const rows = await em.execute<Array<{ holder: string }>>('select holder from lease where name = ?', [name]);
-  return rows[0]?.holder === holder;
+  await em
+    .createQueryBuilder(Lease)
+    .insert({ name, holder, expiresAt: now + ttlMs })
+    .onConflict('name')
+    .merge(['holder', 'expiresAt'])
+    .where(raw('lease.expires_at < ? or lease.holder = excluded.holder', [now]))
+    .execute('run');
+  const row = await em.createQueryBuilder(Lease).select('holder').where({ name }).execute('get');
+  return row?.holder === holder;
 }
 
 /** Gives the lease up at shutdown, so another replica takes over at once rather than after the expiry. */
 export async function releaseLease(em: EntityManager, name: string, holder: string): Promise<void> {
-  await em.execute('delete from lease where name = ? and holder = ?', [name, holder], 'run');
+  await em.nativeDelete(Lease, { name, holder });
 }

@@ -8,9 +8,8 @@ import type { Config, DatabaseLimits } from '../config.js';
 import { entities } from './entities/index.js';
 import { migrations } from './migrations/index.js';
 import { oneAtATime, type LockPool } from './migration-lock.js';
-import { dropTerminatedConnections } from './drop-terminated-connections.js';
-import { endOnReadTimeout } from './end-on-read-timeout.js';
-import { retryWhileBusy, shedLoad, splitBudget, sqliteBusyTimeoutMs } from './database-limits.js';
+import { patchPool } from './pg-pool.js';
+import { retryWhileBusy, splitBudget, sqliteBusyTimeoutMs } from './database-limits.js';
 
 export type Orm = MikroORM<AbstractSqlDriver>;
 export type EntityManager = SqlEntityManager;
@@ -58,11 +57,7 @@ async function driverOptions(
       statement_timeout: budget.statementMs,
       lock_timeout: budget.statementMs,
       query_timeout: budget.readMs,
-      onPoolCreated: (pool: Pool) => {
-        dropTerminatedConnections(pool, limits.poolSize);
-        pool.on('connect', endOnReadTimeout);
-        shedLoad(pool, limits.maxWaiting);
-      },
+      onPoolCreated: (pool: Pool) => patchPool(pool, limits),
     },
   } as Partial<Options<AbstractSqlDriver>>;
 }

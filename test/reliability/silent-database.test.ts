@@ -12,7 +12,7 @@ const poolSize = 2;
 /**
  * The ORM as the service opens it, its PostgreSQL behind a proxy that goes silent (nothing answered,
  * nothing closed) while writes are in their transactions. A statement unanswered within query_timeout
- * must end its connection (end-on-read-timeout.ts): otherwise the transaction's ROLLBACK times out
+ * must end its connection (endOnReadTimeout, server/persistence/pg-pool.ts): otherwise the transaction's ROLLBACK times out
  * queued behind it, the pool slot is never given back, and when the network returns the server holds
  * the transaction open with its locks.
  */

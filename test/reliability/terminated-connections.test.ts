@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dropTerminatedConnections } from '../../server/persistence/drop-terminated-connections.js';
+import { dropTerminatedConnections } from '../../server/persistence/pg-pool.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 /**

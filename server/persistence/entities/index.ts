@@ -13,6 +13,7 @@ import { Invitation } from './invitation.js';
 import { PasswordReset } from './password-reset.js';
 import { InstanceSetting } from './instance-setting.js';
 import { IdempotencyRecord } from './idempotency-record.js';
+import { ConnectionSample, Lease, QueueSample } from './history.js';
 
 /** Every entity Bullpen persists; one list for both databases. */
 export const entities = [
@@ -35,4 +36,7 @@ export const entities = [
   PasswordReset,
   InstanceSetting,
   IdempotencyRecord,
+  QueueSample,
+  ConnectionSample,
+  Lease,
 ];

@@ -1,5 +1,24 @@
 import type { DatabaseError, Pool, PoolClient } from 'pg';
+import type { DatabaseLimits } from '../config.js';
+import { DatabaseSaturatedError } from './database-limits.js';
 import { isConnectionTerminated } from './database-unavailable.js';
+
+/**
+ * Every change Bullpen makes to pg's pool, in this one module (orm.ts applies them to the pool MikroORM
+ * opens for requests): each covers a gap of pg-pool or of the stack above it (kysely, MikroORM) that a
+ * reliability test reproduces, and each says which. Re-check them on an upgrade of pg, kysely or MikroORM:
+ * - dropTerminatedConnections: a connection the server terminated is never handed out again
+ *   (test/reliability/terminated-connections.test.ts, database-terminations.test.ts);
+ * - endOnReadTimeout: a statement unanswered past the read timeout ends its connection
+ *   (test/reliability/silent-database.test.ts);
+ * - shedLoad: beyond `maxWaiting` (DATABASE_MAX_WAITING) waiters a request fails at once with a 503
+ *   instead of holding memory and a socket for the whole stall.
+ */
+export function patchPool(pool: Pool, limits: DatabaseLimits): void {
+  dropTerminatedConnections(pool, limits.poolSize);
+  pool.on('connect', endOnReadTimeout);
+  shedLoad(pool as unknown as WaitablePool, limits.maxWaiting);
+}
 
 /**
  * Keeps connections the server has terminated (`pg_terminate_backend`, a
@@ -102,3 +121,49 @@ function holdUntilReleased(
 const suspectError = () => new Error('connection opened before a termination by the server: closed, not reused');
 const endedError = () =>
   new Error('connection ended while checked out: released closed, its holder may never release it');
+
+const isReadTimeout = (error: unknown) => error instanceof Error && error.message === 'Query read timeout';
+
+/**
+ * A statement that got no answer within `query_timeout` (a network gone silent, not a slow query: the
+ * server's own statement_timeout fires first) leaves its connection in an unknown state. pg keeps the
+ * statement in flight and queues what follows behind it, so a transaction's ROLLBACK times out in the
+ * queue in turn and is dropped: kysely never releases the connection (it releases after a ROLLBACK that
+ * succeeded), and on the server the transaction stays open, holding its locks, until the network comes
+ * back. The connection is ended instead: the server rolls the transaction back when the socket closes,
+ * and the pool gets the slot back (dropTerminatedConnections releases a client whose connection ends).
+ */
+export function endOnReadTimeout(client: PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const pending = query(...args);
+    // The promise form (kysely's); the caller still gets the rejection from `pending` itself.
+    if (pending instanceof Promise)
+      pending.catch((error: unknown) => void (isReadTimeout(error) && client.connection?.stream?.destroy()));
+    return pending;
+  }) as PoolClient['query'];
+}
+
+interface WaitablePool {
+  waitingCount: number;
+  connect(...args: unknown[]): unknown;
+}
+
+/**
+ * Bounds the queue in front of the pool: beyond `maxWaiting` waiters a request
+ * fails at once instead of holding memory and a socket for the whole stall.
+ */
+export function shedLoad(pool: WaitablePool, maxWaiting: number): void {
+  const connect = pool.connect.bind(pool);
+  pool.connect = (...args: unknown[]) => {
+    if (pool.waitingCount >= maxWaiting) {
+      const error = new DatabaseSaturatedError(
+        `more than ${maxWaiting} requests are waiting for a database connection`,
+      );
+      const callback = args[0];
+      if (typeof callback === 'function') return void process.nextTick(() => callback(error));
+      return Promise.reject(error);
+    }
+    return connect(...args);
+  };
+}
