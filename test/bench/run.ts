@@ -28,6 +28,7 @@ import {
 import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenarios/job-reads.js';
 import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues.js';
 import { purgeScenario, seedPurgeQueues } from './scenarios/purge.js';
+import { bulkScenario } from './scenarios/bulk.js';
 import { queueListScenario } from './scenarios/queue-list.js';
 import { measureSamplerCost } from './sampler-cost.js';
 import { renderTable, report, rows } from './targets.js';
@@ -42,6 +43,7 @@ const scale = quick
       listRounds: 5,
       listSpacingMs: 5_000,
       many: { queues: 2_000, noiseKeys: 200_000 },
+      bulkJobs: 100_000,
     }
   : {
       queues: 1_000,
@@ -51,14 +53,16 @@ const scale = quick
       listRounds: 5,
       listSpacingMs: 60_000,
       many: { queues: 10_000, noiseKeys: 2_000_000 },
+      bulkJobs: 1_000_000,
     };
 const option = (name: string) => {
   const at = process.argv.indexOf(name);
   return at < 0 ? undefined : process.argv[at + 1];
 };
 const only = option('--only');
-if (only !== undefined && only !== 'many-queues' && only !== 'purge')
-  throw new Error(`--only takes many-queues or purge, not ${only}`);
+const onlyNames = ['many-queues', 'purge', 'bulk'];
+if (only !== undefined && !onlyNames.includes(only))
+  throw new Error(`--only takes ${onlyNames.join(', ')}, not ${only}`);
 const portBase = Number(option('--ports') ?? 6410);
 const ports = { redis: portBase, bullpen: portBase + 1, bullBoard: portBase + 2, bare: portBase + 3 };
 /** Purge rounds (re-seeded in between): the figures are medians, one round moving by ±20% on a shared machine. */
@@ -118,8 +122,10 @@ async function main(): Promise<void> {
   };
   try {
     if (only === 'purge') await purgeAlone(redis, startBullpen);
+    else if (only === 'bulk') await bulkAlone(redis, startBullpen);
     else {
       if (only !== 'many-queues') await everyQueueScenario(redis, entry.runtime, startBullpen, servers);
+      if (only === undefined) await bulkAlone(redis, startBullpen);
       await redis.flushall();
       await seedManyQueuesStore(redis, scale.many);
       await rm(dataDir, { recursive: true, force: true });
@@ -217,6 +223,17 @@ async function purgeAlone(redis: Redis, startBullpen: () => Promise<ServerProces
   await seedTemplates(connection);
   await seedPurgeQueues(redis, connection, scale.purgeJobs);
   await runPurge(await startBullpen(), redis, connection);
+}
+
+/** Issue 36 item 3 on a store of its own: a million failed jobs retried, then purged, as tasks beside their floors. */
+async function bulkAlone(redis: Redis, startBullpen: () => Promise<ServerProcess>): Promise<void> {
+  const connection = { host: '127.0.0.1', port: ports.redis };
+  await redis.flushall();
+  console.log(`bulk: ${scale.bulkJobs} failed jobs, ${purgeRounds} rounds…`);
+  await seedTemplates(connection);
+  const bullpen = await startBullpen();
+  await bulkScenario(bullpen, connectionId, connection, { jobs: scale.bulkJobs, rounds: purgeRounds });
+  await bullpen.stop();
 }
 
 process.on(
