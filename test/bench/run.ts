@@ -29,6 +29,7 @@ import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenar
 import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues.js';
 import { purgeScenario, seedPurgeQueues } from './scenarios/purge.js';
 import { bulkScenario } from './scenarios/bulk.js';
+import { clusterScenario } from './scenarios/cluster.js';
 import { queueListScenario } from './scenarios/queue-list.js';
 import { measureSamplerCost } from './sampler-cost.js';
 import { renderTable, report, rows } from './targets.js';
@@ -60,7 +61,7 @@ const option = (name: string) => {
   return at < 0 ? undefined : process.argv[at + 1];
 };
 const only = option('--only');
-const onlyNames = ['many-queues', 'purge', 'bulk'];
+const onlyNames = ['many-queues', 'purge', 'bulk', 'cluster'];
 if (only !== undefined && !onlyNames.includes(only))
   throw new Error(`--only takes ${onlyNames.join(', ')}, not ${only}`);
 const portBase = Number(option('--ports') ?? 6410);
@@ -109,11 +110,11 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-bullpen-'));
   const servers: ServerProcess[] = [];
   const entry = await bullpenEntry();
-  const startBullpen = async () => {
+  const startBullpen = async (extraEnv: Record<string, string> = {}) => {
     const server = await startServer(
       entry.script,
       [],
-      { ...entry.env, ...bullpenEnv(redisProcess.url, dataDir) },
+      { ...entry.env, ...bullpenEnv(redisProcess.url, dataDir), ...extraEnv },
       ports.bullpen,
       entry.nodeFlags,
     );
@@ -123,9 +124,11 @@ async function main(): Promise<void> {
   try {
     if (only === 'purge') await purgeAlone(redis, startBullpen);
     else if (only === 'bulk') await bulkAlone(redis, startBullpen);
+    else if (only === 'cluster') await clusterAlone(redis, redisProcess.url, startBullpen);
     else {
       if (only !== 'many-queues') await everyQueueScenario(redis, entry.runtime, startBullpen, servers);
       if (only === undefined) await bulkAlone(redis, startBullpen);
+      if (only === undefined) await clusterAlone(redis, redisProcess.url, startBullpen);
       await redis.flushall();
       await seedManyQueuesStore(redis, scale.many);
       await rm(dataDir, { recursive: true, force: true });
@@ -234,6 +237,17 @@ async function bulkAlone(redis: Redis, startBullpen: () => Promise<ServerProcess
   const bullpen = await startBullpen();
   await bulkScenario(bullpen, connectionId, connection, { jobs: scale.bulkJobs, rounds: purgeRounds });
   await bullpen.stop();
+}
+
+/** Issue 36 item 2: the same queues on the standalone store and on a 3-master cluster on the next ports but nine. */
+async function clusterAlone(
+  redis: Redis,
+  url: string,
+  startBullpen: (env: Record<string, string>) => Promise<ServerProcess>,
+): Promise<void> {
+  await redis.flushall();
+  const clusterPorts = [portBase + 10, portBase + 11, portBase + 12];
+  await clusterScenario(startBullpen, { url, redis }, clusterPorts, scale.many.queues);
 }
 
 process.on(
