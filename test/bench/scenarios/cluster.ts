@@ -1,4 +1,4 @@
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import { startLocalCluster } from '../../helpers/redis-cluster.js';
 import type { ServerProcess } from '../processes.js';
 import { report, round } from '../targets.js';
