@@ -30,6 +30,7 @@ import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues
 import { purgeScenario, seedPurgeQueues } from './scenarios/purge.js';
 import { bulkScenario } from './scenarios/bulk.js';
 import { clusterScenario } from './scenarios/cluster.js';
+import { eventStreamsScenario } from './scenarios/event-streams.js';
 import { queueListScenario } from './scenarios/queue-list.js';
 import { measureSamplerCost } from './sampler-cost.js';
 import { renderTable, report, rows } from './targets.js';
@@ -61,7 +62,7 @@ const option = (name: string) => {
   return at < 0 ? undefined : process.argv[at + 1];
 };
 const only = option('--only');
-const onlyNames = ['many-queues', 'purge', 'bulk', 'cluster'];
+const onlyNames = ['many-queues', 'purge', 'bulk', 'cluster', 'streams'];
 if (only !== undefined && !onlyNames.includes(only))
   throw new Error(`--only takes ${onlyNames.join(', ')}, not ${only}`);
 const portBase = Number(option('--ports') ?? 6410);
@@ -125,10 +126,12 @@ async function main(): Promise<void> {
     if (only === 'purge') await purgeAlone(redis, startBullpen);
     else if (only === 'bulk') await bulkAlone(redis, startBullpen);
     else if (only === 'cluster') await clusterAlone(redis, redisProcess.url, startBullpen);
+    else if (only === 'streams') await streamsAlone(redis, startBullpen);
     else {
       if (only !== 'many-queues') await everyQueueScenario(redis, entry.runtime, startBullpen, servers);
       if (only === undefined) await bulkAlone(redis, startBullpen);
       if (only === undefined) await clusterAlone(redis, redisProcess.url, startBullpen);
+      if (only === undefined) await streamsAlone(redis, startBullpen);
       await redis.flushall();
       await seedManyQueuesStore(redis, scale.many);
       await rm(dataDir, { recursive: true, force: true });
@@ -248,6 +251,15 @@ async function clusterAlone(
   await redis.flushall();
   const clusterPorts = [portBase + 10, portBase + 11, portBase + 12];
   await clusterScenario(startBullpen, { url, redis }, clusterPorts, scale.many.queues);
+}
+
+/** Issue 36 item 4: 1,000 live event streams (200 in a quick run) on one Bullpen process. */
+async function streamsAlone(redis: Redis, startBullpen: () => Promise<ServerProcess>): Promise<void> {
+  await redis.flushall();
+  const bullpen = await startBullpen();
+  const streams = { queues: 10, streams: quick ? 200 : 1000, events: quick ? 100 : 200 };
+  await eventStreamsScenario(bullpen, connectionId, redis, { host: '127.0.0.1', port: ports.redis }, streams);
+  await bullpen.stop();
 }
 
 process.on(
