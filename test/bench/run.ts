@@ -1,12 +1,14 @@
 /**
- * npm run bench [-- --quick] [-- --only many-queues|purge] [-- --ports BASE]:
+ * npm run bench [-- --quick] [-- --only many-queues|purge|bulk|cluster|streams] [-- --ports BASE]:
  * seeds its own workload into a redis-server it starts on :6410 (or BASE,
  * the servers on the next ports), runs Bullpen, bull-board and a bare
  * express floor as separate processes, and prints ONE table of every figure
  * of issue 16 next to its target (✓/✗); writes test/bench/results/latest.json.
  * `--only many-queues` runs the 10,000-queue store alone (index, list
  * filters and totals, metrics, Prometheus) and writes no results file;
- * `--only purge [--rounds N]` the purge figures alone (N rounds, default 3).
+ * `--only purge [--rounds N]` the purge figures alone (N rounds, default 3);
+ * `bulk`, `cluster`, `streams` issue 36's million-job retry and purge, 3-master
+ * cluster (on BASE+10..12) and 1,000 event streams alone.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
