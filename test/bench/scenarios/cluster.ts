@@ -17,9 +17,19 @@ export function clusterConnectionsEnv(soloUrl: string, gridUrl: string): Record<
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/** A GET, sent again once when the socket was reset (a keep-alive connection the server had just closed). */
+async function get(url: string): Promise<Response> {
+  try {
+    return await fetch(url);
+  } catch (error) {
+    console.log(`cluster: ${url} failed (${(error as Error).cause ?? error}), once more`);
+    return fetch(url);
+  }
+}
+
 async function timedGet(url: string): Promise<number> {
   const started = performance.now();
-  const response = await fetch(url);
+  const response = await get(url);
   await response.arrayBuffer();
   if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
   return performance.now() - started;
@@ -27,7 +37,7 @@ async function timedGet(url: string): Promise<number> {
 
 async function waitForScan(base: string): Promise<void> {
   for (;;) {
-    const status = (await (await fetch(`${base}/discovery`)).json()) as { scanning: boolean; lastScanAt: unknown };
+    const status = (await (await get(`${base}/discovery`)).json()) as { scanning: boolean; lastScanAt: unknown };
     if (!status.scanning && status.lastScanAt) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -37,7 +47,7 @@ async function waitForScan(base: string): Promise<void> {
 async function listAll(base: string): Promise<Set<string>> {
   const names = new Set<string>();
   for (let page = 1; ; page++) {
-    const body = (await (await fetch(`${base}/queues?page=${page}&pageSize=100`)).json()) as {
+    const body = (await (await get(`${base}/queues?page=${page}&pageSize=100`)).json()) as {
       queues: Array<{ name: string; prefix: string }>;
     };
     for (const queue of body.queues) names.add(`${queue.prefix}/${queue.name}`);
