@@ -97,7 +97,7 @@ export const errorDescriptionByCode: Record<ErrorCode, string> = {
   MOVE_JOURNAL_MISSING:
     "A move into a PostgreSQL connection needs Bullpen's move journal (the table `bullpen_move_journal` in its BullMQ schema) and the connection may not create it: create it as docs/api.md shows; nothing moved",
   UNSUPPORTED_QUEUE_NAME:
-    'The route would create a queue whose name holds ":", which BullMQ refuses (existing such queues stay readable and operable)',
+    'The route would create a queue whose name holds ":", which BullMQ refuses (existing such queues stay readable and operable); or, on a Redis Cluster, the queue has no hash tag in its name or prefix, so its keys span slots and no script can run on it (it is still listed, with zero counts)',
   SECRETS_MISSING:
     'A definitions import needs secrets it was not given (nothing changed); `missingSecrets` names each, with the environment variable the document names for it',
   JOB_ACTIVE: 'A worker holds the job (it is active): its data cannot change under it; try when it finishes',

@@ -38,6 +38,7 @@ function acrossProcedure(action: AcrossAction) {
           maxPerSecond: input.maxPerSecond,
         },
         ctx.actor,
+        ctx.services.tasks,
       );
       return { dryRun: false, queues: [], matched: 0, succeeded: 0, done: false, taskId };
     });

@@ -77,6 +77,7 @@ async function startTask(
       maxPerSecond: input.maxPerSecond,
     },
     ctx.actor,
+    ctx.services.tasks,
   );
   return { results: [], succeeded: 0, failed: 0, done: false, taskId };
 }

@@ -96,6 +96,6 @@ export const moveProcedure = queueProcedure
       params,
       maxPerSecond: input.maxPerSecond,
     };
-    const taskId = await createTask(ctx.services.persistence.fork(), task, ctx.actor);
+    const taskId = await createTask(ctx.services.persistence.fork(), task, ctx.actor, ctx.services.tasks);
     return { results: [], succeeded: 0, failed: 0, done: false, taskId, target };
   });

@@ -3,11 +3,13 @@ import type { JobQuery } from '../../contracts/job-query.js';
 import type { JobStatus } from '../../contracts/jobs.js';
 import type { TaskHandler } from '../../server/tasks/task-handler.js';
 import { runQueryTask } from './bulk/query-task.js';
+import { retryCallSize, retryInCalls } from './bulk/retry-calls.js';
 import { retryEach } from './bulk/retry-jobs.js';
 
 /**
  * Retry by query as a background task (see runQueryTask), or by status:
- * batches of BullMQ's own retry script, limited to jobs that finished before
+ * calls of BullMQ's own retry script (see retryInCalls), `jobsPerProgress`
+ * jobs between two progress records, limited to jobs that finished before
  * the task first started, so a job failing again meanwhile is not retried a
  * second time, and a resumed task goes on with the same set.
  *
@@ -43,7 +45,13 @@ export const retryTask: TaskHandler = {
       recorded = retried;
       if (!keepGoing || left === 0) return { retried };
       await context.throttle();
-      await queue.backend.retryFinishedJobs(status, context.batchSize, context.firstStartedAt);
+      await retryInCalls(
+        queue,
+        status,
+        context.firstStartedAt,
+        context.jobsPerProgress,
+        Math.min(retryCallSize, context.batchSize),
+      );
       left = await remaining();
     }
   },

@@ -24,7 +24,7 @@ export const purgeTask: TaskHandler = {
       const plan = cleanCallPlan(status, context.batchSize);
       for (let emptied = false; !emptied; ) {
         let removed = 0;
-        emptied = await cleanUpTo(cleaner, status, context.batchSize, plan, (ids) => (removed += ids.length));
+        emptied = await cleanUpTo(cleaner, status, context.jobsPerProgress, plan, (ids) => (removed += ids.length));
         removedByStatus[status] += removed;
         const next = emptied ? index + 1 : index;
         if (!(await context.progress(removed, { statusIndex: next, removedByStatus }))) return { removedByStatus };

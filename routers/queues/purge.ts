@@ -46,7 +46,7 @@ export const purgeProcedure = queueProcedure
       params,
       maxPerSecond: input.maxPerSecond,
     };
-    const taskId = await createTask(ctx.services.persistence.fork(), task, ctx.actor);
+    const taskId = await createTask(ctx.services.persistence.fork(), task, ctx.actor, ctx.services.tasks);
     return {
       success: true as const,
       queueName: ctx.queue.ref.name,

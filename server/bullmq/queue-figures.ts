@@ -3,6 +3,7 @@ import type { JobCountKind } from '../../contracts/queues.js';
 import type { StoreClient } from '../stores/redis-client.js';
 import { hashTag } from './pipelined.js';
 import { queueFiguresScript } from './queue-figures-script.js';
+import { spansSlots } from './cluster-slots.js';
 import { queueKey, type QueueRef } from './queue-key.js';
 
 /** One value read of each queue by the figures script (its operations are documented there). */
@@ -116,8 +117,17 @@ export async function readQueueFigures(
   // Nothing kept per queue (sums only, the list's totals): every queue shares one frozen row of NaN instead of 10,000 copies.
   const sharedRow = Object.freeze(blank.slice()) as number[];
   const args = scriptArguments(read);
+  // A queue whose keys span a cluster's slots cannot be read by one script: zeros, and the others still read.
+  const readable = refs.filter((ref, index) => {
+    if (!spansSlots(client, ref)) return true;
+    values[index] = kept.length === 0 ? sharedRow : read.map(() => 0);
+    return false;
+  });
+  const positions =
+    readable.length === refs.length ? undefined : refs.flatMap((ref, i) => (spansSlots(client, ref) ? [] : [i]));
   await Promise.all(
-    callGroups(client, refs, perCall).map(async (indexes) => {
+    callGroups(client, readable, perCall).map(async (groupIndexes) => {
+      const indexes = positions ? groupIndexes.map((index) => positions[index]!) : groupIndexes;
       const reply = await queueFiguresScript.runForBuffer(
         client,
         indexes.map((index) => queueKey(refs[index]!, 'meta')),

@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import { spansSlots, spansSlotsError } from './cluster-slots.js';
 import { AppError } from '../../contracts/app-error.js';
 import { queueParams } from '../../contracts/params.js';
 import type { StoreHandle } from '../stores/store-handle.js';
@@ -74,9 +75,15 @@ export interface QueueLookup {
 
 /** The lookup of a route's queue: 400 for a prefix the connection does not have, as resolveQueue. */
 export function queueLookup(store: StoreHandle, target: QueueTarget): QueueLookup {
+  const prefixes = candidatePrefixes(store, target.prefix);
+  // On a cluster a queue without a hash tag cannot be read by a script (CROSSSLOT): only tagged candidates.
+  const runnable = store.connection.cluster
+    ? prefixes.filter((prefix) => !spansSlots(true, { prefix, name: target.queueName }))
+    : prefixes;
+  if (runnable.length === 0) throw spansSlotsError(target.queueName);
   return {
     name: target.queueName,
-    prefixes: candidatePrefixes(store, target.prefix),
+    prefixes: runnable,
     notFound: () => notFound(store, target),
   };
 }
@@ -101,11 +108,13 @@ export async function resolveQueue(
   target: QueueTarget,
   use: QueueUse = 'read',
 ): Promise<ResolvedQueue> {
-  const lookup = queueLookup(store, target);
-  const candidates = lookup.prefixes.map((prefix): QueueRef => ({ prefix, name: target.queueName }));
+  // Every candidate, tagged or not: a queue found whose keys span a cluster's slots is refused by store.queue (400).
+  const candidates = candidatePrefixes(store, target.prefix).map(
+    (prefix): QueueRef => ({ prefix, name: target.queueName }),
+  );
   const exists = await store.queuesExist(candidates);
   const found = candidates.find((_, index) => exists[index]);
-  if (!found && use !== 'create') throw lookup.notFound();
+  if (!found && use !== 'create') throw notFound(store, target);
   if (!found && target.queueName.includes(':')) throw unsupportedName(target.queueName);
   const ref = found ?? candidates[0]!;
   return { ref, queue: await store.queue(ref.name, ref.prefix), existed: found !== undefined };

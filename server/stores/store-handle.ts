@@ -9,6 +9,7 @@ import type { QueueSummary } from '../../contracts/queues.js';
 import { defaultScanLimits, scanQueueNames, type QueueScan, type ScanLimits } from '../bullmq/list-queue-names.js';
 import { keyed, runPipelined } from '../bullmq/pipelined.js';
 import { pipelinePerQueue } from '../bullmq/pipeline-per-queue.js';
+import { spansSlots, spansSlotsError } from '../bullmq/cluster-slots.js';
 import type { QueueSummary as MetricsSummary, StoreFacts } from '../../contracts/metrics.js';
 import { summarizeQueues } from '../bullmq/metrics-summaries.js';
 import { readExportCounts, type ExportCounts } from '../bullmq/export-counts.js';
@@ -83,6 +84,7 @@ export class RedisStore implements QueueStore {
    * default). A name holding ':' gets a handle on the same keys (bullmqAddress).
    */
   async queue(name: string, prefix: string = this.defaultPrefix): Promise<Queue> {
+    if (spansSlots(this.client, { prefix, name })) throw spansSlotsError(name);
     const key = `${prefix}\u0000${name}`;
     const known = this.queues.get(key);
     if (known) return known;

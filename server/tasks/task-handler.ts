@@ -12,8 +12,10 @@ export interface TaskContext {
   openStore(connectionId: string): Promise<StoreHandle>;
   /** When the task first started (epoch ms): "jobs finished before the task" stays one set across restarts. */
   firstStartedAt: number;
-  /** Jobs per batch: at most 1,000, and at most `maxPerSecond`. */
+  /** Jobs per batch (per script call at most): at most 1,000, and at most `maxPerSecond`. */
   batchSize: number;
+  /** Jobs to act on between two `progress` calls where the handler can (several calls of `batchSize`). */
+  jobsPerProgress: number;
   /**
    * Records `processed` more jobs and the resume point after a batch, renewing the lease; false
    * when the task was cancelled, lost its lease or the runner is stopping: return at once then.

@@ -9,7 +9,7 @@ import type { StoreRegistry } from '../stores/store-registry.js';
 import { claimTask } from './task-claim.js';
 import { publishTaskEvent } from './task-events.js';
 import type { TaskContext, TaskHandler } from './task-handler.js';
-import { Throttle } from './throttle.js';
+import { jobsPerProgress, Throttle } from './throttle.js';
 
 export interface TaskRunnerDeps {
   persistence: Persistence;
@@ -75,6 +75,11 @@ export class TaskRunner {
     }
   }
 
+  /** A task was just created: claim it now rather than at the next poll (only once started, and when idle). */
+  wake(): void {
+    if (this.timer && !this.stopping) setImmediate(() => void this.runOnce());
+  }
+
   /** Stops taking tasks; a running one stops after its batch and is left for the next start (or replica). */
   async stop(): Promise<void> {
     this.stopping = true;
@@ -125,6 +130,7 @@ export class TaskRunner {
       },
       firstStartedAt: (task.startedAt ?? new Date()).getTime(),
       batchSize: Math.min(1000, task.maxPerSecond ?? 1000),
+      jobsPerProgress: jobsPerProgress(task.maxPerSecond),
       progress: async (count, cursor, total) => {
         processed += count;
         throttle.add(count);

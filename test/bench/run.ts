@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --quick] [-- --only many-queues|purge] [-- --ports BASE]:
+ * npm run bench [-- --quick] [-- --only many-queues|purge|bulk|cluster|streams] [-- --ports BASE]:
  * seeds its own workload into a redis-server it starts on :6410 (or BASE,
  * the servers on the next ports), runs Bullpen, bull-board and a bare
  * express floor as separate processes, and prints ONE table of every figure
@@ -7,7 +7,9 @@
  * `--only many-queues` runs the 10,000-queue store alone (index, list
  * filters and totals, metrics, Prometheus) and writes no results file;
  * `--only purge [--rounds N]` the purge figures alone (N rounds, default 3);
- * `--only postgres` the PostgreSQL-backed store against bull-board alone.
+ * `--only postgres` the PostgreSQL-backed store against bull-board alone;
+ * `bulk`, `cluster`, `streams` issue 36's million-job retry and purge, 3-master
+ * cluster (on BASE+10..12) and 1,000 event streams alone.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,6 +31,9 @@ import {
 import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenarios/job-reads.js';
 import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues.js';
 import { purgeScenario, seedPurgeQueues } from './scenarios/purge.js';
+import { bulkScenario } from './scenarios/bulk.js';
+import { clusterScenario } from './scenarios/cluster.js';
+import { eventStreamsScenario } from './scenarios/event-streams.js';
 import { queueListScenario } from './scenarios/queue-list.js';
 import { postgresScenario } from './scenarios/postgres.js';
 import { measureSamplerCost } from './sampler-cost.js';
@@ -44,6 +49,7 @@ const scale = quick
       listRounds: 5,
       listSpacingMs: 5_000,
       many: { queues: 2_000, noiseKeys: 200_000 },
+      bulkJobs: 100_000,
     }
   : {
       queues: 1_000,
@@ -53,14 +59,16 @@ const scale = quick
       listRounds: 5,
       listSpacingMs: 60_000,
       many: { queues: 10_000, noiseKeys: 2_000_000 },
+      bulkJobs: 1_000_000,
     };
 const option = (name: string) => {
   const at = process.argv.indexOf(name);
   return at < 0 ? undefined : process.argv[at + 1];
 };
 const only = option('--only');
-if (only !== undefined && !['many-queues', 'purge', 'postgres'].includes(only))
-  throw new Error(`--only takes many-queues, purge or postgres, not ${only}`);
+const onlyNames = ['many-queues', 'purge', 'postgres', 'bulk', 'cluster', 'streams'];
+if (only !== undefined && !onlyNames.includes(only))
+  throw new Error(`--only takes ${onlyNames.join(', ')}, not ${only}`);
 const portBase = Number(option('--ports') ?? 6410);
 const ports = { redis: portBase, bullpen: portBase + 1, bullBoard: portBase + 2, bare: portBase + 3 };
 const postgresPorts = { bullpen: portBase + 4, bullBoard: portBase + 5 };
@@ -108,11 +116,11 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-bullpen-'));
   const servers: ServerProcess[] = [];
   const entry = await bullpenEntry();
-  const startBullpen = async () => {
+  const startBullpen = async (extraEnv: Record<string, string> = {}) => {
     const server = await startServer(
       entry.script,
       [],
-      { ...entry.env, ...bullpenEnv(redisProcess.url, dataDir) },
+      { ...entry.env, ...bullpenEnv(redisProcess.url, dataDir), ...extraEnv },
       ports.bullpen,
       entry.nodeFlags,
     );
@@ -122,9 +130,15 @@ async function main(): Promise<void> {
   try {
     if (only === 'purge') await purgeAlone(redis, startBullpen);
     else if (only === 'postgres') await postgresScenario({ entry, quick, ports: postgresPorts });
+    else if (only === 'bulk') await bulkAlone(redis, startBullpen);
+    else if (only === 'cluster') await clusterAlone(redis, redisProcess.url, startBullpen);
+    else if (only === 'streams') await streamsAlone(redis, startBullpen);
     else {
       if (only !== 'many-queues') await everyQueueScenario(redis, entry.runtime, startBullpen, servers);
       if (only === undefined) await postgresScenario({ entry, quick, ports: postgresPorts });
+      if (only === undefined) await bulkAlone(redis, startBullpen);
+      if (only === undefined) await clusterAlone(redis, redisProcess.url, startBullpen);
+      if (only === undefined) await streamsAlone(redis, startBullpen);
       await redis.flushall();
       await seedManyQueuesStore(redis, scale.many);
       await rm(dataDir, { recursive: true, force: true });
@@ -222,6 +236,37 @@ async function purgeAlone(redis: Redis, startBullpen: () => Promise<ServerProces
   await seedTemplates(connection);
   await seedPurgeQueues(redis, connection, scale.purgeJobs);
   await runPurge(await startBullpen(), redis, connection);
+}
+
+/** Issue 36 item 3 on a store of its own: a million failed jobs retried, then purged, as tasks beside their floors. */
+async function bulkAlone(redis: Redis, startBullpen: () => Promise<ServerProcess>): Promise<void> {
+  const connection = { host: '127.0.0.1', port: ports.redis };
+  await redis.flushall();
+  console.log(`bulk: ${scale.bulkJobs} failed jobs, ${purgeRounds} rounds…`);
+  await seedTemplates(connection);
+  const bullpen = await startBullpen();
+  await bulkScenario(bullpen, connectionId, connection, { jobs: scale.bulkJobs, rounds: purgeRounds });
+  await bullpen.stop();
+}
+
+/** Issue 36 item 2: the same queues on the standalone store and on a 3-master cluster on the next ports but nine. */
+async function clusterAlone(
+  redis: Redis,
+  url: string,
+  startBullpen: (env: Record<string, string>) => Promise<ServerProcess>,
+): Promise<void> {
+  await redis.flushall();
+  const clusterPorts = [portBase + 10, portBase + 11, portBase + 12];
+  await clusterScenario(startBullpen, { url, redis }, clusterPorts, scale.many.queues);
+}
+
+/** Issue 36 item 4: 1,000 live event streams (200 in a quick run) on one Bullpen process. */
+async function streamsAlone(redis: Redis, startBullpen: () => Promise<ServerProcess>): Promise<void> {
+  await redis.flushall();
+  const bullpen = await startBullpen();
+  const streams = { queues: 10, streams: quick ? 200 : 1000, events: quick ? 100 : 200 };
+  await eventStreamsScenario(bullpen, connectionId, redis, { host: '127.0.0.1', port: ports.redis }, streams);
+  await bullpen.stop();
 }
 
 process.on(

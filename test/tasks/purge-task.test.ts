@@ -42,6 +42,7 @@ describe('purge task', () => {
       openStore: async () => store,
       firstStartedAt: Date.now(),
       batchSize: 1000,
+      jobsPerProgress: 1000,
       progress: async (processed, next) => {
         progress.push({ processed, cursor: structuredClone(next) });
         return progress.length < stopAfter;

@@ -12,7 +12,13 @@ const system = { kind: 'authless' as const, userId: null, tokenId: null, organiz
 describe('background tasks', () => {
   const bed = queueTestBed();
   const services = () => bed.app.services;
-  const newTask = async (queueName: string, kind: string, params: Record<string, unknown>, maxPerSecond?: number) =>
+  const newTask = async (
+    queueName: string,
+    kind: string,
+    params: Record<string, unknown>,
+    maxPerSecond?: number,
+    runner?: TaskRunner,
+  ) =>
     createTask(
       services().persistence.fork(),
       {
@@ -24,9 +30,10 @@ describe('background tasks', () => {
         maxPerSecond,
       },
       system,
+      runner,
     );
   const task = (id: string) => request(`${bed.app.api}/c/main/tasks/${id}`);
-  const replica = () => {
+  const replica = (pollMs = 50) => {
     const runner = new TaskRunner(
       {
         persistence: services().persistence,
@@ -34,7 +41,7 @@ describe('background tasks', () => {
         stores: services().stores,
         logger: services().logger,
       },
-      { pollMs: 50 },
+      { pollMs },
     );
     runner.useHandlers(taskHandlers);
     return runner;
@@ -62,6 +69,25 @@ describe('background tasks', () => {
     const taskEvents = events.map(([, fields]) => fields).filter((fields) => fields[1] === 'task' && fields[3] === id);
     expect(taskEvents.length).toBeGreaterThanOrEqual(2);
     expect(taskEvents[0]).toContain('done');
+  });
+
+  it('claims a new task at once when its creation wakes a started runner, not at the next poll', async () => {
+    await bed.seeded('woken', { failed: 30 });
+    const asleep = replica(3_600_000);
+    const idle = await newTask('woken', 'jobs.retry', { status: 'failed' }, undefined, asleep);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Not started: waking does nothing (tests drive runOnce themselves).
+    expect((await task(idle)).body.state).toBe('queued');
+    asleep.start();
+    try {
+      expect(await asleep.runOnce()).toBe(true);
+      expect((await task(idle)).body.state).toBe('done');
+      const id = await newTask('woken', 'jobs.retry', { status: 'failed' }, undefined, asleep);
+      // An hour's poll: only the wake can have claimed it.
+      await waitFor(async () => (await task(id)).body.state === 'done', 10_000, 'the woken task');
+    } finally {
+      await asleep.stop();
+    }
   });
 
   it('resumes where a stopped replica left off, and no job is retried twice', async () => {

@@ -1,0 +1,60 @@
+import type { Redis } from 'ioredis';
+import { prefix } from '../seed.js';
+
+/** Jobs per call of the floors: BullMQ's own default batch for moveJobsToWait and clean. */
+export const floorBatch = 1000;
+
+/**
+ * The least a retry of failed jobs can do, as BullMQ's moveJobsToWait leaves them: the job hash loses its
+ * finish fields, a `waiting` event per job goes to the stream, the ids leave `failed` for `wait`, and the
+ * marker wakes workers; a flow's child goes back to its parent's dependencies. No pause or priority handling:
+ * the floor's queue has neither.
+ */
+const retryLua = `
+local jobs = redis.call('ZRANGEBYSCORE', KEYS[1], 0, ARGV[2], 'LIMIT', 0, tonumber(ARGV[1]))
+if #jobs == 0 then return 0 end
+for _, id in ipairs(jobs) do
+  local jobKey = ARGV[3] .. id
+  redis.call('HDEL', jobKey, 'finishedOn', 'processedOn', 'failedReason')
+  -- A child of a flow goes back to its parent's dependencies (the floor's jobs have no parent: one HGET).
+  local parentKey = redis.call('HGET', jobKey, 'parentKey')
+  if parentKey and redis.call('ZREM', parentKey .. ':unsuccessful', jobKey) + redis.call('HDEL', parentKey .. ':failed', jobKey) > 0 then
+    redis.call('SADD', parentKey .. ':dependencies', jobKey)
+  end
+  redis.call('XADD', KEYS[3], 'MAXLEN', '~', 10000, '*', 'event', 'waiting', 'jobId', id, 'prev', 'failed')
+end
+redis.call('ZREM', KEYS[1], unpack(jobs))
+redis.call('LPUSH', KEYS[2], unpack(jobs))
+redis.call('ZADD', KEYS[4], 0, '0')
+return #jobs`;
+
+/** The least a purge of a finished set can do: the job hash and its logs deleted, the id gone from the set. */
+const purgeLua = `
+local jobs = redis.call('ZRANGEBYSCORE', KEYS[1], 0, ARGV[2], 'LIMIT', 0, tonumber(ARGV[1]))
+if #jobs == 0 then return 0 end
+for _, id in ipairs(jobs) do
+  redis.call('DEL', ARGV[3] .. id, ARGV[3] .. id .. ':logs')
+end
+redis.call('ZREM', KEYS[1], unpack(jobs))
+return #jobs`;
+
+const key = (queue: string, suffix: string) => `${prefix}:${queue}:${suffix}`;
+
+/** Calls `lua` from a bare Node loop, `floorBatch` jobs a call, one call at a time, until it acts on none. */
+async function loop(redis: Redis, lua: string, keys: string[], queue: string): Promise<number> {
+  const sha = (await redis.script('LOAD', lua)) as string;
+  const before = Date.now();
+  let total = 0;
+  for (;;) {
+    const acted = Number(await redis.evalsha(sha, keys.length, ...keys, floorBatch, before, key(queue, '')));
+    if (acted === 0) return total;
+    total += acted;
+  }
+}
+
+/** Retries every failed job of `queue` (finished before the call) in batches of `floorBatch`. */
+export const floorRetry = (redis: Redis, queue: string, status: 'failed') =>
+  loop(redis, retryLua, [key(queue, status), key(queue, 'wait'), key(queue, 'events'), key(queue, 'marker')], queue);
+
+/** Deletes every failed job of `queue` in batches of `floorBatch`. */
+export const floorPurge = (redis: Redis, queue: string) => loop(redis, purgeLua, [key(queue, 'failed')], queue);
