@@ -3,6 +3,7 @@ import { jobCountKinds, type JobCounts } from '../../contracts/queues.js';
 import type { Logger } from '../logger.js';
 import type { StoreClient } from '../stores/redis-client.js';
 import { CountTable } from './count-table.js';
+import { CountView } from './count-view.js';
 import type { QueueRef } from './queue-key.js';
 import { TrackingLink } from './tracking-link.js';
 import { readCounts } from './tracked-count-reads.js';
@@ -61,6 +62,7 @@ export class CountTracker {
   /** Set by close(): the store is gone, a link still opening is closed as soon as it is open. */
   private closed = false;
   private readonly table = new CountTable();
+  private view?: CountView | undefined;
   private readonly now: () => number;
 
   constructor(
@@ -78,8 +80,8 @@ export class CountTracker {
     try {
       // Every notice of a write made before this request has arrived once the link answers.
       await link.sync(syncTimeoutMs);
-      const bases = refs.map((ref) => this.table.baseOf(ref));
-      const stale = this.table.stale(bases);
+      const view = this.viewOf(refs);
+      const stale = view.stale();
       if (stale.length > Math.max(readInRequest, refs.length / 4)) {
         this.catchUp(
           link,
@@ -88,7 +90,7 @@ export class CountTracker {
         return undefined;
       }
       if (stale.length > 0) await this.read(stale.map((i) => refs[i]!));
-      const known = this.table.snapshot(bases);
+      const known = view.snapshot();
       if (!known) return undefined; // forgotten while reading (a lost link, a flush)
       const totals = Object.fromEntries(jobCountKinds.map((kind, k) => [kind, known.sums[k]!])) as JobCounts;
       return { totals, rows: known.rows, countedAt: this.now() };
@@ -97,6 +99,12 @@ export class CountTracker {
       this.options.logger?.debug({ reason: (error as Error).message }, 'queue totals: tracked read failed');
       return undefined;
     }
+  }
+
+  /** The view of this list of queues: the same array (the directory's, until the index changes) keeps its view. */
+  private viewOf(refs: readonly QueueRef[]): CountView {
+    if (this.view?.refs !== refs) this.view = new CountView(refs, this.table);
+    return this.view;
   }
 
   /** The link when it is up; otherwise starts it (at most once a minute after a failure) to catch up on `refs`. */

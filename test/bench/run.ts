@@ -7,6 +7,7 @@
  * `--only many-queues` runs the 10,000-queue store alone (index, list
  * filters and totals, metrics, Prometheus) and writes no results file;
  * `--only purge [--rounds N]` the purge figures alone (N rounds, default 3).
+ * `--queues N` sizes that store (100000: issue 36); `--keep-store DIR` keeps it in DIR between runs.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ import {
 } from './seed.js';
 import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenarios/job-reads.js';
 import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues.js';
+import { manyQueuesScale, reuseOrSeed } from './scenarios/kept-store.js';
 import { purgeScenario, seedPurgeQueues } from './scenarios/purge.js';
 import { queueListScenario } from './scenarios/queue-list.js';
 import { measureSamplerCost } from './sampler-cost.js';
@@ -57,6 +59,8 @@ const option = (name: string) => {
   return at < 0 ? undefined : process.argv[at + 1];
 };
 const only = option('--only');
+// `--queues N` sizes the many-queues store (N queues among 200 other keys per queue): 100000 is issue 36's.
+if (option('--queues')) scale.many = manyQueuesScale(Number(option('--queues')));
 if (only !== undefined && only !== 'many-queues' && only !== 'purge')
   throw new Error(`--only takes many-queues or purge, not ${only}`);
 const portBase = Number(option('--ports') ?? 6410);
@@ -100,7 +104,7 @@ function bullpenEnv(redisUrl: string, dataDir: string): Record<string, string> {
 }
 
 async function main(): Promise<void> {
-  const redisProcess = await startRedis(ports.redis);
+  const redisProcess = await startRedis(ports.redis, option('--keep-store'));
   const redis = new Redis({ port: ports.redis, host: '127.0.0.1' });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-bullpen-'));
   const servers: ServerProcess[] = [];
@@ -120,8 +124,7 @@ async function main(): Promise<void> {
     if (only === 'purge') await purgeAlone(redis, startBullpen);
     else {
       if (only !== 'many-queues') await everyQueueScenario(redis, entry.runtime, startBullpen, servers);
-      await redis.flushall();
-      await seedManyQueuesStore(redis, scale.many);
+      await reuseOrSeed(redis, scale.many, option('--keep-store'), () => seedManyQueuesStore(redis, scale.many));
       await rm(dataDir, { recursive: true, force: true });
       await mkdir(dataDir);
       await manyQueuesScenario(startBullpen, connectionId, scale.many, redis);
