@@ -126,14 +126,25 @@ export async function manyQueuesScenario(
     'reported',
   );
   if (goals.restMib) await reportRest(bullpen, label, goals.restMib);
-  const sorted: number[] = [];
-  for (let i = 0; i < 7; i++) sorted.push((await timedGet(`${base}/queues?page=1&pageSize=100&sort=failed`)).ms);
+  // The first count sort starts the count tracking (reported); the figure is the pages after it, once it serves.
+  const sortedUrl = `${base}/queues?page=1&pageSize=100&sort=failed`;
+  const firstSorted = await timedGet(sortedUrl);
   report(
     goals.target,
-    `${label}: page of 100 sorted by failed (median of 7)`,
-    `${median(sorted)} ms`,
+    `${label}: page of 100 sorted by failed, the first (starts the count tracking)`,
+    `${firstSorted.ms} ms, status ${firstSorted.status}`,
+    'reported',
+  );
+  await untilTracked(base);
+  const sorted: Array<{ ms: number; status: number }> = [];
+  for (let i = 0; i < 7; i++) sorted.push(await timedGet(sortedUrl));
+  const sortedMs = median(sorted.map((one) => one.ms));
+  report(
+    goals.target,
+    `${label}: page of 100 sorted by failed (median of 7, after the first)`,
+    `${sortedMs} ms`,
     `≤ ${goals.pageMs} ms`,
-    median(sorted) <= goals.pageMs,
+    sortedMs <= goals.pageMs && sorted.every((one) => one.status === 200),
   );
   await findQueuesScenario(base, label, seededStates(scale.queues), redis, goals.pageMs);
   const metrics: number[] = [];
@@ -182,4 +193,16 @@ async function reportRest(bullpen: ServerProcess, label: string, goalMib: number
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const rest = await bullpen.rssMb();
   report('36 100k queues', `${label}: RSS at rest, index loaded`, `${rest} MiB`, `≤ ${goalMib} MiB`, rest <= goalMib);
+}
+
+/** Waits until a list's totals come from the tracked counts (a 503 while they catch up on a loaded host counts as not yet). */
+async function untilTracked(base: string): Promise<void> {
+  for (const deadline = Date.now() + 600_000; Date.now() < deadline; ) {
+    const asked = Date.now();
+    const response = await fetch(`${base}/queues?page=1&pageSize=100&totals=true`);
+    const body = (await response.json()) as { totalsAt?: string };
+    if (response.ok && Date.parse(body.totalsAt ?? '') >= asked) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('the count tracking never served the list');
 }
