@@ -1,28 +1,9 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
-import { exportedStates } from '../../server/bullmq/export-counts.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { isStoreUnavailable } from '../../server/stores/store-errors.js';
 import type { LatestLatency } from './latest-latency.js';
-
-/** Queues read per script call: a few milliseconds of store time each, and a bounded reply in memory. */
-const queuesPerCall = 500;
-
-const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
-
-const header = (name: string, help: string, type: string) => `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n`;
-
-interface Scraped {
-  store: StoreHandle;
-  refs: QueueRef[];
-  up: boolean;
-}
-
-async function write(out: Writable, text: string): Promise<void> {
-  if (text !== '' && !out.write(text)) await once(out, 'drain');
-}
+import { escapeLabel, header, write, writeQueueFamilies, type Scraped } from './prometheus-queue-families.js';
 
 /** Where the exposition's latency comes from: the history's latest sample of a connection. */
 export type LatencySource = (store: StoreHandle) => Promise<LatestLatency[]>;
@@ -72,8 +53,9 @@ async function latencyFamily(
  * `bullpen_queue_backlog` and `bullpen_queue_oldest_waiting_seconds`, then
  * `bullpen_job_processing_seconds` (from the history), then
  * `bullpen_store_up` per connection. Names come from the queue index and
- * counts from one script call per 500 queues, so a scrape of 10,000 queues
- * is ~20 calls and never holds the whole document. A store that fails
+ * counts from one script call per 500 queues (the next read while the last
+ * is written: prometheus-queue-families.ts), so a scrape of 100,000 queues
+ * is ~200 calls and never holds the whole document. A store that fails
  * part-way keeps the samples already written and scores 0.
  */
 export async function streamPrometheus(
@@ -93,59 +75,7 @@ export async function streamPrometheus(
       }
     }),
   );
-  const completed: string[] = [];
-  const failed: string[] = [];
-  const backlog: string[] = [];
-  const oldest: string[] = [];
-  const now = Date.now();
-  const waitingAt = exportedStates.indexOf('waiting');
-  const prioritizedAt = exportedStates.indexOf('prioritized');
-  if (scraped.some(({ refs }) => refs.length > 0))
-    await write(out, header('bullmq_job_count', 'Number of jobs in the queue by state', 'gauge'));
-  for (const entry of scraped) {
-    const connection = escapeLabel(entry.store.connection.name);
-    for (let start = 0; entry.up && start < entry.refs.length; start += queuesPerCall) {
-      let rows: Awaited<ReturnType<(typeof entry.store)['exportCounts']>>;
-      try {
-        rows = await entry.store.exportCounts(entry.refs.slice(start, start + queuesPerCall));
-      } catch (error) {
-        if (!isStoreUnavailable(error)) throw error;
-        entry.up = false;
-        break;
-      }
-      let text = '';
-      for (const { ref, counts, completedTotal, failedTotal, oldestWaitingAt } of rows) {
-        const labels = `queue="${escapeLabel(ref.name)}"`;
-        const tail = `, connection="${connection}", prefix="${escapeLabel(ref.prefix)}"`;
-        exportedStates.forEach((state, index) => {
-          text += `bullmq_job_count{${labels}, state="${state}"${tail}} ${counts[index]}\n`;
-        });
-        completed.push(`bullmq_job_completed_total{${labels}${tail}} ${completedTotal}\n`);
-        failed.push(`bullmq_job_failed_total{${labels}${tail}} ${failedTotal}\n`);
-        backlog.push(`bullpen_queue_backlog{${labels}${tail}} ${counts[waitingAt]! + counts[prioritizedAt]!}\n`);
-        oldest.push(
-          `bullpen_queue_oldest_waiting_seconds{${labels}${tail}} ${oldestWaitingAt > 0 ? Math.max(0, Math.round((now - oldestWaitingAt) / 1000)) : 0}\n`,
-        );
-      }
-      await write(out, text);
-    }
-  }
-  if (completed.length > 0) {
-    await write(
-      out,
-      header('bullmq_job_completed_total', 'Total number of completed jobs', 'counter') + completed.join(''),
-    );
-    await write(out, header('bullmq_job_failed_total', 'Total number of failed jobs', 'counter') + failed.join(''));
-    await write(
-      out,
-      header('bullpen_queue_backlog', 'Jobs waiting to run (wait + prioritized)', 'gauge') + backlog.join(''),
-    );
-    await write(
-      out,
-      header('bullpen_queue_oldest_waiting_seconds', 'Age of the oldest waiting job (0 when none waits)', 'gauge') +
-        oldest.join(''),
-    );
-  }
+  await writeQueueFamilies(out, scraped);
   if (latency) await write(out, await latencyFamily(scraped, latency, include));
   await write(
     out,

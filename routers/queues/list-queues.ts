@@ -3,23 +3,23 @@ import { pageInfoFor, pageRange } from '../../contracts/pagination.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { ConnectionTotals, CountedTotals } from '../../server/bullmq/connection-totals.js';
 import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
-import { compareRefs, type QueueRef } from '../../server/bullmq/queue-key.js';
+import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import { countedStates, selectFromCounts, type SelectedQueue } from '../../server/bullmq/queue-selection.js';
+import { firstInOrder } from './count-order.js';
 
-/** Names arrive sorted by name; a count sort orders by the count the selection read for every matching queue. */
-function orderQueues(queues: SelectedQueue[], query: ListQueuesQuery): QueueRef[] {
-  if (query.sort === 'name') {
-    const refs = queues.map(({ ref }) => ref);
-    return query.order === 'desc' ? refs.reverse() : refs;
-  }
-  const direction = query.order === 'asc' ? 1 : -1;
-  return [...queues].sort((a, b) => (a.count - b.count) * direction || compareRefs(a.ref, b.ref)).map(({ ref }) => ref);
-}
-
-/** The requested page of the selected queues, in the query's order. */
+/**
+ * The requested page of the selected queues (in the directory's order, by
+ * name), in the query's order: a count sort picks the page's queues by their
+ * count (ties by name) without sorting every queue.
+ */
 function pageOf(matching: SelectedQueue[], query: ListQueuesQuery): { total: number; refs: QueueRef[] } {
   const { start, end } = pageRange(query);
-  return { total: matching.length, refs: orderQueues(matching, query).slice(start, end + 1) };
+  if (query.sort === 'name') {
+    const refs = matching.map(({ ref }) => ref);
+    return { total: matching.length, refs: (query.order === 'desc' ? refs.reverse() : refs).slice(start, end + 1) };
+  }
+  const first = firstInOrder(matching, end + 1, query.order === 'asc' ? 1 : -1);
+  return { total: matching.length, refs: first.slice(start).map(({ ref }) => ref) };
 }
 
 /** The page's refs when nothing is read of every queue (no state, a name sort): a slice of the directory's sorted list. */
@@ -57,7 +57,12 @@ export async function listQueues({
   const named = (ref: QueueRef) => needle === '' || ref.name.toLowerCase().includes(needle);
   const all = await directory.list(store);
   // Exact totals from the store's tracked counts when it keeps them; else counted ones, kept for the window.
-  const tracked = query.totals === true ? await store.counts.totals(all) : undefined;
+  // A count sort and a state counts decide read them too: then a page costs what changed, not every queue.
+  const countsDecide = !query.state || countedStates.has(query.state);
+  const tracked =
+    query.totals === true || (countsDecide && (query.sort !== 'name' || query.state !== undefined))
+      ? await store.counts.totals(all)
+      : undefined;
   const cached =
     query.totals === true
       ? (tracked ?? totalsCache.fresh(store, async () => (await store.selectQueues(all, { totals: true })).totals!))
@@ -67,7 +72,7 @@ export async function listQueues({
   let page: { total: number; refs: QueueRef[] };
   let counted: CountedTotals | undefined;
   if (!counting && !query.state && query.sort === 'name') page = namePage(all, named, query);
-  else if (tracked && (!query.state || countedStates.has(query.state))) {
+  else if (tracked && countsDecide) {
     // The tracked counts are exact and every queue's: a count sort and a state they decide need no lookup.
     const selected = selectFromCounts(all, tracked.rows, {
       state: query.state,

@@ -7,14 +7,15 @@ export type { QueueRef } from './queue-key.js';
 
 /**
  * Keys SCAN looks at per call (each call then blocks Redis only briefly),
- * and the most calls per node and prefix (10M keys: bounded work). A scan
- * that hits the cap says so: it never passes for a complete one.
+ * and the most calls per node and prefix (100M keys: bounded work; 10M cut
+ * a store of 100,000 queues among 20M keys in half). A scan that hits the
+ * cap says so: it never passes for a complete one.
  */
 export interface ScanLimits {
   count: number;
   maxCalls: number;
 }
-export const defaultScanLimits: ScanLimits = { count: 1000, maxCalls: 10_000 };
+export const defaultScanLimits: ScanLimits = { count: 1000, maxCalls: 100_000 };
 
 export interface QueueScan {
   /** Every queue found, sorted by name then prefix. */

@@ -169,8 +169,10 @@ export class RedisStore implements QueueStore {
     return selectQueues(this.client, refs, query);
   }
 
-  metricsSummaries(refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]> {
-    return summarizeQueues(this.client, refs, windowMinutes);
+  /** The counts from the tracker when it answers (exact, read only where they changed), else by script with the rest. */
+  async metricsSummaries(refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]> {
+    const tracked = await this.counts.totals(refs);
+    return summarizeQueues(this.client, refs, windowMinutes, tracked?.rows);
   }
 
   storeFacts(warnings: string[]): Promise<StoreFacts> {

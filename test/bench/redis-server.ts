@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -10,9 +10,13 @@ export interface RedisProcess {
   stop(): Promise<void>;
 }
 
-/** A throwaway redis-server on a loopback port, keeping nothing on disk. */
-export async function startRedis(port: number): Promise<RedisProcess> {
-  const dir = await mkdtemp(path.join(tmpdir(), `bench-redis-${port}-`));
+/**
+ * A throwaway redis-server on a loopback port, keeping nothing on disk; with
+ * `keptDir`, one that loads the dump.rdb a run saved there (`--keep-store`).
+ */
+export async function startRedis(port: number, keptDir?: string): Promise<RedisProcess> {
+  const dir = keptDir ?? (await mkdtemp(path.join(tmpdir(), `bench-redis-${port}-`)));
+  await mkdir(dir, { recursive: true });
   const child: ChildProcess = spawn(
     'redis-server',
     [
@@ -42,6 +46,8 @@ export async function startRedis(port: number): Promise<RedisProcess> {
   });
   probe.on('error', () => undefined); // refused until the server is up
   await probe.connect().catch(() => undefined);
+  // A kept store answers LOADING while it reads its dump: wait until it is served.
+  while ((await probe.info('persistence')).includes('loading:1')) await new Promise((r) => setTimeout(r, 200));
   await probe.ping();
   probe.disconnect();
   return {
@@ -50,7 +56,7 @@ export async function startRedis(port: number): Promise<RedisProcess> {
     async stop() {
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
-      await rm(dir, { recursive: true, force: true });
+      if (!keptDir) await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -10,6 +10,7 @@
  * `--only postgres` the PostgreSQL-backed store against bull-board alone;
  * `bulk`, `cluster`, `streams` issue 36's million-job retry and purge, 3-master
  * cluster (on BASE+10..12) and 1,000 event streams alone.
+ * `--queues N` sizes the many-queues store (100000: issue 36); `--keep-store DIR` keeps it in DIR between runs.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ import {
 } from './seed.js';
 import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenarios/job-reads.js';
 import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues.js';
+import { manyQueuesScale, reuseOrSeed } from './scenarios/kept-store.js';
 import { purgeScenario, seedPurgeQueues } from './scenarios/purge.js';
 import { bulkScenario } from './scenarios/bulk.js';
 import { clusterScenario } from './scenarios/cluster.js';
@@ -66,6 +68,8 @@ const option = (name: string) => {
   return at < 0 ? undefined : process.argv[at + 1];
 };
 const only = option('--only');
+// `--queues N` sizes the many-queues store (N queues among 200 other keys per queue): 100000 is issue 36's.
+if (option('--queues')) scale.many = manyQueuesScale(Number(option('--queues')));
 const onlyNames = ['many-queues', 'purge', 'postgres', 'bulk', 'cluster', 'streams'];
 if (only !== undefined && !onlyNames.includes(only))
   throw new Error(`--only takes ${onlyNames.join(', ')}, not ${only}`);
@@ -111,7 +115,7 @@ function bullpenEnv(redisUrl: string, dataDir: string): Record<string, string> {
 }
 
 async function main(): Promise<void> {
-  const redisProcess = await startRedis(ports.redis);
+  const redisProcess = await startRedis(ports.redis, option('--keep-store'));
   const redis = new Redis({ port: ports.redis, host: '127.0.0.1' });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-bullpen-'));
   const servers: ServerProcess[] = [];
@@ -139,8 +143,7 @@ async function main(): Promise<void> {
       if (only === undefined) await bulkAlone(redis, startBullpen);
       if (only === undefined) await clusterAlone(redis, redisProcess.url, startBullpen);
       if (only === undefined) await streamsAlone(redis, startBullpen);
-      await redis.flushall();
-      await seedManyQueuesStore(redis, scale.many);
+      await reuseOrSeed(redis, scale.many, option('--keep-store'), () => seedManyQueuesStore(redis, scale.many));
       await rm(dataDir, { recursive: true, force: true });
       await mkdir(dataDir);
       await manyQueuesScenario(startBullpen, connectionId, scale.many, redis);

@@ -83,6 +83,25 @@ describe('GET /metrics over 1,000 queues', () => {
     expect(recent.body.queues[0].rates.completed).toEqual({ total: 8, perMinute: 4 });
   });
 
+  it('answers the same from the tracked counts once they caught up, and sees a write at once', async () => {
+    const counted = (await request(url)).body;
+    const store = app.services.stores.handle((await app.services.connections.find(fixture.connectionId))!);
+    // The first summary started the tracker; once caught up the counts come from it, pause flag and rates by script.
+    const refs = await app.services.queueDirectory.list(store);
+    for (let tries = 0; !(await store.counts.totals(refs)); tries++) {
+      expect(tries).toBeLessThan(100);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const tracked = (await request(url)).body;
+    expect(tracked.queues).toEqual(counted.queues);
+    expect(tracked.totals).toEqual(counted.totals);
+    await fixture.redis.rpush(`${fixture.prefix}:${queueName(5)}:wait`, 'late');
+    const after = (await request(url)).body;
+    expect(after.queues[5].counts.waiting).toBe(3);
+    expect(after.totals.waiting).toBe(counted.totals.waiting + 1);
+    await fixture.redis.rpop(`${fixture.prefix}:${queueName(5)}:wait`);
+  });
+
   it('reports store facts', async () => {
     const { body } = await request(url);
     expect(body.store.mode).toBe('standalone');

@@ -72,6 +72,19 @@ describe('CountTracker on a real Redis', () => {
     tracker.close();
   });
 
+  it('at 20,000 queues and more, answers the first request after its catch-up instead of counting beside it', async () => {
+    const many: QueueRef[] = Array.from({ length: 20_000 }, (_, i) => ({ prefix: 'bull', name: `many-${i}` }));
+    await writer.rpush('bull:many-7:wait', '1');
+    const tracker = new CountTracker(client, { enabled: true });
+    const first = await tracker.totals(many);
+    expect(first?.totals).toMatchObject({ waiting: 1 });
+    expect(first?.rows[7]![0]).toBe(1);
+    // Caught up: the next one reads nothing.
+    expect(await scriptCallsDuring(() => tracker.totals(many))).toEqual([]);
+    tracker.close();
+    await writer.del('bull:many-7:wait');
+  });
+
   it('starts over after a flush and after losing its connections, missing no change made meanwhile', async () => {
     await writer.flushall();
     await writer.rpush('bull:a:wait', '1');

@@ -80,4 +80,21 @@ describe('GET /queues?totals=true kept exact by client-side tracking (SERVICE_QU
     // paused/running are the meta hash's flag, not a count: still read from the store, and still right.
     expect((await list('totals=true&state=running&search=sort-')).body.total).toBe(3);
   });
+
+  it('sorts by a count without totals from the tracked counts too: one script call (the page), changes seen at once', async () => {
+    const x = await bed.seeded('bysort-x', { failed: 1 });
+    await bed.seeded('bysort-y', { failed: 2 });
+    const store = bed.app.services.stores.handle((await bed.app.services.connections.find('main'))!);
+    await bed.app.services.queueDirectory.rescan(store);
+    await trackedList('totals=true');
+    const names = (body: { queues: Array<{ name: string }> }) => body.queues.map((queue) => queue.name);
+    let sorted: Awaited<ReturnType<typeof list>> | undefined;
+    const sent = await commandsDuring(store.client, async () => (sorted = await list('sort=failed&search=bysort-')));
+    expect(sent).toEqual(['evalsha']);
+    expect(sorted!.body).not.toHaveProperty('totals');
+    expect(names(sorted!.body)).toEqual(['bysort-y', 'bysort-x']);
+    // Written by another client (as a worker would): the tracker hears of it, the next sort reads it again.
+    await store.client.zadd(x.keys.failed!, 1, 'extra-1', 2, 'extra-2');
+    expect(names((await list('sort=failed&search=bysort-')).body)).toEqual(['bysort-x', 'bysort-y']);
+  });
 });

@@ -4,6 +4,7 @@ import type { ServerProcess } from '../processes.js';
 import { prefix } from '../seed.js';
 import { report, round } from '../targets.js';
 import { findQueuesScenario, type SeededStates } from './find-queues.js';
+import { bareScanMs, goalsFor } from './many-queues-goals.js';
 
 export interface ManyQueuesScale {
   queues: number;
@@ -65,20 +66,33 @@ async function waitForCompleteScan(base: string): Promise<{ durationMs: number; 
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Targets 7 and 8, on the big store: cold list, restart from the index, sorted page, connection metrics, Prometheus. */
+/** Targets 7 and 8 (and issue 36's at 100,000 queues), on the big store: cold list, restart from the index, sorted page, connection metrics, Prometheus. */
 export async function manyQueuesScenario(
   start: () => Promise<ServerProcess>,
   connectionId: string,
   scale: ManyQueuesScale,
   redis: Redis,
 ): Promise<void> {
+  const goals = goalsFor(scale.queues);
   const dbsize = await redis.dbsize();
   const label = `${scale.queues} queues, ${(dbsize / 1e6).toFixed(2)}M keys`;
+  // The floor of discovery, beside it: a bare SCAN loop before and after Bullpen's first list (their mean).
+  const floorBefore = await bareScanMs(redis);
   let bullpen = await start();
   let base = `${bullpen.url}/api/c/${connectionId}`;
   const cold = await timedGet(`${base}/queues?page=1&pageSize=100`);
-  report('7 queue index', `${label}: first page, never scanned (cold SCAN)`, `${cold.ms} ms`, 'reported');
   const scan = await waitForCompleteScan(base);
+  const floorAfter = await bareScanMs(redis);
+  const floorMs = round((floorBefore.ms + floorAfter.ms) / 2, 0);
+  const ratio = round(cold.ms / floorMs);
+  const coldGoal = goals.discoveryVsScan;
+  report(
+    '7 queue index',
+    `${label}: first page, never scanned (cold SCAN)${coldGoal ? '; bare SCAN … MATCH COUNT 1000 loop (mean of one before, one after)' : ''}`,
+    coldGoal ? `${cold.ms} ms; ${floorMs} ms (${ratio}×, ${floorBefore.found} meta keys)` : `${cold.ms} ms`,
+    coldGoal ? `≤ ${coldGoal}× the bare loop` : 'reported',
+    coldGoal ? ratio <= coldGoal && cold.status === 200 : undefined,
+  );
   report(
     '7 queue index',
     `${label}: full scan time`,
@@ -100,8 +114,8 @@ export async function manyQueuesScenario(
     '7 queue index',
     `${label}: first page after a restart (from the index, median of 3 restarts)`,
     `${restarted} ms`,
-    '≤ 50 ms',
-    restarted <= 50 && restartedOk,
+    `≤ ${goals.restartMs} ms`,
+    restarted <= goals.restartMs && restartedOk,
   );
   // The figures below are the steady state: after the reconciling scan the restart started.
   const reconciled = await waitForCompleteScan(base);
@@ -111,16 +125,28 @@ export async function manyQueuesScenario(
     `${reconciled.durationMs} ms, then ${reconciled.queues} queues`,
     'reported',
   );
-  const sorted: number[] = [];
-  for (let i = 0; i < 7; i++) sorted.push((await timedGet(`${base}/queues?page=1&pageSize=100&sort=failed`)).ms);
+  if (goals.restMib) await reportRest(bullpen, label, goals.restMib);
+  // The first count sort starts the count tracking (reported); the figure is the pages after it, once it serves.
+  const sortedUrl = `${base}/queues?page=1&pageSize=100&sort=failed`;
+  const firstSorted = await timedGet(sortedUrl);
   report(
-    '8 10k queues',
-    `${label}: page of 100 sorted by failed (median of 7)`,
-    `${median(sorted)} ms`,
-    '≤ 100 ms',
-    median(sorted) <= 100,
+    goals.target,
+    `${label}: page of 100 sorted by failed, the first (starts the count tracking)`,
+    `${firstSorted.ms} ms, status ${firstSorted.status}`,
+    'reported',
   );
-  await findQueuesScenario(base, label, seededStates(scale.queues), redis);
+  await untilTracked(base);
+  const sorted: Array<{ ms: number; status: number }> = [];
+  for (let i = 0; i < 7; i++) sorted.push(await timedGet(sortedUrl));
+  const sortedMs = median(sorted.map((one) => one.ms));
+  report(
+    goals.target,
+    `${label}: page of 100 sorted by failed (median of 7, after the first)`,
+    `${sortedMs} ms`,
+    `≤ ${goals.pageMs} ms`,
+    sortedMs <= goals.pageMs && sorted.every((one) => one.status === 200),
+  );
+  await findQueuesScenario(base, label, seededStates(scale.queues), redis, goals.pageMs);
   const metrics: number[] = [];
   let metricsBytes = 0;
   for (let i = 0; i < 3; i++) {
@@ -129,11 +155,11 @@ export async function manyQueuesScenario(
     metricsBytes = result.bytes;
   }
   report(
-    '8 10k queues',
+    goals.target,
     `${label}: connection metrics (median of 3)`,
     `${median(metrics)} ms, ${round(metricsBytes / 1e6)} MB`,
-    '≤ 500 ms',
-    median(metrics) <= 500,
+    `≤ ${goals.metricsMs} ms`,
+    median(metrics) <= goals.metricsMs,
   );
   const rssBefore = await bullpen.rssMb();
   const scrapes: number[] = [];
@@ -146,18 +172,37 @@ export async function manyQueuesScenario(
   }
   const growth = watcher.stop() - rssBefore;
   report(
-    '8 10k queues',
+    goals.target,
     `${label}: Prometheus scrape (median of 3)`,
     `${median(scrapes)} ms, ${round(scrapeBytes / 1e6)} MB`,
-    '≤ 1000 ms',
-    median(scrapes) <= 1000,
+    `≤ ${goals.scrapeMs} ms`,
+    median(scrapes) <= goals.scrapeMs,
   );
   report(
-    '8 10k queues',
+    goals.target,
     `${label}: RSS growth during the scrapes`,
     `${growth} MiB (from ${rssBefore})`,
-    '≤ 50 MiB',
-    growth <= 50,
+    `≤ ${goals.scrapeGrowthMib} MiB`,
+    growth <= goals.scrapeGrowthMib,
   );
   await bullpen.stop();
+}
+
+/** RSS at rest with the index loaded: after the reconciling scan, two idle seconds later. */
+async function reportRest(bullpen: ServerProcess, label: string, goalMib: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const rest = await bullpen.rssMb();
+  report('36 100k queues', `${label}: RSS at rest, index loaded`, `${rest} MiB`, `≤ ${goalMib} MiB`, rest <= goalMib);
+}
+
+/** Waits until a list's totals come from the tracked counts (a 503 while they catch up on a loaded host counts as not yet). */
+async function untilTracked(base: string): Promise<void> {
+  for (const deadline = Date.now() + 600_000; Date.now() < deadline; ) {
+    const asked = Date.now();
+    const response = await fetch(`${base}/queues?page=1&pageSize=100&totals=true`);
+    const body = (await response.json()) as { totalsAt?: string };
+    if (response.ok && Date.parse(body.totalsAt ?? '') >= asked) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('the count tracking never served the list');
 }
