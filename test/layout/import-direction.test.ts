@@ -67,9 +67,9 @@ describe('import direction', () => {
     expect(violations('server/http/app.ts', imported('routers/queues/purge.ts'))).toHaveLength(1);
     expect(violations('routers/queues/purge.ts', imported('routers/jobs/list-jobs.ts'))).toHaveLength(1);
     expect(violations('routers/queues/purge.ts', imported('client/index.ts'))).toHaveLength(1);
-    expect(violations('server/http/app.ts', imported('routers/_app.ts', 'server/config.ts', 'contracts/errors.ts'))).toEqual(
-      [],
-    );
+    expect(
+      violations('server/http/app.ts', imported('routers/_app.ts', 'server/config.ts', 'contracts/errors.ts')),
+    ).toEqual([]);
   });
 });
 

@@ -65,7 +65,7 @@ export function importersOf(root: string, files: readonly string[]): Map<string,
 }
 
 /** The one router folder that alone imports a server file, or undefined when server code or two rooms use it. */
-export function soleRouterRoom(file: string, importers: ReadonlySet<string> | undefined): string | undefined {
+export function soleRouterRoom(importers: ReadonlySet<string> | undefined): string | undefined {
   const rooms = new Set([...(importers ?? [])].map(roomOf).filter((room) => room !== undefined));
   const [room] = rooms;
   return rooms.size === 1 && room!.startsWith('routers/') && room !== 'routers/_root' ? room : undefined;
