@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type ProjectImport, projectImports, sourceFiles } from './support/import-graph.js';
 
 /**
  * The design card's layers: routers → server → contracts. Only the server's entries (main, the HTTP
@@ -12,24 +12,22 @@ const root = path.resolve(import.meta.dirname, '../..');
 const serverEntries = new Set(['server/main.ts', 'server/http/app.ts', 'server/http/openapi-document.ts']);
 const layerRank: Record<string, number> = { contracts: 0, server: 1, routers: 2 };
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+/** Build scripts (`server/build/`, `client/build/`) run before the service and may read any layer. */
+const isBuildScript = (file: string) => /^(server|client)\/build\//.test(file);
+
+/** The client package runs apart from the service: it may read contracts, and only types of the rest. */
+function clientViolations(file: string, imports: ProjectImport[]): string[] {
+  return imports
+    .filter(({ target, typeOnly }) => !typeOnly && !target.startsWith('client/') && !target.startsWith('contracts/'))
+    .map(({ target }) => `${file} imports ${target} at run time: the client package must not carry it`);
 }
 
-/** Every relative import of a file, as a repository path. */
-function projectImports(file: string): string[] {
-  const text = readFileSync(path.join(root, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((match) => match[1]!);
-  return specifiers.map((specifier) =>
-    path.normalize(path.join(path.dirname(file), specifier)).replace(/\.js$/, '.ts'),
-  );
-}
-
-function violations(file: string, targets = projectImports(file)): string[] {
+function violations(file: string, imports = projectImports(root, file)): string[] {
+  if (isBuildScript(file)) return [];
+  if (file.startsWith('client/')) return clientViolations(file, imports);
   const [layer, resource] = file.split('/');
-  return targets
+  return imports
+    .map(({ target }) => target)
     .filter((target) => target !== 'package.json')
     .flatMap((target) => {
       const [targetLayer, targetResource] = target.split('/');
@@ -45,12 +43,15 @@ function violations(file: string, targets = projectImports(file)): string[] {
     });
 }
 
+const imported = (...targets: string[]) => targets.map((target) => ({ target, typeOnly: false }));
+
 describe('import direction', () => {
-  const files = ['contracts', 'server', 'routers'].flatMap(sourceFiles);
+  const files = ['contracts', 'server', 'routers', 'client'].flatMap((dir) => sourceFiles(root, dir));
 
   it('finds the sources it checks', () => {
     expect(files.filter((file) => file.startsWith('routers/')).length).toBeGreaterThan(50);
     expect(files).toContain('server/http/app.ts');
+    expect(files).toEqual(expect.arrayContaining(['server/build/start.mjs', 'client/cli/main.ts']));
   });
 
   it('runs routers → server → contracts, with only the server entry importing the root router', () => {
@@ -58,13 +59,16 @@ describe('import direction', () => {
   });
 
   it('would catch each kind of wrong arrow', () => {
-    expect(violations('contracts/queues.ts', ['server/config.ts'])).toHaveLength(1);
-    expect(violations('server/stores/store-registry.ts', ['routers/_app.ts'])).toHaveLength(1);
-    expect(violations('server/http/app.ts', ['routers/queues/purge.ts'])).toHaveLength(1);
-    expect(violations('routers/queues/purge.ts', ['routers/jobs/list-jobs.ts'])).toHaveLength(1);
-    expect(violations('routers/queues/purge.ts', ['client/index.ts'])).toHaveLength(1);
+    expect(violations('client/cli/main.ts', imported('server/config.ts'))).toHaveLength(1);
+    expect(violations('client/index.ts', [{ target: 'routers/_app.ts', typeOnly: true }])).toEqual([]);
+    expect(violations('server/build/build.mjs', imported('client/build/build.mjs'))).toEqual([]);
+    expect(violations('contracts/queues.ts', imported('server/config.ts'))).toHaveLength(1);
+    expect(violations('server/stores/store-registry.ts', imported('routers/_app.ts'))).toHaveLength(1);
+    expect(violations('server/http/app.ts', imported('routers/queues/purge.ts'))).toHaveLength(1);
+    expect(violations('routers/queues/purge.ts', imported('routers/jobs/list-jobs.ts'))).toHaveLength(1);
+    expect(violations('routers/queues/purge.ts', imported('client/index.ts'))).toHaveLength(1);
     expect(
-      violations('server/http/app.ts', ['routers/_app.ts', 'server/config.ts', 'contracts/error-codes.ts']),
+      violations('server/http/app.ts', imported('routers/_app.ts', 'server/config.ts', 'contracts/error-codes.ts')),
     ).toEqual([]);
   });
 });
