@@ -6,7 +6,8 @@
  * jobs, sessions). Writes go through BullMQ's Queue and Job API, never here.
  */
 export { type Db, type JobRow, jobColumns, readColumns } from './schema-columns.js';
-export { existingQueues, type QueueFigureRow, queueFigures, queueNames, schemaState } from './schema-queues.js';
+export { existingQueues, type QueueFigureRow, queueNames, schemaState } from './schema-queues.js';
+export { pausedFlag, queueFigures } from './schema-counts.js';
 export { jobLogs, jobPage, jobsByKey, jobWithRelations } from './schema-jobs.js';
 export {
   exportExtras,

@@ -1,4 +1,6 @@
+import type { LargeCounts } from './large-counts.js';
 import { type Db, type JobRow, jobColumns } from './schema-columns.js';
+import { statusCount } from './schema-counts.js';
 
 /** Which rows each status's page reads, in BullMQ's order for it (the Redis list or sorted set it stands for). */
 const statusQueries: Record<string, { where: string; order: string }> = {
@@ -12,8 +14,19 @@ const statusQueries: Record<string, { where: string; order: string }> = {
   'waiting-children': { where: `state = 'waiting-children'`, order: 'seq' },
 };
 
-/** A page of a status ([start, end], newest first unless `oldestFirst`) and the status's size: two index reads, never the whole status. */
-export async function jobPage(db: Db, queue: string, status: string, start: number, end: number, oldestFirst: boolean) {
+/**
+ * A page of a status ([start, end], newest first unless `oldestFirst`) and
+ * the status's size: two index reads, never the whole status (a size past
+ * `large`'s cap comes from `large`).
+ */
+export async function jobPage(
+  db: Db,
+  queue: string,
+  status: string,
+  range: { start: number; end: number; oldestFirst: boolean },
+  large?: LargeCounts,
+) {
+  const { start, end, oldestFirst } = range;
   const query = statusQueries[status];
   if (!query) throw new Error(`unknown status ${status}`);
   const direction = oldestFirst ? 'ASC' : 'DESC';
@@ -22,13 +35,13 @@ export async function jobPage(db: Db, queue: string, status: string, start: numb
     .map((column) => `${column} ${direction}`)
     .join(', ');
   const [count, page] = await Promise.all([
-    db.query<{ total: string }>(`SELECT COUNT(*) AS total FROM job WHERE queue = $1 AND ${query.where}`, [queue]),
+    statusCount(db, queue, query.where, large),
     db.query(
       `SELECT ${jobColumns} FROM job j WHERE queue = $1 AND ${query.where} ORDER BY ${order} OFFSET $2 LIMIT $3`,
       [queue, start, end - start + 1],
     ),
   ]);
-  return { total: Number(count.rows[0]!.total), rows: page.rows as JobRow[] };
+  return { total: count, rows: page.rows as JobRow[] };
 }
 
 /** One job's row, its log count and its children's counts by status (with up to `childLimit` child keys). */
