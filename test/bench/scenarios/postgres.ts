@@ -4,7 +4,7 @@ import path from 'node:path';
 import { waitUntilIdle } from '../cpu.js';
 import { startServer, type ServerProcess } from '../processes.js';
 import { manyQueueNames } from '../servers/shared.js';
-import { report, round } from '../targets.js';
+import { report } from '../targets.js';
 import { failures, pairedRounds, quietDatabase, summary, warm } from './postgres-rounds.js';
 import { createBenchDatabase, seedPostgresBench } from './postgres-seed.js';
 import { checkSeed } from './postgres-seed-check.js';
