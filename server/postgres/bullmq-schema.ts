@@ -7,8 +7,9 @@
  */
 export { type Db, type JobRow, jobColumns, readColumns } from './schema-columns.js';
 export { existingQueues, type QueueFigureRow, queueNames, schemaState } from './schema-queues.js';
-export { pausedFlag, queueFigures } from './schema-counts.js';
-export { jobLogs, jobPage, jobsByKey, jobWithRelations } from './schema-jobs.js';
+export { queueFigures } from './schema-counts.js';
+export { jobLogs, jobsByKey, jobWithRelations } from './schema-jobs.js';
+export { jobPage } from './schema-page.js';
 export {
   exportExtras,
   finishedBefore,

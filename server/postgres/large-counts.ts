@@ -4,7 +4,7 @@
  * 250,000-job status takes ~100-400 ms), where Redis answers ZCARD at once.
  * A count up to `cap` is read exactly by each request (a probe that stops at
  * cap + 1); a larger one is counted at most once per `ttlMs`
- * (SERVICE_QUEUE_LIST_CACHE_MS), recounted in the background once half of
+ * (SERVICE_QUEUE_LIST_CACHE_MS), recounted in the background once 80 % of
  * that has passed, so requests in steady use never wait for it and no count
  * served is older than `ttlMs`. `ttlMs` 0 counts exactly every time.
  */
@@ -32,7 +32,7 @@ export class LargeCounts {
     const known = this.known.get(key);
     const age = known ? Date.now() - known.at : Number.POSITIVE_INFINITY;
     if (known && age < this.ttlMs) {
-      if (age >= this.ttlMs / 2) void this.recount(key, exact).catch(() => undefined);
+      if (age >= this.ttlMs * 0.8) void this.recount(key, exact).catch(() => undefined);
       return Promise.resolve(known.count);
     }
     return this.recount(key, exact);

@@ -7,7 +7,6 @@ import {
   jobHashFromRow,
   jobLogs,
   jobPage,
-  pausedFlag,
   jobsByKey,
   jobWithRelations,
   type Db,
@@ -48,12 +47,15 @@ export async function readPage(
   large?: LargeCounts,
 ): Promise<JobPageRead> {
   const { start, end, oldestFirst, statusKey } = request;
-  // Read together (one round trip's wait): a missing queue or a list that does not apply discards the page.
-  const [there, paused, { total, rows }] = await Promise.all([
-    queueThere(db, schema, request),
-    statusKey === 'wait' || statusKey === 'paused' ? pausedFlag(db, request.queueName) : false,
-    jobPage(db, request.queueName, statusKey, { start, end, oldestFirst }, large),
-  ]);
+  if (!request.prefixes.includes(schema)) return { found: 'queue-missing' };
+  // One statement: a missing queue or a list that does not apply discards the page.
+  const { there, paused, total, rows } = await jobPage(
+    db,
+    request.queueName,
+    statusKey,
+    { start, end, oldestFirst },
+    large,
+  );
   if (!there) return { found: 'queue-missing' };
   // A paused queue's waiting jobs are its `paused` list (see postgres-queue-reads.ts); the other list is then empty.
   if ((statusKey === 'wait' && paused) || (statusKey === 'paused' && !paused))

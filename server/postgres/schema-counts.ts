@@ -14,9 +14,9 @@ const countedKinds = {
 } as const;
 type CountedKind = keyof typeof countedKinds;
 
-/** Up to `$2` rows of one kind of one queue (no limit when `$2` is null): an index range, never the table. */
-const probe = (where: string, queue: string) =>
-  `(SELECT COUNT(*) FROM (SELECT 1 FROM job WHERE queue = ${queue} AND ${where} LIMIT $2) c)`;
+/** Up to `limit` rows of one kind of one queue (no limit when it is null): an index range, never the table. */
+export const probe = (where: string, queue: string, limit = '$2') =>
+  `(SELECT COUNT(*) FROM (SELECT 1 FROM job WHERE queue = ${queue} AND ${where} LIMIT ${limit}) c)`;
 
 /**
  * Counts and pause flag of each named queue in one statement, each count an
@@ -42,7 +42,7 @@ export async function queueFigures(
     rows.map(async (row) => {
       const queue = String(row.queue);
       const counts = await Promise.all(
-        kinds.map(([kind, where]) => settled(db, queue, where, Number(row[kind]), large)),
+        kinds.map(([kind, where]) => settledCount(db, queue, where, Number(row[kind]), large)),
       );
       const byKind = Object.fromEntries(kinds.map(([kind], index) => [kind, counts[index]!]));
       figures.set(queue, { queue, paused: row.paused === true, ...(byKind as Record<CountedKind, number>) });
@@ -57,10 +57,17 @@ export async function statusCount(db: Db, queue: string, where: string, large?: 
     queue,
     large?.probeLimit ?? null,
   ]);
-  return settled(db, queue, where, Number(rows[0]!.count), large);
+  return settledCount(db, queue, where, Number(rows[0]!.count), large);
 }
 
-function settled(db: Db, queue: string, where: string, probed: number, large?: LargeCounts): Promise<number> {
+/** A probe's count, or past `large`'s cap the count `large` keeps. */
+export function settledCount(
+  db: Db,
+  queue: string,
+  where: string,
+  probed: number,
+  large?: LargeCounts,
+): Promise<number> {
   if (!large?.stoppedAtLimit(probed)) return Promise.resolve(probed);
   return large.count(`${queue}\u0000${where}`, async () => {
     const { rows } = await db.query<{ count: string }>(
@@ -69,13 +76,4 @@ function settled(db: Db, queue: string, where: string, probed: number, large?: L
     );
     return Number(rows[0]!.count);
   });
-}
-
-/** Whether the queue is paused (BullMQ's meta flag), without counting its jobs. */
-export async function pausedFlag(db: Db, queue: string): Promise<boolean> {
-  const { rows } = await db.query<{ paused: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM meta WHERE queue = $1 AND field = 'paused' AND value IN ('1', 'true')) AS paused`,
-    [queue],
-  );
-  return rows[0]!.paused;
 }

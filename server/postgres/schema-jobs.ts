@@ -1,48 +1,4 @@
-import type { LargeCounts } from './large-counts.js';
 import { type Db, type JobRow, jobColumns } from './schema-columns.js';
-import { statusCount } from './schema-counts.js';
-
-/** Which rows each status's page reads, in BullMQ's order for it (the Redis list or sorted set it stands for). */
-const statusQueries: Record<string, { where: string; order: string }> = {
-  wait: { where: `state = 'waiting' AND priority = 0`, order: 'seq' },
-  paused: { where: `state = 'waiting' AND priority = 0`, order: 'seq' },
-  prioritized: { where: `state = 'waiting' AND priority > 0`, order: 'priority, seq' },
-  active: { where: `state = 'active'`, order: 'seq' },
-  delayed: { where: `state = 'delayed'`, order: 'process_at_ms, seq' },
-  completed: { where: `state = 'completed'`, order: 'finished_at_ms, seq' },
-  failed: { where: `state = 'failed'`, order: 'finished_at_ms, seq' },
-  'waiting-children': { where: `state = 'waiting-children'`, order: 'seq' },
-};
-
-/**
- * A page of a status ([start, end], newest first unless `oldestFirst`) and
- * the status's size: two index reads, never the whole status (a size past
- * `large`'s cap comes from `large`).
- */
-export async function jobPage(
-  db: Db,
-  queue: string,
-  status: string,
-  range: { start: number; end: number; oldestFirst: boolean },
-  large?: LargeCounts,
-) {
-  const { start, end, oldestFirst } = range;
-  const query = statusQueries[status];
-  if (!query) throw new Error(`unknown status ${status}`);
-  const direction = oldestFirst ? 'ASC' : 'DESC';
-  const order = query.order
-    .split(', ')
-    .map((column) => `${column} ${direction}`)
-    .join(', ');
-  const [count, page] = await Promise.all([
-    statusCount(db, queue, query.where, large),
-    db.query(
-      `SELECT ${jobColumns} FROM job j WHERE queue = $1 AND ${query.where} ORDER BY ${order} OFFSET $2 LIMIT $3`,
-      [queue, start, end - start + 1],
-    ),
-  ]);
-  return { total: count, rows: page.rows as JobRow[] };
-}
 
 /** One job's row, its log count and its children's counts by status (with up to `childLimit` child keys). */
 export async function jobWithRelations(db: Db, queue: string, id: string, childLimit: number) {

@@ -30,7 +30,7 @@ import { jobPageScenario, jobReadScenario, readJobId, readQueue } from './scenar
 import { manyQueuesScenario, seedManyQueuesStore } from './scenarios/many-queues.js';
 import { purgeScenario, seedPurgeQueues } from './scenarios/purge.js';
 import { queueListScenario } from './scenarios/queue-list.js';
-import { postgresScenario } from './scenarios/postgres.js';
+import { keepEarlierRows, postgresScenario } from './scenarios/postgres.js';
 import { measureSamplerCost } from './sampler-cost.js';
 import { renderTable, report, rows } from './targets.js';
 
@@ -137,7 +137,8 @@ async function main(): Promise<void> {
     await redisProcess.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
-  if (only === undefined) await writeResults(quick ? 'quick' : 'full');
+  if (only === 'postgres') await keepEarlierRows();
+  if (only === undefined || only === 'postgres') await writeResults(quick ? 'quick' : 'full');
   else console.log(`\n${renderTable()}`);
 }
 

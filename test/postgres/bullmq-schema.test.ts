@@ -65,6 +65,8 @@ describe("the bullmq schema our SQL reads, as BullMQ's migrations create it", ()
         'waiting-children',
       ]) {
         expect(await jobPage(pool, 'none', status, { start: 0, end: 9, oldestFirst: false })).toEqual({
+          there: false,
+          paused: false,
           total: 0,
           rows: [],
         });

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { waitUntilIdle } from '../cpu.js';
-import { startServer, type ServerProcess } from '../processes.js';
+import { repoRoot, startServer, type ServerProcess } from '../processes.js';
+import type { BenchResults } from '../readme-table.js';
 import { manyQueueNames } from '../servers/shared.js';
-import { report } from '../targets.js';
+import { report, rows } from '../targets.js';
 import { failures, pairedRounds, quietDatabase, summary, warm } from './postgres-rounds.js';
 import { createBenchDatabase, seedPostgresBench } from './postgres-seed.js';
 import { checkSeed } from './postgres-seed-check.js';
@@ -140,4 +141,26 @@ async function bigPageAgainstSmall(bullpen: ServerProcess, rounds: Rounds): Prom
       rps.ratio <= 1.1 && rps.failed.ours + rps.failed.theirs === 0,
     );
   }
+}
+
+/**
+ * `--only postgres` writes the results file too: the rows of the last
+ * results other than these are kept (a row says from which run), so the
+ * table keeps every figure while only the PostgreSQL ones were measured.
+ */
+export async function keepEarlierRows(): Promise<void> {
+  const file = path.join(repoRoot, 'test', 'bench', 'results', 'latest.json');
+  const earlier = JSON.parse(await readFile(file, 'utf8')) as BenchResults;
+  const kept = earlier.rows.filter((row) => row.target !== target && !row.figure.startsWith('rows before '));
+  const own = rows.splice(0);
+  rows.push(
+    {
+      target: '—',
+      figure: `rows before ${target}'s`,
+      value: `from the ${earlier.scale} run of ${earlier.date.slice(0, 10)}`,
+      goal: '',
+    },
+    ...kept,
+    ...own,
+  );
 }
