@@ -3,13 +3,15 @@
  * tables keep no counters, so an exact count reads every index entry (a
  * 250,000-job status takes ~100-400 ms), where Redis answers ZCARD at once.
  * A count up to `cap` is read exactly by each request (a probe that stops at
- * cap + 1); a larger one is counted at most once per `ttlMs`
- * (SERVICE_QUEUE_LIST_CACHE_MS), recounted in the background once 80 % of
- * that has passed, so requests in steady use never wait for it and no count
- * served is older than `ttlMs`. `ttlMs` 0 counts exactly every time.
+ * cap + 1); a larger one is counted at most once per window: `ttlMs`
+ * (SERVICE_QUEUE_LIST_CACHE_MS), or 20 times the count's own duration when
+ * that is longer (counting then takes at most ~5 % of a database core),
+ * recounted in the background once 80 % of the window has passed, so
+ * requests in steady use never wait for it and no count served is older
+ * than its window. `ttlMs` 0 counts exactly every time.
  */
 export class LargeCounts {
-  private readonly known = new Map<string, { count: number; at: number }>();
+  private readonly known = new Map<string, { count: number; at: number; windowMs: number }>();
   private readonly counting = new Map<string, Promise<number>>();
 
   constructor(
@@ -31,8 +33,8 @@ export class LargeCounts {
   count(key: string, exact: () => Promise<number>): Promise<number> {
     const known = this.known.get(key);
     const age = known ? Date.now() - known.at : Number.POSITIVE_INFINITY;
-    if (known && age < this.ttlMs) {
-      if (age >= this.ttlMs * 0.8) void this.recount(key, exact).catch(() => undefined);
+    if (known && age < known.windowMs) {
+      if (age >= known.windowMs * 0.8) void this.recount(key, exact).catch(() => undefined);
       return Promise.resolve(known.count);
     }
     return this.recount(key, exact);
@@ -45,7 +47,7 @@ export class LargeCounts {
     const startedAt = Date.now();
     const next = exact()
       .then((count) => {
-        this.remember(key, count, startedAt);
+        this.remember(key, count, startedAt, Math.max(this.ttlMs, 20 * (Date.now() - startedAt)));
         return count;
       })
       .finally(() => this.counting.delete(key));
@@ -53,9 +55,9 @@ export class LargeCounts {
     return next;
   }
 
-  private remember(key: string, count: number, at: number): void {
+  private remember(key: string, count: number, at: number, windowMs: number): void {
     if (this.known.size >= 10_000)
-      for (const [old, entry] of this.known) if (Date.now() - entry.at >= this.ttlMs) this.known.delete(old);
-    this.known.set(key, { count, at });
+      for (const [old, entry] of this.known) if (Date.now() - entry.at >= entry.windowMs) this.known.delete(old);
+    this.known.set(key, { count, at, windowMs });
   }
 }

@@ -16,9 +16,10 @@ import { notYetOnPostgres, walkCalls, type WalkTargets } from './support/route-w
  */
 const bed = postgresBed();
 const routes = Object.entries(proceduresOf(appRouter)).flatMap(([procedure, built]) => {
-  const openapi = partsOf(built).meta?.openapi;
+  const { meta } = partsOf(built);
+  const openapi = meta?.openapi;
   return openapi?.path.startsWith('/c/{connectionId}')
-    ? [{ procedure, method: openapi.method, path: openapi.path }]
+    ? [{ procedure, method: openapi.method, path: openapi.path, creates: meta?.queue === 'create' }]
     : [];
 });
 type Route = (typeof routes)[number];
@@ -103,5 +104,44 @@ describe('every connection-scoped route on a PostgreSQL connection', () => {
       if (problem) problems.push(`${procedure}: ${problem}`);
     }
     expect(problems).toEqual([]);
+  }, 120_000);
+});
+
+/** The seed's contract, generated from the same calls: a queue or job that is not there, a wrong confirmName. */
+describe('refusals on a PostgreSQL connection', () => {
+  it('answers 404 for an unknown queue or job and 400 CONFIRMATION_MISMATCH for a wrong confirmName, changing nothing', async () => {
+    const problems: string[] = [];
+    const refused = async (route: Route, input: Record<string, unknown>, expected: [number, string], what: string) => {
+      const answer = await call(route, input);
+      const allowed = answer.status === expected[0] && answer.body?.code === expected[1];
+      const notPorted = notYetOnPostgres.includes(route.procedure) && answer.body?.code === 'NOT_SUPPORTED_BY_BACKEND';
+      if (!allowed && !notPorted) problems.push(`${route.procedure} ${what}: ${answer.status} ${answer.body?.code}`);
+      else if (allowed && !isDocumented(document, route.method, route.path, expected[0], expected[1]))
+        problems.push(`${route.procedure} ${what}: ${expected[1]} not documented`);
+    };
+    const walk = bed.fixture.queue('walk');
+    const before = await walk.getJobCounts();
+    for (const [procedure, { input: inputOf, ownQueue }] of Object.entries(walkCalls)) {
+      const route = routes.find((one) => one.procedure === procedure)!;
+      const input = inputOf(targets);
+      if ('queueName' in input && !route.creates) {
+        const ghost = {
+          ...input,
+          queueName: 'ghost-queue',
+          ...('confirmName' in input ? { confirmName: 'ghost-queue' } : {}),
+        };
+        await refused(route, ghost, [404, 'NOT_FOUND'], 'unknown queue');
+      }
+      if ('jobId' in input) await refused(route, { ...input, jobId: 'ghost-job' }, [404, 'NOT_FOUND'], 'unknown job');
+      if ('confirmName' in input && !ownQueue)
+        await refused(
+          route,
+          { ...input, confirmName: 'not-the-name' },
+          [400, 'CONFIRMATION_MISMATCH'],
+          'wrong confirmName',
+        );
+    }
+    expect(problems).toEqual([]);
+    expect(await walk.getJobCounts()).toEqual(before);
   }, 120_000);
 });
