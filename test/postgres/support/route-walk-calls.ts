@@ -33,6 +33,20 @@ export const notYetOnPostgres: readonly string[] = [
   'history.insights',
 ];
 
+/**
+ * Found by the walk, on both kinds of connection: these routes answer a wrong
+ * confirmName 400 CONFIRMATION_MISMATCH, which their OpenAPI 400 response does
+ * not list (server/http/openapi/error-responses.ts). Remove each once documented.
+ */
+export const confirmationUndocumented: readonly string[] = [
+  'storeKeys.delete',
+  'jobs.clearLogs',
+  'jobs.clearStacktraces',
+  'jobs.move',
+  'schedulers.delete',
+  'jobs.remove',
+];
+
 const onQueue = (t: WalkTargets) => ({ connectionId: t.connectionId, queueName: t.queue });
 const onJob = (t: WalkTargets, jobId: string) => ({ ...onQueue(t), jobId });
 const confirm = (t: WalkTargets) => ({ confirmName: t.queue });
