@@ -76,7 +76,12 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     variable: 'SERVICE_WEBHOOK_ALLOW',
     code: 'WEBHOOK_TARGET_FORBIDDEN',
   });
-  const stores = new StoreRegistry({ logger, policy: targetPolicy, trackCounts: config.queueTotalsTracking });
+  const stores = new StoreRegistry({
+    logger,
+    policy: targetPolicy,
+    trackCounts: config.queueTotalsTracking,
+    countWindowMs: config.queueListCacheMs,
+  });
   const events = new QueueEventHub(logger);
   const streams = new OpenStreams();
   const bodyBudget = new BodyBudget(config.http.maxResponseBytes);

@@ -6,8 +6,10 @@
  * jobs, sessions). Writes go through BullMQ's Queue and Job API, never here.
  */
 export { type Db, type JobRow, jobColumns, readColumns } from './schema-columns.js';
-export { existingQueues, type QueueFigureRow, queueFigures, queueNames, schemaState } from './schema-queues.js';
-export { jobLogs, jobPage, jobsByKey, jobWithRelations, statusQueries } from './schema-jobs.js';
+export { existingQueues, type QueueFigureRow, queueNames, schemaState } from './schema-queues.js';
+export { queueFigures } from './schema-counts.js';
+export { jobLogs, jobsByKey, jobWithRelations } from './schema-jobs.js';
+export { jobPage, statusQueries } from './schema-page.js';
 export {
   exportExtras,
   finishedBefore,

@@ -10,6 +10,8 @@ import { checkSchema } from './schema-check.js';
 export interface PostgresStoreOptions {
   policy?: TargetPolicy | undefined;
   queueCacheSize: number;
+  /** How long a count past LargeCounts' cap is served (SERVICE_QUEUE_LIST_CACHE_MS); 0 or absent: every count exact. */
+  countWindowMs?: number;
   timeouts: { connectMs: number; commandMs: number };
 }
 

@@ -1,14 +1,15 @@
 import type { JobDetailRead, RawJobRef, ReadJobDetailOptions } from '../bullmq/read-job-detail.js';
 import type { JobLogsRead, ReadJobLogsOptions } from '../bullmq/read-job-logs.js';
 import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
-import { summariesOf } from './postgres-queue-reads.js';
-import { cappedJobDetail } from './postgres-job-detail.js';
+import type { LargeCounts } from './large-counts.js';
 import { existingQueues, jobHashFromRow, jobLogs, jobPage, jobsByKey, type Db } from './bullmq-schema.js';
+import { cappedJobDetail } from './postgres-job-detail.js';
 
 /**
  * The job reads of the seam on PostgreSQL, answered in the shapes of the
- * Redis scripts (server/bullmq/read-job-*.ts): the queue's existence first
- * (404 from the caller), then the job as its hash fields.
+ * Redis scripts (server/bullmq/read-job-*.ts): the job as its hash fields
+ * in one statement (a job there means its queue is), the queue's existence
+ * read only when the job is not there (404 for the queue, else the job).
  */
 
 /** The schema is the connection's one "prefix": a queue asked for elsewhere is not there. */
@@ -21,21 +22,37 @@ async function queueThere(
   return (await existingQueues(db, [request.queueName])).has(request.queueName);
 }
 
-export async function readPage(db: Db, schema: string, request: JobPageRequest): Promise<JobPageRead> {
-  if (!(await queueThere(db, schema, request))) return { found: 'queue-missing' };
-  // A paused queue's waiting jobs are its `paused` list (see postgres-queue-reads.ts); the other list is then empty.
-  const paused =
-    request.statusKey === 'wait' || request.statusKey === 'paused' ? await isPaused(db, request.queueName) : false;
-  if ((request.statusKey === 'wait' && paused) || (request.statusKey === 'paused' && !paused))
-    return { found: 'page', prefix: schema, total: 0, jobs: [] };
-  const { total, rows } = await jobPage(
+/** A job that is not there: its queue's absence first (404 for the queue), as the Redis scripts answer. */
+async function missing(
+  db: Db,
+  schema: string,
+  request: { queueName: string; prefixes: readonly string[] },
+): Promise<{ found: 'queue-missing' } | { found: 'job-missing'; prefix: string }> {
+  return (await queueThere(db, schema, request))
+    ? { found: 'job-missing', prefix: schema }
+    : { found: 'queue-missing' };
+}
+
+export async function readPage(
+  db: Db,
+  schema: string,
+  request: JobPageRequest,
+  large?: LargeCounts,
+): Promise<JobPageRead> {
+  const { start, end, oldestFirst, statusKey } = request;
+  if (!request.prefixes.includes(schema)) return { found: 'queue-missing' };
+  // One statement: a missing queue or a list that does not apply discards the page.
+  const { there, paused, total, rows } = await jobPage(
     db,
     request.queueName,
-    request.statusKey,
-    request.start,
-    request.end,
-    request.oldestFirst,
+    statusKey,
+    { start, end, oldestFirst },
+    large,
   );
+  if (!there) return { found: 'queue-missing' };
+  // A paused queue's waiting jobs are its `paused` list (see postgres-queue-reads.ts); the other list is then empty.
+  if ((statusKey === 'wait' && paused) || (statusKey === 'paused' && !paused))
+    return { found: 'page', prefix: schema, total: 0, jobs: [] };
   const fields = new Set(request.fields);
   const jobs = rows.map((row) => {
     const hash = jobHashFromRow(row);
@@ -43,11 +60,6 @@ export async function readPage(db: Db, schema: string, request: JobPageRequest):
     return { id: String(row.id), hash };
   });
   return { found: 'page', prefix: schema, total, jobs };
-}
-
-async function isPaused(db: Db, queue: string): Promise<boolean> {
-  const [summary] = await summariesOf(db, [{ prefix: '', name: queue }]);
-  return summary!.isPaused;
 }
 
 /** BullMQ's PostgreSQL backend keeps a prioritized job `waiting` with a priority, where Redis names it `prioritized`. */
@@ -73,9 +85,10 @@ export async function refsOf(db: Db, schema: string, keys: string[]): Promise<Ra
 }
 
 export async function readDetail(db: Db, schema: string, options: ReadJobDetailOptions): Promise<JobDetailRead> {
-  if (!(await queueThere(db, schema, options))) return { found: 'queue-missing' };
-  const read = await cappedJobDetail(db, options.queueName, options.jobId, options.childLimit, options.maxBytes);
-  if (!read) return { found: 'job-missing', prefix: schema };
+  const read = options.prefixes.includes(schema)
+    ? await cappedJobDetail(db, options.queueName, options.jobId, options.childLimit, options.maxBytes)
+    : undefined;
+  if (!read) return missing(db, schema, options);
   if (read.found === 'too-big') return { ...read, prefix: schema };
   const hash = jobHashFromRow(read.row) as Record<string, string>;
   const parentKey = hash.parentKey;
@@ -107,8 +120,9 @@ export async function readDetail(db: Db, schema: string, options: ReadJobDetailO
 }
 
 export async function readLogs(db: Db, schema: string, options: ReadJobLogsOptions): Promise<JobLogsRead> {
-  if (!(await queueThere(db, schema, options))) return { found: 'queue-missing' };
-  const read = await jobLogs(db, options.queueName, options.jobId, options.start, options.end);
-  if (!read) return { found: 'job-missing', prefix: schema };
+  const read = options.prefixes.includes(schema)
+    ? await jobLogs(db, options.queueName, options.jobId, options.start, options.end)
+    : undefined;
+  if (!read) return missing(db, schema, options);
   return { found: 'job', prefix: schema, count: read.count, logs: read.logs };
 }

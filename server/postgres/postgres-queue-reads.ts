@@ -4,6 +4,7 @@ import type { SelectedQueue, Selection, SelectionQuery } from '../bullmq/queue-s
 import type { QueueSummary as MetricsSummary } from '../../contracts/metrics.js';
 import { exportedStates, countKindOfState, type ExportCounts } from '../bullmq/export-counts.js';
 import type { QueueReading } from '../history/sample-script.js';
+import type { LargeCounts } from './large-counts.js';
 import {
   exportExtras,
   finishedInPoints,
@@ -32,13 +33,14 @@ function countsOf(row: QueueFigureRow | undefined): JobCounts {
   };
 }
 
-export async function summariesOf(db: Db, refs: QueueRef[]): Promise<QueueSummary[]> {
+export async function summariesOf(db: Db, refs: QueueRef[], large?: LargeCounts): Promise<QueueSummary[]> {
   const figures =
     refs.length === 0
       ? new Map<string, QueueFigureRow>()
       : await queueFigures(
           db,
           refs.map((ref) => ref.name),
+          large,
         );
   return refs.map((ref) => {
     const row = figures.get(ref.name);
@@ -57,9 +59,14 @@ const holds: Record<NonNullable<SelectionQuery['state']>, (summary: QueueSummary
 };
 
 /** selectQueues on PostgreSQL: every queue's counts in one statement, then the same state, sort and totals rules. */
-export async function selectFromFigures(db: Db, refs: QueueRef[], query: SelectionQuery): Promise<Selection> {
+export async function selectFromFigures(
+  db: Db,
+  refs: QueueRef[],
+  query: SelectionQuery,
+  large?: LargeCounts,
+): Promise<Selection> {
   if (!query.state && !query.sortBy && !query.totals) return { selected: refs.map((ref) => ({ ref, count: 0 })) };
-  const summaries = await summariesOf(db, refs);
+  const summaries = await summariesOf(db, refs, large);
   const selected: SelectedQueue[] = [];
   summaries.forEach((summary, index) => {
     if (!query.state || holds[query.state](summary))

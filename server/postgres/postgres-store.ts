@@ -19,6 +19,7 @@ import type { StoreConnection } from '../stores/store-connection.js';
 import { finishedBefore, newestFailures, queueNames } from './bullmq-schema.js';
 import * as facts from './postgres-facts.js';
 import { PostgresHandle, type PostgresStoreOptions } from './postgres-handle.js';
+import { LargeCounts } from './large-counts.js';
 import { readDetail, readLogs, readPage } from './postgres-job-reads.js';
 import * as reads from './postgres-queue-reads.js';
 import { SerialClean } from './serial-clean.js';
@@ -52,6 +53,7 @@ export type { PostgresStoreOptions } from './postgres-handle.js';
  */
 export class PostgresStore implements QueueStore {
   private readonly handle: PostgresHandle;
+  private readonly large: LargeCounts;
   private readonly cleaner = new SerialClean(async (ref) => (await this.queueSummaries([ref]))[0]!);
   /** No tracked totals: the list counts them (one statement). */
   readonly counts = { totals: async () => undefined, close: () => undefined };
@@ -61,6 +63,7 @@ export class PostgresStore implements QueueStore {
     options: PostgresStoreOptions,
   ) {
     this.handle = new PostgresHandle(connection, options);
+    this.large = new LargeCounts(options.countWindowMs ?? 0);
   }
 
   get prefixes(): string[] {
@@ -102,11 +105,11 @@ export class PostgresStore implements QueueStore {
   }
 
   async queueSummaries(refs: QueueRef[]): Promise<QueueSummary[]> {
-    return reads.summariesOf(await this.db(), refs);
+    return reads.summariesOf(await this.db(), refs, this.large);
   }
 
   async selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection> {
-    return reads.selectFromFigures(await this.db(), refs, query);
+    return reads.selectFromFigures(await this.db(), refs, query, this.large);
   }
 
   cleanStatus(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number, gracePeriod = 0): Promise<string[]> {
@@ -159,7 +162,7 @@ export class PostgresStore implements QueueStore {
   }
 
   async readJobPage(request: JobPageRequest): Promise<JobPageRead> {
-    return readPage(await this.db(), this.handle.schema, request);
+    return readPage(await this.db(), this.handle.schema, request, this.large);
   }
 
   async readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead> {

@@ -1,36 +1,5 @@
 import { type Db, type JobRow, jobColumns } from './schema-columns.js';
 
-/** Which rows each status's page reads, in BullMQ's order for it (the Redis list or sorted set it stands for). */
-export const statusQueries: Record<string, { where: string; order: string }> = {
-  wait: { where: `state = 'waiting' AND priority = 0`, order: 'seq' },
-  paused: { where: `state = 'waiting' AND priority = 0`, order: 'seq' },
-  prioritized: { where: `state = 'waiting' AND priority > 0`, order: 'priority, seq' },
-  active: { where: `state = 'active'`, order: 'seq' },
-  delayed: { where: `state = 'delayed'`, order: 'process_at_ms, seq' },
-  completed: { where: `state = 'completed'`, order: 'finished_at_ms, seq' },
-  failed: { where: `state = 'failed'`, order: 'finished_at_ms, seq' },
-  'waiting-children': { where: `state = 'waiting-children'`, order: 'seq' },
-};
-
-/** A page of a status ([start, end], newest first unless `oldestFirst`) and the status's size: two index reads, never the whole status. */
-export async function jobPage(db: Db, queue: string, status: string, start: number, end: number, oldestFirst: boolean) {
-  const query = statusQueries[status];
-  if (!query) throw new Error(`unknown status ${status}`);
-  const direction = oldestFirst ? 'ASC' : 'DESC';
-  const order = query.order
-    .split(', ')
-    .map((column) => `${column} ${direction}`)
-    .join(', ');
-  const [count, page] = await Promise.all([
-    db.query<{ total: string }>(`SELECT COUNT(*) AS total FROM job WHERE queue = $1 AND ${query.where}`, [queue]),
-    db.query(
-      `SELECT ${jobColumns} FROM job j WHERE queue = $1 AND ${query.where} ORDER BY ${order} OFFSET $2 LIMIT $3`,
-      [queue, start, end - start + 1],
-    ),
-  ]);
-  return { total: Number(count.rows[0]!.total), rows: page.rows as JobRow[] };
-}
-
 /** One job's row, its log count and its children's counts by status (with up to `childLimit` child keys). */
 export async function jobWithRelations(db: Db, queue: string, id: string, childLimit: number) {
   const { rows } = await db.query(

@@ -53,37 +53,3 @@ export async function existingQueues(db: Db, names: readonly string[]): Promise<
   );
   return new Set(rows.map((row) => row.queue));
 }
-
-/** Counts and pause flag of each named queue in one statement (one index range per queue). */
-export async function queueFigures(db: Db, names: readonly string[]): Promise<Map<string, QueueFigureRow>> {
-  const { rows } = await db.query<Record<string, string | boolean>>(
-    `SELECT q.queue,
-            EXISTS (SELECT 1 FROM meta m WHERE m.queue = q.queue AND m.field = 'paused' AND m.value IN ('1', 'true')) AS paused,
-            COUNT(j.id) FILTER (WHERE j.state = 'waiting' AND j.priority = 0) AS waiting,
-            COUNT(j.id) FILTER (WHERE j.state = 'active') AS active,
-            COUNT(j.id) FILTER (WHERE j.state = 'delayed') AS delayed,
-            COUNT(j.id) FILTER (WHERE j.state = 'completed') AS completed,
-            COUNT(j.id) FILTER (WHERE j.state = 'failed') AS failed,
-            COUNT(j.id) FILTER (WHERE j.state = 'waiting' AND j.priority > 0) AS prioritized,
-            COUNT(j.id) FILTER (WHERE j.state = 'waiting-children') AS waiting_children
-       FROM unnest($1::text[]) AS q(queue) LEFT JOIN job j ON j.queue = q.queue
-      GROUP BY q.queue`,
-    [names],
-  );
-  const figures = new Map<string, QueueFigureRow>();
-  for (const row of rows) {
-    const count = (column: string) => Number(row[column]);
-    figures.set(String(row.queue), {
-      queue: String(row.queue),
-      paused: row.paused === true,
-      waiting: count('waiting'),
-      active: count('active'),
-      delayed: count('delayed'),
-      completed: count('completed'),
-      failed: count('failed'),
-      prioritized: count('prioritized'),
-      waitingChildren: count('waiting_children'),
-    });
-  }
-  return figures;
-}

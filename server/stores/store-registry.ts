@@ -15,6 +15,8 @@ export interface StoreRegistryOptions {
   policy?: TargetPolicy;
   /** SERVICE_QUEUE_TOTALS_TRACKING: the list's totals kept by client-side tracking (server/bullmq/count-tracker.ts). */
   trackCounts?: boolean;
+  /** PostgreSQL connections: how long a count past 1,000 jobs is served (SERVICE_QUEUE_LIST_CACHE_MS). */
+  countWindowMs?: number;
 }
 
 /**
@@ -42,6 +44,7 @@ export class StoreRegistry {
     return new PostgresStore(connection, {
       policy: this.options.policy,
       queueCacheSize: this.options.queueCacheSize ?? 256,
+      countWindowMs: this.options.countWindowMs,
       timeouts,
     });
   }

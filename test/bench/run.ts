@@ -37,7 +37,7 @@ import { bulkScenario } from './scenarios/bulk.js';
 import { clusterScenario } from './scenarios/cluster.js';
 import { eventStreamsScenario } from './scenarios/event-streams.js';
 import { queueListScenario } from './scenarios/queue-list.js';
-import { postgresScenario } from './scenarios/postgres.js';
+import { keepEarlierRows, postgresScenario } from './scenarios/postgres.js';
 import { measureSamplerCost } from './sampler-cost.js';
 import { renderTable, report, rows } from './targets.js';
 
@@ -154,7 +154,8 @@ async function main(): Promise<void> {
     await redisProcess.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
-  if (only === undefined) await writeResults(quick ? 'quick' : 'full');
+  if (only === 'postgres') await keepEarlierRows();
+  if (only === undefined || only === 'postgres') await writeResults(quick ? 'quick' : 'full');
   else console.log(`\n${renderTable()}`);
 }
 

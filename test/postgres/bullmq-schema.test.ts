@@ -67,7 +67,12 @@ describe("the bullmq schema our SQL reads, as BullMQ's migrations create it", ()
         'failed',
         'waiting-children',
       ]) {
-        expect(await jobPage(pool, 'none', status, 0, 9, false)).toEqual({ total: 0, rows: [] });
+        expect(await jobPage(pool, 'none', status, { start: 0, end: 9, oldestFirst: false })).toEqual({
+          there: false,
+          paused: false,
+          total: 0,
+          rows: [],
+        });
       }
       expect(await jobWithRelations(pool, 'none', '1', 5)).toBeUndefined();
       expect(await jobLogs(pool, 'none', '1', 0, 9)).toBeUndefined();

@@ -1,12 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { waitUntilIdle } from '../cpu.js';
-import { measure, type LoadFigures } from '../load.js';
-import { startServer, type ServerProcess } from '../processes.js';
+import { repoRoot, startServer, type ServerProcess } from '../processes.js';
+import type { BenchResults } from '../readme-table.js';
 import { manyQueueNames } from '../servers/shared.js';
-import { report, round } from '../targets.js';
-import { checkSeed, createBenchDatabase, seedPostgresBench } from './postgres-seed.js';
+import { report, rows } from '../targets.js';
+import { failures, pairedRounds, quietDatabase, summary, warm } from './postgres-rounds.js';
+import { createBenchDatabase, seedPostgresBench } from './postgres-seed.js';
+import { checkSeed } from './postgres-seed-check.js';
 
 export interface PostgresBenchOptions {
   entry: { script: string; nodeFlags: string[]; env: Record<string, string> };
@@ -67,8 +69,9 @@ export async function postgresScenario(options: PostgresBenchOptions): Promise<v
     );
     servers.push(board);
     await waitUntilIdle([bullpen.pid, board.pid]);
-    await compareWithBullBoard(bullpen, board, options.quick);
-    await bigPageAgainstSmall(bullpen, options.quick);
+    const rounds = { quick: options.quick, settle: () => quietDatabase(database.url) };
+    await bigPageAgainstSmall(bullpen, rounds);
+    await compareWithBullBoard(bullpen, board, rounds);
   } finally {
     await Promise.allSettled(servers.map((server) => server.stop()));
     await rm(dataDir, { recursive: true, force: true });
@@ -76,69 +79,37 @@ export async function postgresScenario(options: PostgresBenchOptions): Promise<v
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-type Pair = { ours: LoadFigures; theirs: LoadFigures };
+type Rounds = { quick: boolean; settle: () => Promise<void> };
 
-/** Interleaved rounds (the order swapped each round), so a burst of the host's load weighs on both sides alike. */
-async function pairedRounds(ours: string, theirs: string, connections: number, quick: boolean, pids: number[]) {
-  const rounds = quick ? 3 : 5;
-  const seconds = quick ? 2 : 3;
-  const pairs: Pair[] = [];
-  for (let index = 0; index < rounds; index++) {
-    const run = (url: string, pid: number) => measure(url, { connections, seconds, pid });
-    if (index % 2 === 0) {
-      const first = await run(ours, pids[0]!);
-      pairs.push({ ours: first, theirs: await run(theirs, pids[1]!) });
-    } else {
-      const second = await run(theirs, pids[1]!);
-      pairs.push({ ours: await run(ours, pids[0]!), theirs: second });
-    }
-  }
-  const errors = pairs.reduce(
-    (sum, pair) => sum + pair.ours.errors + pair.ours.non2xx + pair.theirs.errors + pair.theirs.non2xx,
-    0,
-  );
-  if (errors > 0) throw new Error(`${errors} failed requests comparing ${ours} with ${theirs}`);
-  return pairs;
-}
-
-/** The median of a subject's figure and the median of the rounds' ratios (ours over theirs). */
-function summary(pairs: Pair[], figure: (one: LoadFigures) => number) {
-  return {
-    ours: round(median(pairs.map((pair) => figure(pair.ours))), 3),
-    theirs: round(median(pairs.map((pair) => figure(pair.theirs))), 3),
-    ratio: round(median(pairs.map((pair) => figure(pair.ours) / Math.max(0.001, figure(pair.theirs))))),
-  };
-}
-
-async function compareWithBullBoard(bullpen: ServerProcess, board: ServerProcess, quick: boolean): Promise<void> {
+/** Job read, page and list (last: bull-board's list keeps the database busy after a round) against bull-board. */
+async function compareWithBullBoard(bullpen: ServerProcess, board: ServerProcess, rounds: Rounds): Promise<void> {
   const api = `${bullpen.url}/api/c/${connectionId}/queues`;
   const routes = {
-    'queue list (Bullpen: a page of 100 with counts; bull-board: its list, every queue with counts)': [
-      `${api}?limit=100&sort=name`,
-      `${board.url}/ui/api/queues`,
-    ],
     'job read': [`${api}/${readQueue}/jobs/${readJobId}`, `${board.url}/ui/api/queues/${readQueue}/${readJobId}`],
     'page of 50 completed (bull-board: its list with the active queue)': [
       `${api}/${readQueue}/jobs?status=completed&limit=50`,
       `${board.url}/ui/api/queues?activeQueue=${readQueue}&status=completed&page=1&jobsPerPage=50`,
     ],
+    'queue list (Bullpen: a page of 100 with counts; bull-board: its list, every queue with counts)': [
+      `${api}?limit=100&sort=name`,
+      `${board.url}/ui/api/queues`,
+    ],
   } as const;
-  const pids = [bullpen.pid, board.pid];
+  const pids = { ours: bullpen.pid, theirs: board.pid };
   for (const [label, [ours, theirs]] of Object.entries(routes)) {
-    for (const url of [ours, theirs]) await measure(url, { connections: 4, seconds: 2 });
+    await warm(ours, theirs);
     for (const connections of [1, 16]) {
-      const pairs = await pairedRounds(ours, theirs, connections, quick, pids);
+      const pairs = await pairedRounds({ ours, theirs }, pids, { connections, ...rounds });
       const rps = summary(pairs, (one) => one.requestsPerSecond);
       report(
         target,
         `${label}, req/s c=${connections}: Bullpen / bull-board (medians of ${pairs.length} interleaved rounds; ratio: median of the rounds' ratios)`,
-        `${rps.ours} / ${rps.theirs} (${rps.ratio}×)`,
+        `${rps.ours} / ${rps.theirs} (${rps.ratio}×${failures(rps)})`,
         '≥ 1.5× bull-board',
-        rps.ratio >= 1.5,
+        rps.ratio >= 1.5 && rps.failed.ours === 0,
       );
       if (label === 'job read' && connections === 16) {
-        const cpu = summary(pairs, (one) => one.cpuMsPerRequest!);
+        const cpu = summary(pairs, (one) => one.cpuMsPerRequest);
         report(
           target,
           "job read, server CPU ms per request c=16: Bullpen / bull-board (medians; ratio: median of the rounds' ratios)",
@@ -152,21 +123,45 @@ async function compareWithBullBoard(bullpen: ServerProcess, board: ServerProcess
 }
 
 /** A page of 50 in the 250k-job queue against one in a 1k-job queue (same status, same page): no scan of the big one. */
-async function bigPageAgainstSmall(bullpen: ServerProcess, quick: boolean): Promise<void> {
+async function bigPageAgainstSmall(bullpen: ServerProcess, rounds: Rounds): Promise<void> {
   const page = (queue: string) => `${bullpen.url}/api/c/${connectionId}/queues/${queue}/jobs?status=completed&limit=50`;
   const small = page(readQueue);
   const big = page(bigQueue);
-  await measure(big, { connections: 4, seconds: 2 });
+  await warm(small, big);
   for (const connections of [1, 16]) {
-    const pairs = await pairedRounds(small, big, connections, quick, [bullpen.pid, bullpen.pid]);
+    const pids = { ours: bullpen.pid, theirs: bullpen.pid };
+    const pairs = await pairedRounds({ ours: small, theirs: big }, pids, { connections, ...rounds });
     const rps = summary(pairs, (one) => one.requestsPerSecond);
     const p50 = summary(pairs, (one) => one.p50Ms);
     report(
       target,
       `page of 50 completed, req/s c=${connections}: 1k-job queue / ${bigCount / 1000}k-job queue (p50 ms ${p50.ours} / ${p50.theirs}; ratio: median of the rounds' ratios)`,
-      `${rps.ours} / ${rps.theirs} (${rps.ratio}×)`,
+      `${rps.ours} / ${rps.theirs} (${rps.ratio}×${failures(rps)})`,
       '≤ 1.1×',
-      rps.ratio <= 1.1,
+      rps.ratio <= 1.1 && rps.failed.ours + rps.failed.theirs === 0,
     );
   }
+}
+
+/**
+ * `--only postgres` writes the results file too: the rows of the last
+ * results other than these are kept (a row says from which run), so the
+ * table keeps every figure while only the PostgreSQL ones were measured.
+ */
+export async function keepEarlierRows(): Promise<void> {
+  const file = path.join(repoRoot, 'test', 'bench', 'results', 'latest.json');
+  const earlier = JSON.parse(await readFile(file, 'utf8')) as BenchResults;
+  const marker = earlier.rows.find((row) => row.figure.startsWith('rows before '));
+  const kept = earlier.rows.filter((row) => row.target !== target && row !== marker);
+  const own = rows.splice(0);
+  rows.push(
+    {
+      target: '—',
+      figure: `rows before ${target}'s`,
+      value: marker?.value ?? `from the ${earlier.scale} run of ${earlier.date.slice(0, 10)}`,
+      goal: '',
+    },
+    ...kept,
+    ...own,
+  );
 }
