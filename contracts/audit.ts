@@ -5,7 +5,7 @@ import { minimumRoleByPermission } from './permissions.js';
 
 /**
  * Account events no permission governs (anyone may sign up or accept an invitation sent to them):
- * recorded by server/audit/record-account-event.ts and invitation acceptance.
+ * recorded by routers/auth/record-account-event.ts and invitation acceptance.
  */
 export const accountAuditActions = [
   'auth.sign-up',

@@ -31,7 +31,7 @@ import { systemRouter } from './system/router.js';
 import { tasksRouter } from './tasks/router.js';
 import { workersRouter } from './workers/router.js';
 
-/** The resources' own writers, for definitions imports (server/definitions/definition-writers.ts). */
+/** The resources' own writers, for definitions imports (routers/definitions/definition-writers.ts). */
 const definitionWriters = {
   createConnection,
   updateConnection,

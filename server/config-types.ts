@@ -1,7 +1,7 @@
 import type { OAuthProviderSettings } from './auth/oauth/provider-settings.js';
 import type { StoreConnection } from './stores/store-connection.js';
 
-/** Who may create an account: see server/auth/admit-new-user.ts. */
+/** Who may create an account: see routers/auth/admit-new-user.ts. */
 export type SignupPolicy = 'invite' | 'open' | 'closed';
 
 /** Which store changes need a `Bullpen-Reason` (SERVICE_REQUIRE_REASON): see server/auth/require-reason.ts. */

@@ -1,7 +1,7 @@
 import { changedPasswordSchema, changePasswordInputSchema } from '../../contracts/auth.js';
 import { AppError } from '../../contracts/app-error.js';
 import { changePassword } from './passwords.js';
-import { recordAccountEvent } from '../../server/audit/record-account-event.js';
+import { recordAccountEvent } from './record-account-event.js';
 import { rejectInAuthless } from '../../server/trpc/middleware/reject-in-authless.js';
 import { persistedProcedure } from '../../server/trpc/procedures.js';
 

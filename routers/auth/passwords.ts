@@ -1,6 +1,6 @@
 import { AppError } from '../../contracts/app-error.js';
 import type { AuthService } from '../../server/auth/auth-service.js';
-import { endCredentials, type EndedCredentials } from '../../server/auth/end-credentials.js';
+import { endCredentials, type EndedCredentials } from './end-credentials.js';
 import { hashPassword, verifyPassword } from '../../server/auth/password.js';
 import { PasswordReset } from '../../server/persistence/entities/password-reset.js';
 import { User } from '../../server/persistence/entities/user.js';

@@ -1,6 +1,6 @@
 import { resetPasswordInputSchema, successSchema } from '../../contracts/auth.js';
 import { resetPassword } from './passwords.js';
-import { recordAccountEvent } from '../../server/audit/record-account-event.js';
+import { recordAccountEvent } from './record-account-event.js';
 import { rejectInAuthless } from '../../server/trpc/middleware/reject-in-authless.js';
 import { persistedProcedure } from '../../server/trpc/procedures.js';
 

@@ -2,7 +2,7 @@ import { signInInputSchema, signedInSchema } from '../../contracts/auth.js';
 import { signIn } from './sign-in.js';
 import { limitFailedSignIns } from './account-sign-in-limit.js';
 import { sessionView } from '../../server/auth/views.js';
-import { writeSessionCookie } from '../../server/auth/session-cookie.js';
+import { writeSessionCookie } from './session-cookie.js';
 import { sessionCookieValue } from '../../server/auth/identity.js';
 import { rejectInAuthless } from '../../server/trpc/middleware/reject-in-authless.js';
 import { persistedProcedure } from '../../server/trpc/procedures.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successSchema } from '../../contracts/auth.js';
-import { clearSessionCookie } from '../../server/auth/session-cookie.js';
+import { clearSessionCookie } from './session-cookie.js';
 import { publicProcedure } from '../../server/trpc/procedures.js';
 
 /** Ends the session of the cookie, if any, and clears the cookie. Authless mode: nothing to end, 200. */

@@ -1,8 +1,8 @@
 import { signUpInputSchema, signedInSchema } from '../../contracts/auth.js';
 import { signUp } from './sign-up.js';
-import { recordAccountEvent } from '../../server/audit/record-account-event.js';
+import { recordAccountEvent } from './record-account-event.js';
 import { sessionView } from '../../server/auth/views.js';
-import { writeSessionCookie } from '../../server/auth/session-cookie.js';
+import { writeSessionCookie } from './session-cookie.js';
 import { rejectInAuthless } from '../../server/trpc/middleware/reject-in-authless.js';
 import { persistedProcedure } from '../../server/trpc/procedures.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Session } from 'lucia';
 import type { SignUpInput, UserView } from '../../contracts/auth.js';
-import { admitNewUser, refuseClosedSignUp, type Admission } from '../../server/auth/admit-new-user.js';
+import { admitNewUser, refuseClosedSignUp, type Admission } from './admit-new-user.js';
 import { hashPassword } from '../../server/auth/password.js';
 import { User } from '../../server/persistence/entities/user.js';
 import type { EntityManager } from '../../server/persistence/orm.js';

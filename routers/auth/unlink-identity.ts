@@ -1,7 +1,7 @@
 import { AppError } from '../../contracts/app-error.js';
 import { deletedAnswer } from '../../contracts/deleted.js';
 import { identityProviderParams, unlinkedIdentitySchema } from '../../contracts/identities.js';
-import { recordAccountEvent } from '../../server/audit/record-account-event.js';
+import { recordAccountEvent } from './record-account-event.js';
 import { rejectInAuthless } from '../../server/trpc/middleware/reject-in-authless.js';
 import { persistedProcedure } from '../../server/trpc/procedures.js';
 import { unlinkIdentity } from './identities.js';

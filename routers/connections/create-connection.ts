@@ -11,7 +11,7 @@ import { assertNameFree, makeDefault, translateUniqueViolation } from './saved-c
 import { AppError } from '../../contracts/app-error.js';
 import { storeKindOf } from '../../contracts/store-url.js';
 import { asStoreError } from '../../server/stores/store-errors.js';
-import { migrateSchema } from '../../server/postgres/migrate-schema.js';
+import { migrateSchema } from './migrate-schema.js';
 
 /** `migrate: true` (PostgreSQL only): BullMQ's migrations on the schema before the connection is saved. */
 async function migrateIfAsked(

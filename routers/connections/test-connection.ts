@@ -1,12 +1,12 @@
 import type { TestConnectionInput, TestConnectionResult } from '../../contracts/connections.js';
 import type { ConnectionCatalog } from '../../server/stores/connection-catalog.js';
 import { findVisibleConnection } from '../../server/stores/open-connection.js';
-import { probeStore } from '../../server/stores/probe-store.js';
+import { probeStore } from './probe-store.js';
 import type { TargetPolicy } from '../../server/stores/target-policy.js';
 import { defaultSchema, resolveTransport } from './connection-settings.js';
 import { storeKindOf } from '../../contracts/store-url.js';
 import { AppError } from '../../contracts/app-error.js';
-import { probePostgres } from '../../server/postgres/probe-postgres.js';
+import { probePostgres } from './probe-postgres.js';
 
 /** Tests a saved/environment connection (`id`) or a URL not saved yet: never throws for an unreachable store. */
 export async function testConnection(deps: {

@@ -5,7 +5,7 @@ import {
   type ConnectionDefinition,
   type DefinitionsDocument,
 } from '../../contracts/definitions.js';
-import type { DefinitionWriters } from '../../server/definitions/definition-writers.js';
+import type { DefinitionWriters } from './definition-writers.js';
 import {
   AlertDestination,
   AlertRule,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { definitionsDocument } from '../../contracts/definitions.js';
-import type { DefinitionWriters } from '../../server/definitions/definition-writers.js';
+import type { DefinitionWriters } from './definition-writers.js';
 import { authedPersistedProcedure } from '../../server/trpc/procedures.js';
 import { exportDefinitions } from './current-definitions.js';
 

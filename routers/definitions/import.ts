@@ -1,5 +1,5 @@
 import { importDefinitionsInput, importDefinitionsResultSchema } from '../../contracts/definitions-import.js';
-import type { DefinitionWriters } from '../../server/definitions/definition-writers.js';
+import type { DefinitionWriters } from './definition-writers.js';
 import { authedPersistedProcedure } from '../../server/trpc/procedures.js';
 import { importDefinitions } from './import-definitions.js';
 

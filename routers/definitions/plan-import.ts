@@ -1,6 +1,6 @@
 import { AppError } from '../../contracts/app-error.js';
 import type { DefinitionsDocument } from '../../contracts/definitions.js';
-import type { DefinitionWriters } from '../../server/definitions/definition-writers.js';
+import type { DefinitionWriters } from './definition-writers.js';
 import type { EntityManager } from '../../server/persistence/orm.js';
 import type { Services } from '../../server/services.js';
 import type { StoreConnection } from '../../server/stores/store-connection.js';

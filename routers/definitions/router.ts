@@ -1,4 +1,4 @@
-import type { DefinitionWriters } from '../../server/definitions/definition-writers.js';
+import type { DefinitionWriters } from './definition-writers.js';
 import { router } from '../../server/trpc/init.js';
 import { exportProcedureWith } from './export.js';
 import { importProcedureWith } from './import.js';

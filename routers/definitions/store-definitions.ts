@@ -9,7 +9,7 @@ import { listQueueNames, type QueueRef } from '../../server/bullmq/list-queue-na
 import { pipelinePerQueue } from '../../server/bullmq/pipeline-per-queue.js';
 import { queueKey } from '../../server/bullmq/queue-key.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
-import type { DefinitionWriters } from '../../server/definitions/definition-writers.js';
+import type { DefinitionWriters } from './definition-writers.js';
 
 /** The job options a scheduler definition carries: those the scheduler routes take. */
 const schedulerOptionKeys = [

@@ -1,6 +1,6 @@
 import { readLatestLatency } from './latest-latency.js';
 import { streamPrometheus } from './stream-prometheus.js';
-import { nameGlobMatcher } from '../../server/bullmq/name-glob.js';
+import { nameGlobMatcher } from './name-glob.js';
 import { resolveActor } from '../../server/auth/resolve-actor.js';
 import { plainRoute, type PlainCall } from '../../server/http/plain-route.js';
 import type { Services } from '../../server/services.js';

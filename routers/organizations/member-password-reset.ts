@@ -1,7 +1,7 @@
 import { AppError } from '../../contracts/app-error.js';
 import type { PasswordResetLink } from '../../contracts/auth.js';
 import type { Actor } from '../../server/auth/actor.js';
-import { requireActsOnAccount } from '../../server/auth/instance-owner.js';
+import { requireActsOnAccount } from './instance-owner.js';
 import { createPasswordResetLink } from '../../server/auth/password-reset.js';
 import type { SecretHasher } from '../../server/auth/secret-hash.js';
 import { Membership } from '../../server/persistence/entities/membership.js';

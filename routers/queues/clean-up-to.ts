@@ -1,5 +1,5 @@
 import type { PurgeableStatus } from '../../contracts/queues.js';
-import type { CleanCallPlan } from '../../server/bullmq/clean-calls.js';
+import type { CleanCallPlan } from './clean-calls.js';
 
 /** Removes jobs of one status; the real one wraps BullMQ's clean, tests use a fake. */
 export interface StatusCleaner {

@@ -1,6 +1,6 @@
 import { purgeableStatuses, type PurgeableStatus, type PurgeSelector } from '../../contracts/queues.js';
 import { AppError } from '../../contracts/app-error.js';
-import { cleanCallPlan } from '../../server/bullmq/clean-calls.js';
+import { cleanCallPlan } from './clean-calls.js';
 import { cleanUpTo, type StatusCleaner } from './clean-up-to.js';
 import { countingMidway } from '../../server/stores/store-errors.js';
 

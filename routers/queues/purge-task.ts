@@ -1,5 +1,5 @@
 import type { PurgeSelector } from '../../contracts/queues.js';
-import { cleanCallPlan } from '../../server/bullmq/clean-calls.js';
+import { cleanCallPlan } from './clean-calls.js';
 import type { TaskHandler } from '../../server/tasks/task-handler.js';
 import { cleanUpTo } from './clean-up-to.js';
 import { bullmqCleaner } from './purge-queue.js';

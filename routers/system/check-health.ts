@@ -1,6 +1,6 @@
 import type { Health } from '../../contracts/system.js';
 import type { Persistence } from '../../server/persistence/persistence.js';
-import { serviceVersion } from '../../server/version.js';
+import { serviceVersion } from './version.js';
 
 export async function checkHealth(persistence: Persistence, uptimeSeconds: number): Promise<Health> {
   const persistenceHealth = await persistence.health();

@@ -11,7 +11,7 @@ const providerParam = {
   schema: { type: 'string', enum: [...oauthProviderIds] satisfies Array<OAuthProviderSettings['id']> },
   description: 'A configured provider (see GET /auth/providers).',
 };
-/** Where the browser lands after a sign-in or a link, on this origin only (server/auth/oauth/safe-redirect.ts). */
+/** Where the browser lands after a sign-in or a link, on this origin only (routers/auth/oauth/safe-redirect.ts). */
 const redirectToParam = {
   name: 'redirectTo',
   in: 'query' as const,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryErrors, deliveryTimeoutMs, sendDelivery } from '../../server/alerts/send-delivery.js';
-import { probeFailureMinimumMs } from '../../server/stores/probe-store.js';
+import { probeFailureMinimumMs } from '../../routers/connections/probe-store.js';
 import { createTargetPolicy } from '../../server/stores/target-policy.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { startPortKinds, type PortKind, type PortKinds } from './support/port-kinds.js';

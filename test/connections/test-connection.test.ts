@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeFailureMinimumMs } from '../../server/stores/probe-store.js';
+import { probeFailureMinimumMs } from '../../routers/connections/probe-store.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 
 describe('POST /api/connections/test', () => {

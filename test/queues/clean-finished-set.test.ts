@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanCallPlan } from '../../server/bullmq/clean-calls.js';
+import { cleanCallPlan } from '../../routers/queues/clean-calls.js';
 import { jobKeySuffixes } from '../../server/bullmq/clean-finished-set.js';
 import { cleanUpTo } from '../../routers/queues/clean-up-to.js';
 import { bullmqCleaner } from '../../routers/queues/purge-queue.js';

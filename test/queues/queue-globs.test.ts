@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameGlobMatcher } from '../../server/bullmq/name-glob.js';
+import { nameGlobMatcher } from '../../routers/metrics/name-glob.js';
 import { globMatches, queueSelected } from '../../server/bullmq/queue-globs.js';
 
 describe('queue name globs', () => {

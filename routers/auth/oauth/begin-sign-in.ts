@@ -1,6 +1,6 @@
 import type { OAuthProvider } from '../../../server/auth/oauth/oauth-provider.js';
 import { openIdClient } from '../../../server/auth/oauth/openid-client-module.js';
-import { sealAttempt, stateCookie, stateLifetimeSeconds } from '../../../server/auth/oauth/state-cookie.js';
+import { sealAttempt, stateCookie, stateLifetimeSeconds } from './state-cookie.js';
 import type { SecretHasher } from '../../../server/auth/secret-hash.js';
 import { callbackUrl } from './callback-url.js';
 

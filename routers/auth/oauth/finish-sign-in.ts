@@ -1,9 +1,9 @@
 import type { Session } from 'lucia';
 import type { AuthService } from '../../../server/auth/auth-service.js';
-import { signInExternalIdentity, type ExternalSignIn } from '../../../server/auth/oauth/link-external-identity.js';
+import { signInExternalIdentity, type ExternalSignIn } from './link-external-identity.js';
 import { OAuthFailure, type ExternalProfile, type OAuthProvider } from '../../../server/auth/oauth/oauth-provider.js';
-import { openAttempt, type SignInAttempt } from '../../../server/auth/oauth/state-cookie.js';
-import type { AdmissionDeps } from '../../../server/auth/oauth/admit-external-user.js';
+import { openAttempt, type SignInAttempt } from './state-cookie.js';
+import type { AdmissionDeps } from './admit-external-user.js';
 import type { EntityManager } from '../../../server/persistence/orm.js';
 import { callbackUrl } from './callback-url.js';
 

@@ -1,11 +1,11 @@
 import type { Request, Response } from 'express';
-import { recordAccountEvent } from '../../../server/audit/record-account-event.js';
+import { recordAccountEvent } from '../record-account-event.js';
 import { identifyRequest } from '../../../server/auth/identity.js';
 import type { OAuthProviders } from '../../../server/auth/oauth/create-providers.js';
-import { linkIdentity } from '../../../server/auth/oauth/link-identity.js';
+import { linkIdentity } from './link-identity.js';
 import { OAuthFailure, type ExternalProfile } from '../../../server/auth/oauth/oauth-provider.js';
-import { safeRedirectPath } from '../../../server/auth/oauth/safe-redirect.js';
-import type { SignInAttempt } from '../../../server/auth/oauth/state-cookie.js';
+import { safeRedirectPath } from './safe-redirect.js';
+import type { SignInAttempt } from './state-cookie.js';
 import { sendError, sendErrorDescription } from '../../../server/http/error-body.js';
 import type { Services } from '../../../server/services.js';
 import { describeError } from '../../../server/trpc/errors.js';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { OAuthProviders } from '../../../server/auth/oauth/create-providers.js';
-import { safeRedirectPath } from '../../../server/auth/oauth/safe-redirect.js';
-import { openAttempt, readStateCookie, stateCookie } from '../../../server/auth/oauth/state-cookie.js';
+import { safeRedirectPath } from './safe-redirect.js';
+import { openAttempt, readStateCookie, stateCookie } from './state-cookie.js';
 import type { Services } from '../../../server/services.js';
 import { auditFailedSignIn, auditSignIn } from './audit-sign-in.js';
 import { beginSignIn } from './begin-sign-in.js';

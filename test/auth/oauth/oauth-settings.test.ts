@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/config.js';
-import { safeRedirectPath } from '../../../server/auth/oauth/safe-redirect.js';
-import { openAttempt, sealAttempt, type SignInAttempt } from '../../../server/auth/oauth/state-cookie.js';
+import { safeRedirectPath } from '../../../routers/auth/oauth/safe-redirect.js';
+import { openAttempt, sealAttempt, type SignInAttempt } from '../../../routers/auth/oauth/state-cookie.js';
 import { createSecretHasher } from '../../../server/auth/secret-hash.js';
 import { bootApp, request, type TestApp } from '../../helpers/app.js';
 import { startServiceProcess } from '../../helpers/process.js';

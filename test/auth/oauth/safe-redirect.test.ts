@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeRedirectPath } from '../../../server/auth/oauth/safe-redirect.js';
+import { safeRedirectPath } from '../../../routers/auth/oauth/safe-redirect.js';
 import { offOriginRedirects, onOriginRedirects } from './safe-redirect-cases.js';
 
 const origin = 'https://bullpen.example.test';

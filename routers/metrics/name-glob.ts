@@ -1,4 +1,4 @@
-import { globMatches } from './queue-globs.js';
+import { globMatches } from '../../server/bullmq/queue-globs.js';
 
 /**
  * A matcher for a comma-separated list of name globs (`*` any run of

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../contracts/app-error.js';
 import { admitNewUser, type AdmissionRequest } from '../admit-new-user.js';
-import { User } from '../../persistence/entities/user.js';
-import type { EntityManager } from '../../persistence/orm.js';
-import { OAuthFailure } from './oauth-provider.js';
+import { User } from '../../../server/persistence/entities/user.js';
+import type { EntityManager } from '../../../server/persistence/orm.js';
+import { OAuthFailure } from '../../../server/auth/oauth/oauth-provider.js';
 
 /** What the sign-up policy needs besides the unit of work and the person. */
 export type AdmissionDeps = Pick<AdmissionRequest, 'config' | 'hash' | 'instanceOrganizationId'>;

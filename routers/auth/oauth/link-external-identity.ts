@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { ExternalIdentity } from '../../persistence/entities/external-identity.js';
-import { User } from '../../persistence/entities/user.js';
-import type { EntityManager } from '../../persistence/orm.js';
-import { normalizeEmail } from '../views.js';
+import { ExternalIdentity } from '../../../server/persistence/entities/external-identity.js';
+import { User } from '../../../server/persistence/entities/user.js';
+import type { EntityManager } from '../../../server/persistence/orm.js';
+import { normalizeEmail } from '../../../server/auth/views.js';
 import { admitExternalUser, type AdmissionDeps } from './admit-external-user.js';
-import { OAuthFailure, type ExternalProfile } from './oauth-provider.js';
+import { OAuthFailure, type ExternalProfile } from '../../../server/auth/oauth/oauth-provider.js';
 
 export interface ExternalSignIn {
   userId: string;

@@ -1,6 +1,6 @@
-import { ApiToken } from '../persistence/entities/api-token.js';
-import { Session } from '../persistence/entities/session.js';
-import type { EntityManager } from '../persistence/orm.js';
+import { ApiToken } from '../../server/persistence/entities/api-token.js';
+import { Session } from '../../server/persistence/entities/session.js';
+import type { EntityManager } from '../../server/persistence/orm.js';
 
 export interface EndedCredentials {
   endedSessions: number;

@@ -1,5 +1,5 @@
 import type { Session } from 'lucia';
-import type { Context } from '../trpc/context.js';
+import type { Context } from '../../server/trpc/context.js';
 
 /** Sets the session cookie (HttpOnly, SameSite=Lax, Secure when APP_BASE_URL is https) on the response. */
 export function writeSessionCookie(ctx: Context, session: Session): void {

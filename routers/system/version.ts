@@ -1,4 +1,4 @@
-import packageJson from '../package.json' with { type: 'json' };
+import packageJson from '../../package.json' with { type: 'json' };
 
 /** The service's version (semver): the client package's and the OpenAPI document's too. */
 export const serviceVersion: string = packageJson.version;

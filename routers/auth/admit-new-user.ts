@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../contracts/app-error.js';
 import type { Role } from '../../contracts/system.js';
-import type { Config } from '../config.js';
-import { InstanceSetting } from '../persistence/entities/instance-setting.js';
-import { Membership } from '../persistence/entities/membership.js';
-import type { EntityManager } from '../persistence/orm.js';
-import { addOrganization } from './create-organization.js';
-import { firstOwnerKey, instanceClaimed } from './instance-claim.js';
-import { acceptInvitation, findUsableInvitation } from './invitation-token.js';
-import type { SecretHasher } from './secret-hash.js';
-import { setupTokenHashKey, setupTokenRequired } from './setup-token.js';
+import type { Config } from '../../server/config.js';
+import { InstanceSetting } from '../../server/persistence/entities/instance-setting.js';
+import { Membership } from '../../server/persistence/entities/membership.js';
+import type { EntityManager } from '../../server/persistence/orm.js';
+import { addOrganization } from '../../server/auth/create-organization.js';
+import { firstOwnerKey, instanceClaimed } from '../../server/auth/instance-claim.js';
+import { acceptInvitation, findUsableInvitation } from '../../server/auth/invitation-token.js';
+import type { SecretHasher } from '../../server/auth/secret-hash.js';
+import { setupTokenHashKey, setupTokenRequired } from '../../server/auth/setup-token.js';
 
 export interface AdmissionRequest {
   em: EntityManager;

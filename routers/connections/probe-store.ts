@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Cluster } from 'ioredis';
 import { AppError } from '../../contracts/app-error.js';
-import { createStoreClient, type StoreClient, type StoreEndpoint } from './redis-client.js';
-import { assertTargetsAllowed, seedTargets, type TargetPolicy } from './target-policy.js';
+import { createStoreClient, type StoreClient, type StoreEndpoint } from '../../server/stores/redis-client.js';
+import { assertTargetsAllowed, seedTargets, type TargetPolicy } from '../../server/stores/target-policy.js';
 
 export interface StoreProbe {
   ok: boolean;

@@ -1,7 +1,7 @@
 import { AppError } from '../../contracts/app-error.js';
-import { Membership } from '../persistence/entities/membership.js';
-import type { EntityManager } from '../persistence/orm.js';
-import { actsWithToken, type Actor } from './actor.js';
+import { Membership } from '../../server/persistence/entities/membership.js';
+import type { EntityManager } from '../../server/persistence/orm.js';
+import { actsWithToken, type Actor } from '../../server/auth/actor.js';
 
 /**
  * Whether the actor is the instance owner: an owner of the local (instance)

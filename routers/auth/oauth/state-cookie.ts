@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { AuthorizationChecks } from './oauth-provider.js';
-import type { SecretHasher } from '../secret-hash.js';
+import type { AuthorizationChecks } from '../../../server/auth/oauth/oauth-provider.js';
+import type { SecretHasher } from '../../../server/auth/secret-hash.js';
 
 export const stateCookieName = 'bullpen_oauth';
 /** Only the callback reads it. */

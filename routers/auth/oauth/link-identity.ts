@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { ExternalIdentity } from '../../persistence/entities/external-identity.js';
-import type { EntityManager } from '../../persistence/orm.js';
-import { OAuthFailure, type ExternalProfile } from './oauth-provider.js';
+import { ExternalIdentity } from '../../../server/persistence/entities/external-identity.js';
+import type { EntityManager } from '../../../server/persistence/orm.js';
+import { OAuthFailure, type ExternalProfile } from '../../../server/auth/oauth/oauth-provider.js';
 
 const inUse = (provider: string) =>
   new OAuthFailure('identity_in_use', `this ${provider} account already signs in as another user`);

@@ -1,8 +1,8 @@
 import type { AuditOutcome } from '../../contracts/audit.js';
-import type { Logger } from '../logger.js';
-import { Membership } from '../persistence/entities/membership.js';
-import type { Persistence } from '../persistence/persistence.js';
-import { recordAuditEvent } from './record-audit-event.js';
+import type { Logger } from '../../server/logger.js';
+import { Membership } from '../../server/persistence/entities/membership.js';
+import type { Persistence } from '../../server/persistence/persistence.js';
+import { recordAuditEvent } from '../../server/audit/record-audit-event.js';
 
 /**
  * An event about a user's own account (sign-up, password change or reset),

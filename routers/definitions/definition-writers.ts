@@ -2,13 +2,13 @@ import type { JobSchedulerJson } from 'bullmq';
 import type { AlertRuleType, AlertRuleView } from '../../contracts/alerts.js';
 import type { ConnectionRecord, CreateConnectionInput, UpdateConnectionInput } from '../../contracts/connections.js';
 import type { Schedule, Scheduler, SchedulerJobOptions } from '../../contracts/schedulers.js';
-import type { QueueRef } from '../bullmq/queue-key.js';
-import type { ResolvedQueue } from '../bullmq/resolve-queue.js';
-import type { EntityManager } from '../persistence/orm.js';
-import type { UrlCipher } from '../secrets/url-cipher.js';
-import type { StoreHandle } from '../stores/store-handle.js';
-import type { StoreRegistry } from '../stores/store-registry.js';
-import type { TargetPolicy } from '../stores/target-policy.js';
+import type { QueueRef } from '../../server/bullmq/queue-key.js';
+import type { ResolvedQueue } from '../../server/bullmq/resolve-queue.js';
+import type { EntityManager } from '../../server/persistence/orm.js';
+import type { UrlCipher } from '../../server/secrets/url-cipher.js';
+import type { StoreHandle } from '../../server/stores/store-handle.js';
+import type { StoreRegistry } from '../../server/stores/store-registry.js';
+import type { TargetPolicy } from '../../server/stores/target-policy.js';
 
 interface ConnectionWrite {
   em: EntityManager;

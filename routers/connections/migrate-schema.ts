@@ -1,7 +1,7 @@
-import { loadBullmq } from '../bullmq/bullmq-module.js';
-import type { StoreEndpoint } from '../stores/redis-client.js';
-import type { TargetPolicy } from '../stores/target-policy.js';
-import { createPostgresPool } from './postgres-pool.js';
+import { loadBullmq } from '../../server/bullmq/bullmq-module.js';
+import type { StoreEndpoint } from '../../server/stores/redis-client.js';
+import type { TargetPolicy } from '../../server/stores/target-policy.js';
+import { createPostgresPool } from '../../server/postgres/postgres-pool.js';
 
 /**
  * Brings a schema up to this BullMQ's version with BullMQ's own migrations

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../contracts/app-error.js';
-import type { StoreEndpoint } from '../stores/redis-client.js';
-import { seedTargets, type TargetPolicy } from '../stores/target-policy.js';
-import { createPostgresPool } from './postgres-pool.js';
-import { checkSchema } from './schema-check.js';
+import type { StoreEndpoint } from '../../server/stores/redis-client.js';
+import { seedTargets, type TargetPolicy } from '../../server/stores/target-policy.js';
+import { createPostgresPool } from '../../server/postgres/postgres-pool.js';
+import { checkSchema } from '../../server/postgres/schema-check.js';
 
 export interface PostgresProbe {
   ok: boolean;
