@@ -4,7 +4,7 @@ import { partsOf, proceduresOf } from '../../server/trpc/trpc-internals.js';
 import { postgresBed } from '../helpers/postgres-bed.js';
 import { fillPath } from '../helpers/routes.js';
 import { isDocumented } from './support/documented-codes.js';
-import { confirmationUndocumented, notYetOnPostgres, walkCalls, type WalkTargets } from './support/route-walk-calls.js';
+import { notYetOnPostgres, walkCalls, type WalkTargets } from './support/route-walk-calls.js';
 
 /**
  * Every connection-scoped procedure of the root router, called over REST on a
@@ -116,8 +116,7 @@ describe('refusals on a PostgreSQL connection', () => {
       const allowed = answer.status === expected[0] && answer.body?.code === expected[1];
       const notPorted = notYetOnPostgres.includes(route.procedure) && answer.body?.code === 'NOT_SUPPORTED_BY_BACKEND';
       if (!allowed && !notPorted) problems.push(`${route.procedure} ${what}: ${answer.status} ${answer.body?.code}`);
-      const known = expected[1] === 'CONFIRMATION_MISMATCH' && confirmationUndocumented.includes(route.procedure);
-      if (allowed && !known && !isDocumented(document, route.method, route.path, expected[0], expected[1]))
+      if (allowed && !isDocumented(document, route.method, route.path, expected[0], expected[1]))
         problems.push(`${route.procedure} ${what}: ${expected[1]} not documented`);
     };
     const walk = bed.fixture.queue('walk');

@@ -49,8 +49,20 @@ export function impliedErrorCodes(operation: OperationFacts): ErrorCode[] {
   if (operation.meta.queue === 'create') codes.push('UNSUPPORTED_QUEUE_NAME'); // a new queue BullMQ would refuse
   if (honoursIdempotencyKey(operation.meta)) codes.push('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
   if (protectionRefusal(operation)) codes.push('CONNECTION_PROTECTED');
+  if (takesConfirmName(operation)) codes.push('CONFIRMATION_MISMATCH'); // decideCall: a confirmName sent must be right
   if (reasonRefusal(operation)) codes.push('REASON_REQUIRED');
   return codes;
+}
+
+type RequestBody = { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+
+/** Whether the route takes `confirmName`, in its query or its body (wherever sent, a wrong one is refused). */
+function takesConfirmName({ operation }: Pick<OperationFacts, 'operation'>): boolean {
+  const parameters = (operation.parameters ?? []) as Array<{ name?: string }>;
+  if (parameters.some((parameter) => parameter.name === 'confirmName')) return true;
+  const properties = (operation.requestBody as RequestBody | undefined)?.content?.['application/json']?.schema
+    ?.properties;
+  return properties !== undefined && 'confirmName' in properties;
 }
 
 /** Whether the route writes to the store (its permission changes it): what a store out of memory refuses. */

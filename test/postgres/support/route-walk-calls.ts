@@ -18,26 +18,12 @@ export interface WalkCall {
 }
 
 /**
- * Procedures that answer 400 NOT_SUPPORTED_BY_BACKEND on PostgreSQL today
- * (being ported): the walk holds each to that answer and every other
- * connection-scoped procedure to success. Shrink it as routes are ported:
- * a listed procedure that succeeds fails the walk until it is removed here.
+ * Procedures that answer 400 NOT_SUPPORTED_BY_BACKEND on PostgreSQL (none
+ * since every route was ported): the walk holds each to that answer and every
+ * other connection-scoped procedure to success; a listed procedure that
+ * succeeds fails the walk until it is removed here.
  */
 export const notYetOnPostgres: readonly string[] = [];
-
-/**
- * Found by the walk, on both kinds of connection: these routes answer a wrong
- * confirmName 400 CONFIRMATION_MISMATCH, which their OpenAPI 400 response does
- * not list (server/http/openapi/error-responses.ts). Remove each once documented.
- */
-export const confirmationUndocumented: readonly string[] = [
-  'storeKeys.delete',
-  'jobs.clearLogs',
-  'jobs.clearStacktraces',
-  'jobs.move',
-  'schedulers.delete',
-  'jobs.remove',
-];
 
 const onQueue = (t: WalkTargets) => ({ connectionId: t.connectionId, queueName: t.queue });
 const onJob = (t: WalkTargets, jobId: string) => ({ ...onQueue(t), jobId });
