@@ -66,11 +66,18 @@ describe('discovery of 1,000 queues among other keys', () => {
       request(`${app.api}/c/main/queues?page=3&pageSize=100&sort=failed`),
     );
     expect(sorted).toEqual(['evalsha', 'evalsha']);
-    // A state, a count sort and the totals together: still one call for the 1,000 queues, one for the page.
+    // A state, a count sort and the totals together read the tracked counts: once they caught up (the
+    // sort above started them), only the page's call for the 1,000 queues.
+    const store = app.services.stores.handle((await app.services.connections.find('main'))!);
+    const refs = await app.services.queueDirectory.list(store);
+    for (let tries = 0; !(await store.counts.totals(refs)); tries++) {
+      expect(tries).toBeLessThan(100);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const found = await commandsDuring(client, () =>
       request(`${app.api}/c/main/queues?state=idle&sort=failed&totals=true&pageSize=100`),
     );
-    expect(found).toEqual(['evalsha', 'evalsha']);
+    expect(found).toEqual(['evalsha']);
     console.info(
       `1,000 queues, 5,000 other keys: first page ${timings[0]!.toFixed(0)} ms (scan), later pages ${Math.max(...timings.slice(1)).toFixed(0)} ms at most`,
     );
