@@ -13,10 +13,14 @@ const largeColumns = {
 /** A field this large is named in a refusal (as the Redis script names them). */
 const namedFieldBytes = 1024;
 
-const sizeOf = (column: string) =>
-  column === 'failed_reason' || column === 'name'
-    ? `octet_length(COALESCE(j.${column}, ''))`
-    : `octet_length(COALESCE(j.${column}::text, ''))`;
+/** jsonb columns, read as PostgreSQL's own JSON text: the hash's text with no parse in pg and no JSON.stringify after. */
+const jsonColumns = ['data', 'opts', 'return_value', 'stacktrace', 'progress'] as const;
+const isJson = (column: string) => (jsonColumns as readonly string[]).includes(column);
+
+/** The text of each large column, computed once (the size and the answer share it) in the lateral `t`. */
+const textsLateral = `CROSS JOIN LATERAL (SELECT ${jsonColumns.map((column) => `j.${column}::text AS ${column}`).join(', ')} OFFSET 0) t`;
+const textOf = (column: string) => (isJson(column) ? `t.${column}` : `j.${column}`);
+const sizeOf = (column: string) => `octet_length(COALESCE(${textOf(column)}, ''))`;
 const bytesExpression = Object.keys(largeColumns).map(sizeOf).join(' + ');
 const sizesExpression = `json_build_object(${Object.entries(largeColumns)
   .map(([column, field]) => `'${field}', ${sizeOf(column)}`)
@@ -24,7 +28,7 @@ const sizesExpression = `json_build_object(${Object.entries(largeColumns)
 /** The job's columns, the large ones only when the job is within the cap. */
 const cappedColumns = readColumns.job
   .map((column) =>
-    column in largeColumns ? `CASE WHEN s.bytes <= $4 THEN j.${column} END AS ${column}` : `j.${column}`,
+    column in largeColumns ? `CASE WHEN s.bytes <= $4 THEN ${textOf(column)} END AS ${column}` : `j.${column}`,
   )
   .join(', ');
 
@@ -45,7 +49,8 @@ export type CappedJobRead =
  * jsonb's own JSON text, a few bytes longer than JSON.stringify's), and over
  * `maxBytes` only that size and its fields of 1 KiB or more, never the job
  * (the caller answers 422 RESPONSE_TOO_LARGE naming the field route);
- * otherwise the row, its log count and its children's counts and first keys.
+ * otherwise the row (its jsonb columns as that text: `jobHashFromRow(row,
+ * 'text')`), its log count and its children's counts and first keys.
  */
 export async function cappedJobDetail(
   db: Db,
@@ -63,7 +68,8 @@ export async function cappedJobDetail(
               WHERE d.parent_queue = j.queue AND d.parent_id = j.id GROUP BY status) c) AS dependency_counts,
             (SELECT json_agg(child_key) FROM (SELECT child_key FROM job_dependency d
               WHERE d.parent_queue = j.queue AND d.parent_id = j.id ORDER BY child_key LIMIT $3) k) AS child_keys
-       FROM job j CROSS JOIN LATERAL (SELECT ${bytesExpression} AS bytes OFFSET 0) s
+       FROM job j ${textsLateral}
+            CROSS JOIN LATERAL (SELECT ${bytesExpression} AS bytes OFFSET 0) s
       WHERE j.queue = $1 AND j.id = $2`,
     values: [queue, id, childLimit, maxBytes],
   });
