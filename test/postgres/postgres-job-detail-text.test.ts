@@ -5,7 +5,8 @@ import { settlePostgresJobs } from '../helpers/postgres-queues.js';
 /**
  * The job detail reads its jsonb columns as PostgreSQL's JSON text (no parse
  * in the driver): what it answers must be what BullMQ's own Job reads from
- * the same row, key order and number spelling included.
+ * the same row, key order and number spelling included; its other columns
+ * come in the same JSON object (one field for the driver), numbers as numbers.
  */
 const bed = postgresBed();
 
@@ -38,6 +39,10 @@ describe('job detail on PostgreSQL, jsonb columns read as text', () => {
       expect(JSON.stringify(progress)).toBe(JSON.stringify(job!.progress));
       expect(stacktrace).toEqual(job!.stacktrace);
       expect(opts).toMatchObject(JSON.parse(JSON.stringify(job!.opts)));
+      // The bigint columns come as JSON numbers now: the same integers.
+      const { timestamp, processedOn, finishedOn, attemptsMade, delay, priority, name, failedReason } = job!;
+      expect(detail.body).toMatchObject({ timestamp, processedOn, finishedOn, attemptsMade, delay, priority, name });
+      expect(detail.body.failedReason ?? undefined).toBe(failedReason ?? undefined);
     }
     const ok = await bed.call('GET', bed.queueUrl('awkward', `/jobs/${completed}`));
     expect(ok.body).toMatchObject({ returnvalue: 'ok', progress: { step: 'é', of: [1, 2], pct: 50.5 } });
