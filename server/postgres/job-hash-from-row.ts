@@ -3,23 +3,28 @@ import type { JobRow } from './schema-columns.js';
 
 const text = (value: unknown): string | undefined =>
   value === null || value === undefined ? undefined : String(value);
-const json = (value: unknown): string | undefined =>
+const stringified = (value: unknown): string | undefined =>
   value === null || value === undefined ? undefined : JSON.stringify(value);
 
-/** A job row as the job hash BullMQ keeps on Redis (field → text), so one decoding serves both kinds. */
-export function jobHashFromRow(row: JobRow): JobHash {
+/**
+ * A job row as the job hash BullMQ keeps on Redis (field → text), so one
+ * decoding serves both kinds. `json`: how the row holds its jsonb columns,
+ * parsed by pg (the default) or read as `::text` (kept as they are).
+ */
+export function jobHashFromRow(row: JobRow, json: 'parsed' | 'text' = 'parsed'): JobHash {
+  const jsonText = json === 'text' ? text : stringified;
   const hash: JobHash = {
     name: text(row.name),
-    data: json(row.data),
-    opts: json(row.opts),
+    data: jsonText(row.data),
+    opts: jsonText(row.opts),
     priority: text(row.priority),
     delay: text(row.delay_ms),
     atm: text(row.attempts_made),
     ats: text(row.attempts_started),
-    progress: json(row.progress),
-    returnvalue: json(row.return_value),
+    progress: jsonText(row.progress),
+    returnvalue: jsonText(row.return_value),
     failedReason: text(row.failed_reason),
-    stacktrace: json(row.stacktrace),
+    stacktrace: jsonText(row.stacktrace),
     pb: text(row.processed_by),
     timestamp: text(row.added_at_ms),
     processedOn: text(row.processed_at_ms),

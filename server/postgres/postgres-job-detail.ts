@@ -13,20 +13,28 @@ const largeColumns = {
 /** A field this large is named in a refusal (as the Redis script names them). */
 const namedFieldBytes = 1024;
 
-const sizeOf = (column: string) =>
-  column === 'failed_reason' || column === 'name'
-    ? `octet_length(COALESCE(j.${column}, ''))`
-    : `octet_length(COALESCE(j.${column}::text, ''))`;
+/** jsonb columns, read as PostgreSQL's own JSON text: the hash's text with no parse in pg and no JSON.stringify after. */
+const jsonColumns = ['data', 'opts', 'return_value', 'stacktrace', 'progress'] as const;
+const isJson = (column: string) => (jsonColumns as readonly string[]).includes(column);
+
+/** The text of each large column, computed once (the size and the answer share it) in the lateral `t`. */
+const textsLateral = `CROSS JOIN LATERAL (SELECT ${jsonColumns.map((column) => `j.${column}::text AS ${column}`).join(', ')} OFFSET 0) t`;
+const textOf = (column: string) => (isJson(column) ? `t.${column}` : `j.${column}`);
+const sizeOf = (column: string) => `octet_length(COALESCE(${textOf(column)}, ''))`;
 const bytesExpression = Object.keys(largeColumns).map(sizeOf).join(' + ');
 const sizesExpression = `json_build_object(${Object.entries(largeColumns)
   .map(([column, field]) => `'${field}', ${sizeOf(column)}`)
   .join(', ')})`;
-/** The job's columns, the large ones only when the job is within the cap. */
-const cappedColumns = readColumns.job
-  .map((column) =>
-    column in largeColumns ? `CASE WHEN s.bytes <= $4 THEN j.${column} END AS ${column}` : `j.${column}`,
+/**
+ * The job's columns as one JSON object, the large ones only when the job is
+ * within the cap: one field for the driver to describe and parse, not 25.
+ */
+const cappedJob = `json_build_object(${readColumns.job
+  .map(
+    (column) =>
+      `'${column}', ${column in largeColumns ? `CASE WHEN s.bytes <= $4 THEN ${textOf(column)} END` : `j.${column}`}`,
   )
-  .join(', ');
+  .join(', ')})`;
 
 export type CappedJobRead =
   | undefined
@@ -45,7 +53,9 @@ export type CappedJobRead =
  * jsonb's own JSON text, a few bytes longer than JSON.stringify's), and over
  * `maxBytes` only that size and its fields of 1 KiB or more, never the job
  * (the caller answers 422 RESPONSE_TOO_LARGE naming the field route);
- * otherwise the row, its log count and its children's counts and first keys.
+ * otherwise the row (its jsonb columns as that text: `jobHashFromRow(row,
+ * 'text')`; its numbers as JSON numbers), its log count and its children's
+ * counts and first keys, all in one JSON column.
  */
 export async function cappedJobDetail(
   db: Db,
@@ -57,24 +67,27 @@ export async function cappedJobDetail(
   // Named, so each pooled session plans this long statement once.
   const { rows } = await db.query({
     name: 'bullpen-capped-job-detail',
-    text: `SELECT s.bytes, CASE WHEN s.bytes > $4 THEN ${sizesExpression} END AS sizes, ${cappedColumns},
-            (SELECT COUNT(*) FROM job_log l WHERE l.queue = j.queue AND l.job_id = j.id) AS logs_count,
-            (SELECT json_object_agg(status, n) FROM (SELECT status, COUNT(*) AS n FROM job_dependency d
-              WHERE d.parent_queue = j.queue AND d.parent_id = j.id GROUP BY status) c) AS dependency_counts,
-            (SELECT json_agg(child_key) FROM (SELECT child_key FROM job_dependency d
-              WHERE d.parent_queue = j.queue AND d.parent_id = j.id ORDER BY child_key LIMIT $3) k) AS child_keys
-       FROM job j CROSS JOIN LATERAL (SELECT ${bytesExpression} AS bytes OFFSET 0) s
+    text: `SELECT json_build_object('bytes', s.bytes, 'sizes', CASE WHEN s.bytes > $4 THEN ${sizesExpression} END,
+            'job', ${cappedJob},
+            'logs_count', (SELECT COUNT(*) FROM job_log l WHERE l.queue = j.queue AND l.job_id = j.id),
+            'dependency_counts', (SELECT json_object_agg(status, n) FROM (SELECT status, COUNT(*) AS n FROM job_dependency d
+              WHERE d.parent_queue = j.queue AND d.parent_id = j.id GROUP BY status) c),
+            'child_keys', (SELECT json_agg(child_key) FROM (SELECT child_key FROM job_dependency d
+              WHERE d.parent_queue = j.queue AND d.parent_id = j.id ORDER BY child_key LIMIT $3) k)) AS detail
+       FROM job j ${textsLateral}
+            CROSS JOIN LATERAL (SELECT ${bytesExpression} AS bytes OFFSET 0) s
       WHERE j.queue = $1 AND j.id = $2`,
     values: [queue, id, childLimit, maxBytes],
   });
-  const row = rows[0] as
-    | (JobRow & {
+  const row = rows[0]?.detail as
+    | {
         bytes: number;
         sizes: Record<string, number> | null;
-        logs_count: string;
+        job: JobRow;
+        logs_count: number;
         dependency_counts: Record<string, number> | null;
         child_keys: string[] | null;
-      })
+      }
     | undefined;
   if (!row) return undefined;
   if (row.sizes) {
@@ -83,7 +96,7 @@ export async function cappedJobDetail(
   }
   return {
     found: 'job',
-    row,
+    row: row.job,
     logsCount: Number(row.logs_count),
     dependencyCounts: row.dependency_counts ?? {},
     childKeys: row.child_keys ?? [],

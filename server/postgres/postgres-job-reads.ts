@@ -90,7 +90,7 @@ export async function readDetail(db: Db, schema: string, options: ReadJobDetailO
     : undefined;
   if (!read) return missing(db, schema, options);
   if (read.found === 'too-big') return { ...read, prefix: schema };
-  const hash = jobHashFromRow(read.row) as Record<string, string>;
+  const hash = jobHashFromRow(read.row, 'text') as Record<string, string>;
   const parentKey = hash.parentKey;
   const [parentRefs, childRefs] = await Promise.all([
     refsOf(db, schema, parentKey ? [parentKey] : []),
