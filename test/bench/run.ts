@@ -8,11 +8,12 @@
  * filters and totals, metrics, Prometheus) and writes no results file;
  * `--only purge [--rounds N]` the purge figures alone (N rounds, default 3);
  * `--only postgres` the PostgreSQL-backed store against bull-board alone;
+ * `--only core` issue 16's figures and the 10,000-queue store (the full run without issue 31's and 36's);
  * `bulk`, `cluster`, `streams` issue 36's million-job retry and purge, 3-master
  * cluster (on BASE+10..12) and 1,000 event streams alone.
  * `--queues N` sizes the many-queues store (100000: issue 36); `--keep-store DIR` keeps it in DIR between runs.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -20,6 +21,7 @@ import { bullpenEntry } from './bullpen-runtime.js';
 import { rssPeakWatcher, waitUntilIdle } from './cpu.js';
 import { startServer, type ServerProcess } from './processes.js';
 import { writeResults } from './results-file.js';
+import type { BenchResults } from './readme-table.js';
 import { startRedis } from './redis-server.js';
 import {
   cloneFinishedJobs,
@@ -70,7 +72,7 @@ const option = (name: string) => {
 const only = option('--only');
 // `--queues N` sizes the many-queues store (N queues among 200 other keys per queue): 100000 is issue 36's.
 if (option('--queues')) scale.many = manyQueuesScale(Number(option('--queues')));
-const onlyNames = ['many-queues', 'purge', 'postgres', 'bulk', 'cluster', 'streams'];
+const onlyNames = ['core', 'many-queues', 'purge', 'postgres', 'bulk', 'cluster', 'streams'];
 if (only !== undefined && !onlyNames.includes(only))
   throw new Error(`--only takes ${onlyNames.join(', ')}, not ${only}`);
 const portBase = Number(option('--ports') ?? 6410);
@@ -155,8 +157,20 @@ async function main(): Promise<void> {
     await rm(dataDir, { recursive: true, force: true });
   }
   if (only === 'postgres') await keepEarlierRows();
-  if (only === undefined || only === 'postgres') await writeResults(quick ? 'quick' : 'full');
+  if (only === 'core') await keepSkippedRows();
+  if (only === undefined || only === 'postgres' || only === 'core') await writeResults(quick ? 'quick' : 'full');
   else console.log(`\n${renderTable()}`);
+}
+
+/** `--only core` (issue 16's figures and the 10,000-queue store): the rows of the scenarios it skips stay from the last file. */
+async function keepSkippedRows(): Promise<void> {
+  const file = path.join(import.meta.dirname, 'results', 'latest.json');
+  const earlier = JSON.parse(await readFile(file, 'utf8')) as BenchResults;
+  const produced = new Set(rows.map((row) => row.target));
+  const kept = earlier.rows.filter((row) => row.target !== '—' && !produced.has(row.target));
+  if (kept.length === 0) return;
+  const from = `from the ${earlier.scale} run of ${earlier.date.slice(0, 10)}`;
+  rows.push({ target: '—', figure: 'rows below (scenarios --only core skips)', value: from, goal: '' }, ...kept);
 }
 
 /** Every figure but the 10,000-queue ones: 1,000 queues, Bullpen beside bull-board and the bare floor. */
