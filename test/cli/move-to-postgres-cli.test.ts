@@ -7,6 +7,9 @@ import { failJobs } from '../helpers/queues.js';
 import { storeFixture } from '../helpers/stores.js';
 
 /** `bullpen move … --to-conn pg-main`: a Redis queue's failed jobs moved into a saved PostgreSQL connection by name. */
+/** `bullpen move` from the Redis queue `emails` to the one of the same name on the PostgreSQL connection. */
+const moveToPostgres = ['move', 'emails', '--conn', 'main', '--to', 'emails', '--to-conn', 'pg-main'];
+
 describe('bullpen move --to-conn (a Redis queue into PostgreSQL)', () => {
   const redis = storeFixture();
   let pg: PostgresQueueFixture;
@@ -33,34 +36,11 @@ describe('bullpen move --to-conn (a Redis queue into PostgreSQL)', () => {
   });
 
   it('counts with --dry-run, then moves the failed jobs into the PostgreSQL queue, keeping data and attempts', async () => {
-    const dry = await bullpen([
-      'move',
-      'emails',
-      '--conn',
-      'main',
-      '--to',
-      'emails',
-      '--to-conn',
-      'pg-main',
-      '--status',
-      'failed',
-      '--dry-run',
-    ]);
+    const dry = await bullpen([...moveToPostgres, '--status', 'failed', '--dry-run']);
     expect(dry.stdout).toBe('would move 2 job(s) from emails to emails (pg-main)\n');
     expect(await source.getFailedCount()).toBe(2);
 
-    const run = await bullpen([
-      'move',
-      'emails',
-      '--conn',
-      'main',
-      '--to',
-      'emails',
-      '--to-conn',
-      'pg-main',
-      '--status',
-      'failed',
-    ]);
+    const run = await bullpen([...moveToPostgres, '--status', 'failed']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('moved 2 job(s) from emails to emails (pg-main)\n');
@@ -72,18 +52,7 @@ describe('bullpen move --to-conn (a Redis queue into PostgreSQL)', () => {
   });
 
   it('answers a job that is not there NOT_FOUND (--json: the API result)', async () => {
-    const run = await bullpen([
-      'move',
-      'emails',
-      '--conn',
-      'main',
-      '--to',
-      'emails',
-      '--to-conn',
-      'pg-main',
-      '--json',
-      'gone',
-    ]);
+    const run = await bullpen([...moveToPostgres, '--json', 'gone']);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({
       succeeded: 0,
