@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { parseEventFields, type EventFeed, type StoreEventListener } from '../events/event-feed.js';
+import { readEventPage } from './event-page.js';
+import { EventWindow, type EventSnapshot } from './event-window.js';
 
-/** What this module reads of BullMQ's `event` table (held by test/postgres/bullmq-schema.test.ts). */
-export const eventColumns = { event: ['queue', 'id', 'event', 'data'] } as const;
+export { eventColumns } from './event-page.js';
 
 /**
  * How often open feeds read their queue's events without a NOTIFY. BullMQ's
@@ -12,14 +13,12 @@ export const eventColumns = { event: ['queue', 'id', 'event', 'data'] } as const
  * can be. Only queues someone watches are read.
  */
 export const eventPollMs = 2000;
-/** Events read per statement; a fuller backlog takes more statements at once. */
-const eventsPerRead = 500;
 
 interface QueueFeed {
   queue: string;
   listener: StoreEventListener;
-  /** The newest event id delivered (BullMQ's ids grow with one sequence). */
-  cursor: string;
+  /** The ids delivered and still to read again (BullMQ's ids grow with one sequence, but commit in any order). */
+  window: EventWindow;
   reading?: Promise<void> | undefined;
   again: boolean;
 }
@@ -49,7 +48,7 @@ export class PostgresEventFeeds {
       `SELECT COALESCE(MAX(id), 0)::text AS max FROM event WHERE queue = $1`,
       [queue],
     );
-    const feed: QueueFeed = { queue, listener, cursor: rows[0]!.max, again: false };
+    const feed: QueueFeed = { queue, listener, window: new EventWindow(BigInt(rows[0]!.max)), again: false };
     this.feeds.add(feed);
     this.timer ??= setInterval(() => this.tick(), eventPollMs).unref();
     return { close: () => this.remove(feed) };
@@ -125,20 +124,22 @@ export class PostgresEventFeeds {
       });
   }
 
+  /** Reads from the window's floor to the newest event, delivering the ids not delivered yet. */
   private async drain(feed: QueueFeed): Promise<void> {
     const pool = await this.pool();
+    let after = feed.window.floor;
+    let first: EventSnapshot | undefined;
     for (;;) {
-      const { rows } = await pool.query<{ id: string; event: string; data: Record<string, unknown> | null }>(
-        `SELECT id::text AS id, event, data FROM event WHERE queue = $1 AND id > $2::bigint ORDER BY id LIMIT $3`,
-        [feed.queue, feed.cursor, eventsPerRead],
-      );
+      const { rows, full, snapshot } = await readEventPage(pool, feed.queue, after);
+      first ??= snapshot;
       for (const row of rows) {
         if (!this.feeds.has(feed)) return;
-        feed.cursor = row.id;
+        after = BigInt(row.id);
+        if (!feed.window.admit(after)) continue;
         const fields = Object.fromEntries(Object.entries(row.data ?? {}).map(([key, value]) => [key, asText(value)]));
         feed.listener.event(row.event, row.id, parseEventFields(row.event, fields));
       }
-      if (rows.length < eventsPerRead) return;
+      if (!full) return feed.window.settle(first, snapshot);
     }
   }
 }
