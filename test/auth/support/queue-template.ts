@@ -1,4 +1,4 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue, Worker, createPostgresBackend } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { deleteKeysMatching } from '../../helpers/stores.js';
 
@@ -81,4 +81,34 @@ export class QueueTemplate {
   async removeAll(): Promise<void> {
     await deleteKeysMatching(this.redis, `${this.prefix}:*`);
   }
+}
+
+/** The same queue on BullMQ's PostgreSQL backend (`connection`: its connectionString and schema), by a real Worker. */
+export async function buildPostgresTemplate(
+  connection: { connectionString: string; schema: string },
+  name: string,
+): Promise<void> {
+  const queue = new Queue(name, { connection }, createPostgresBackend);
+  await queue.add('fails', { tag: templateTag, fail: true }, { jobId: templateJobs.failed });
+  await queue.add('succeeds', { tag: templateTag }, { jobId: templateJobs.completed });
+  const worker = new Worker(
+    name,
+    async (job) => {
+      await job.log(`tried ${job.id}`);
+      if (job.data.fail) throw new Error('matrix failure');
+    },
+    { connection },
+    createPostgresBackend as never,
+  );
+  await new Promise<void>((resolve) => {
+    let count = 0;
+    const settle = () => ++count === 2 && resolve();
+    worker.on('completed', settle).on('failed', settle);
+  });
+  await worker.close();
+  await queue.add('waits', { tag: templateTag }, { jobId: templateJobs.waiting });
+  await queue.add('later', { tag: templateTag }, { jobId: templateJobs.delayed, delay: 3_600_000 });
+  await queue.add('urgent', { tag: templateTag }, { jobId: templateJobs.prioritized, priority: 5 });
+  await queue.upsertJobScheduler(templateScheduler, { every: 3_600_000 }, { name: 'tick', data: { tag: templateTag } });
+  await queue.close();
 }
