@@ -9,10 +9,13 @@
  * visible belongs to a transaction running then (ids are drawn after the job writes that give
  * BullMQ's transactions their xid); once a later snapshot's `xmin` (the oldest transaction still
  * running) reaches that `xmax`, all of them have ended and a read from the old floor has seen
- * every id up to `top`. A transaction left open longer than `settleMs` stops holding the window
- * open: its events are then delivered only if they are above the floor when it commits.
+ * every id up to `top`. A transaction left open longer than `settleMs` (any session's that wrote:
+ * it holds `xmin` back) stops holding the window open, bounding what each read reads again; its
+ * events are then delivered only if they are above the floor when it commits.
  */
-export const settleMs = 60_000;
+export const settleMs = 10_000;
+/** Reads closer together than this share one mark (a busy queue's NOTIFYs wake reads by the hundred). */
+const markMs = 100;
 
 interface Mark {
   /** The snapshot's xmax when `top` was the highest id read. */
@@ -55,7 +58,11 @@ export class EventWindow {
     this.marks = this.marks.filter((mark) => !settled.includes(mark));
     for (const mark of settled) if (mark.top > this.floor) this.floor = mark.top;
     for (const id of this.seen) if (id <= this.floor) this.seen.delete(id);
-    if (this.top > this.floor) this.marks.push({ xmax: last.xmax, top: this.top, at: now });
+    if (this.top <= this.floor) return;
+    const latest = this.marks.at(-1);
+    // Sharing a mark with the later xmax only waits longer: never settles too early.
+    if (latest && now - latest.at < markMs) Object.assign(latest, { xmax: last.xmax, top: this.top });
+    else this.marks.push({ xmax: last.xmax, top: this.top, at: now });
   }
 
   /** Ids held above the floor (what the next read reads again). */

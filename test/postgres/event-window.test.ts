@@ -19,6 +19,18 @@ describe('the event window of a PostgreSQL feed', () => {
     expect(window.admit(11n)).toBe(false);
   });
 
+  it('shares one mark between reads close together, settling it only when the later one’s transactions ended', () => {
+    const window = new EventWindow(10n);
+    window.admit(12n);
+    window.settle(snapshot(100, 105), snapshot(100, 105), 0);
+    window.admit(20n);
+    window.settle(snapshot(100, 110), snapshot(100, 110), 50);
+    window.settle(snapshot(107, 111), snapshot(107, 111), 200); // 107..109 may still hold ids below 20
+    expect(window.floor).toBeLessThan(20n);
+    window.settle(snapshot(110, 111), snapshot(110, 111), 300);
+    expect(window.floor).toBe(20n);
+  });
+
   it(`settles a window held open by a transaction running longer than ${settleMs} ms`, () => {
     const window = new EventWindow(0n);
     window.admit(5n);
