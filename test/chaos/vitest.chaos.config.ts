@@ -7,7 +7,12 @@ export default defineConfig({
   test: {
     ...base.test,
     // Replaces the suite's include (mergeConfig would add to it and run the whole suite).
-    include: ['test/chaos/**/*.test.ts'],
+    // Beside test/chaos: the scenarios kept in their resource's folder that scale with CHAOS_FULL.
+    include: [
+      'test/chaos/**/*.test.ts',
+      'test/reliability/migration-race.test.ts',
+      'test/postgres/postgres-move-sigkill.test.ts',
+    ],
     maxWorkers: 1,
     testTimeout: 900_000,
     hookTimeout: 300_000,

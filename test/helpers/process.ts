@@ -1,8 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { compiledEntrySync } from './compiled-service.js';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
-const tsxBin = path.join(repoRoot, 'node_modules/.bin/tsx');
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -13,12 +13,12 @@ export interface ServiceProcess {
 }
 
 /**
- * Runs `server/main.ts` as `npm start` does, with only the given environment
- * (plus PATH). With `nodeArgs` it runs node itself (`node ...nodeArgs
- * --import tsx server/main.ts`), so the service is the child process, not a
- * grandchild under the tsx launcher: for flags like --expose-gc and preloads.
- * With `entry` (a compiled bundle: compiled-service.ts) it runs `node
- * ...nodeArgs entry`, as the image does.
+ * Runs the service with only the given environment (plus PATH): by default
+ * `server/main.ts` compiled from the sources once per test process
+ * (compiled-service.ts), as `npm start` runs it, without the TypeScript
+ * loader's CPU on every start. With `nodeArgs` it runs `node ...nodeArgs
+ * --import tsx server/main.ts` (flags like --expose-gc, and preloads written
+ * in TypeScript). With `entry` (a compiled bundle) it runs `node ...nodeArgs entry`.
  */
 export function startServiceProcess(
   env: Record<string, string>,
@@ -28,7 +28,7 @@ export function startServiceProcess(
     ? [process.execPath, [...(options.nodeArgs ?? []), options.entry]]
     : options.nodeArgs
       ? [process.execPath, [...options.nodeArgs, '--import', 'tsx', 'server/main.ts']]
-      : [tsxBin, ['server/main.ts']];
+      : [process.execPath, [compiledEntrySync('server/main.ts')]];
   const child = spawn(command, args, {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },

@@ -2,11 +2,13 @@ import { Queue, Worker, createPostgresBackend } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { request } from '../helpers/app.js';
 import { waitFor } from '../helpers/jobs.js';
+import { chaosSize } from '../chaos/support/chaos-size.js';
 import { seedFailedJobs } from '../tasks/support/failed-jobs.js';
 import { moveStage } from './support/move-stage.js';
 
-const jobs = 3000;
-const maxPerSecond = 500;
+/** 3,000 jobs at 500/s in `npm run chaos`, as the fault run had them; 1,000 at 200/s in `npm test`. */
+const jobs = chaosSize(1000, 3000);
+const maxPerSecond = chaosSize(200, 500);
 
 /**
  * Issue 31 item 4: a move task between a Redis queue and a PostgreSQL one is SIGKILLed in the
