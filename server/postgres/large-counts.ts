@@ -1,7 +1,8 @@
 /**
  * Counts of one state of one queue above `cap` jobs, on PostgreSQL: BullMQ's
  * tables keep no counters, so an exact count reads every index entry (a
- * 250,000-job status takes ~100-400 ms), where Redis answers ZCARD at once.
+ * 250,000-job status takes ~50-100 ms of one backend: serial-count.ts), where
+ * Redis answers ZCARD at once.
  * A count up to `cap` is read exactly by each request (a probe that stops at
  * cap + 1); a larger one is counted at most once per window: `ttlMs`
  * (SERVICE_QUEUE_LIST_CACHE_MS), or 20 times the count's own duration when

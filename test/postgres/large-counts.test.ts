@@ -23,6 +23,12 @@ describe('counts past 1,000 jobs on PostgreSQL', () => {
     expect(await waitingTotal('small')).toBe(4);
     expect(await listed('small')).toBe(4);
   });
+
+  it('counts a large status of a queue whose name needs quoting (the count goes in as a literal)', async () => {
+    const name = "o'neil\\archive";
+    await bed.fixture.queue(name).addBulk(Array.from({ length: 1002 }, (_, i) => ({ name: `job-${i}`, data: {} })));
+    expect(await waitingTotal(name)).toBe(1002);
+  });
 });
 
 describe('LargeCounts', () => {
