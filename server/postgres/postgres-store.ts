@@ -19,6 +19,7 @@ import type { StoreConnection } from '../stores/store-connection.js';
 import { finishedBefore, newestFailures, queueNames } from './bullmq-schema.js';
 import * as facts from './postgres-facts.js';
 import { PostgresHandle, type PostgresStoreOptions } from './postgres-handle.js';
+import { DetailBatches } from './detail-batches.js';
 import { LargeCounts } from './large-counts.js';
 import { readDetail, readLogs, readPage } from './postgres-job-reads.js';
 import * as reads from './postgres-queue-reads.js';
@@ -54,6 +55,8 @@ export type { PostgresStoreOptions } from './postgres-handle.js';
 export class PostgresStore implements QueueStore {
   private readonly handle: PostgresHandle;
   private readonly large: LargeCounts;
+  /** Job detail reads that arrive together share one statement. */
+  private readonly details = new DetailBatches();
   private readonly cleaner = new SerialClean(async (ref) => (await this.queueSummaries([ref]))[0]!);
   /** No tracked totals: the list counts them (one statement). */
   readonly counts = { totals: async () => undefined, close: () => undefined };
@@ -166,7 +169,7 @@ export class PostgresStore implements QueueStore {
   }
 
   async readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead> {
-    return readDetail(await this.db(), this.handle.schema, options);
+    return readDetail(await this.db(), this.handle.schema, options, this.details);
   }
 
   async readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {
