@@ -94,6 +94,7 @@ export class PostgresStore implements QueueStore {
   queue = (name: string): Promise<Queue> => this.handle.queue(name);
   writeQueueMeta = (name: string): Promise<void> => this.handle.writeQueueMeta(name);
   close = async (): Promise<void> => {
+    this.large.stop();
     await this.eventFeeds.close();
     await this.handle.close();
   };

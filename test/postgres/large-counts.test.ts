@@ -50,4 +50,24 @@ describe('LargeCounts', () => {
     expect(exactEveryTime.probeLimit).toBeNull();
     expect(exactEveryTime.stoppedAtLimit(1_000_000)).toBe(false);
   });
+
+  it('recounts a count asked for lately before its window ends, and stops once it is no longer asked for', async () => {
+    let counted = 0;
+    const exact = async () => {
+      counted++;
+      return 5000;
+    };
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // A 40 ms window: timed recounts at 80 % of it while the count was asked for within three windows.
+    const large = new LargeCounts(40, 1000, 3);
+    expect(await large.count('q', exact)).toBe(5000);
+    await sleep(60);
+    expect(counted).toBeGreaterThanOrEqual(2);
+    await sleep(400);
+    const settled = counted;
+    expect(settled).toBeLessThanOrEqual(6);
+    await sleep(200);
+    expect(counted).toBe(settled);
+    large.stop();
+  });
 });
