@@ -27,14 +27,39 @@ const sizesExpression = `json_build_object(${Object.entries(largeColumns)
   .join(', ')})`;
 /**
  * The job's columns as one JSON object, the large ones only when the job is
- * within the cap: one field for the driver to describe and parse, not 25.
+ * within the cap (`maxBytes`: an SQL expression): one field for the driver
+ * to describe and parse, not 25.
  */
-const cappedJob = `json_build_object(${readColumns.job
-  .map(
-    (column) =>
-      `'${column}', ${column in largeColumns ? `CASE WHEN s.bytes <= $4 THEN ${textOf(column)} END` : `j.${column}`}`,
-  )
-  .join(', ')})`;
+const cappedJob = (maxBytes: string) =>
+  `json_build_object(${readColumns.job
+    .map(
+      (column) =>
+        `'${column}', ${column in largeColumns ? `CASE WHEN s.bytes <= ${maxBytes} THEN ${textOf(column)} END` : `j.${column}`}`,
+    )
+    .join(', ')})`;
+
+/** What one detail read takes, as SQL expressions: parameters ($1…) alone, or columns of a batch's `unnest`. */
+export interface DetailTerms {
+  queue: string;
+  id: string;
+  childLimit: string;
+  maxBytes: string;
+}
+
+/** The statement reading one job's detail (at most one row, one JSON column `detail`). */
+export const detailStatement = ({ queue, id, childLimit, maxBytes }: DetailTerms) =>
+  `SELECT json_build_object('bytes', s.bytes, 'sizes', CASE WHEN s.bytes > ${maxBytes} THEN ${sizesExpression} END,
+            'job', ${cappedJob(maxBytes)},
+            'logs_count', (SELECT COUNT(*) FROM job_log l WHERE l.queue = j.queue AND l.job_id = j.id),
+            'dependency_counts', (SELECT json_object_agg(status, n) FROM (SELECT status, COUNT(*) AS n FROM job_dependency d
+              WHERE d.parent_queue = j.queue AND d.parent_id = j.id GROUP BY status) c),
+            'child_keys', (SELECT json_agg(child_key) FROM (SELECT child_key FROM job_dependency d
+              WHERE d.parent_queue = j.queue AND d.parent_id = j.id ORDER BY child_key LIMIT ${childLimit}) k)) AS detail
+       FROM job j ${textsLateral}
+            CROSS JOIN LATERAL (SELECT ${bytesExpression} AS bytes OFFSET 0) s
+      WHERE j.queue = ${queue} AND j.id = ${id}`;
+
+const oneDetail = detailStatement({ queue: '$1', id: '$2', childLimit: '$3', maxBytes: '$4' });
 
 export type CappedJobRead =
   | undefined
@@ -67,19 +92,15 @@ export async function cappedJobDetail(
   // Named, so each pooled session plans this long statement once.
   const { rows } = await db.query({
     name: 'bullpen-capped-job-detail',
-    text: `SELECT json_build_object('bytes', s.bytes, 'sizes', CASE WHEN s.bytes > $4 THEN ${sizesExpression} END,
-            'job', ${cappedJob},
-            'logs_count', (SELECT COUNT(*) FROM job_log l WHERE l.queue = j.queue AND l.job_id = j.id),
-            'dependency_counts', (SELECT json_object_agg(status, n) FROM (SELECT status, COUNT(*) AS n FROM job_dependency d
-              WHERE d.parent_queue = j.queue AND d.parent_id = j.id GROUP BY status) c),
-            'child_keys', (SELECT json_agg(child_key) FROM (SELECT child_key FROM job_dependency d
-              WHERE d.parent_queue = j.queue AND d.parent_id = j.id ORDER BY child_key LIMIT $3) k)) AS detail
-       FROM job j ${textsLateral}
-            CROSS JOIN LATERAL (SELECT ${bytesExpression} AS bytes OFFSET 0) s
-      WHERE j.queue = $1 AND j.id = $2`,
+    text: oneDetail,
     values: [queue, id, childLimit, maxBytes],
   });
-  const row = rows[0]?.detail as
+  return cappedRead(rows[0]?.detail);
+}
+
+/** A detail row as read: the job, or its size when it is over the cap; undefined when there is no such job. */
+export function cappedRead(detail: unknown): CappedJobRead {
+  const row = detail as
     | {
         bytes: number;
         sizes: Record<string, number> | null;

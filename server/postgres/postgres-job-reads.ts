@@ -3,6 +3,7 @@ import type { JobLogsRead, ReadJobLogsOptions } from '../bullmq/read-job-logs.js
 import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
 import type { LargeCounts } from './large-counts.js';
 import { existingQueues, jobHashFromRow, jobLogs, jobPage, jobsByKey, type Db } from './bullmq-schema.js';
+import type { DetailBatches } from './detail-batches.js';
 import { cappedJobDetail } from './postgres-job-detail.js';
 
 /**
@@ -84,10 +85,24 @@ export async function refsOf(db: Db, schema: string, keys: string[]): Promise<Ra
   }));
 }
 
-export async function readDetail(db: Db, schema: string, options: ReadJobDetailOptions): Promise<JobDetailRead> {
-  const read = options.prefixes.includes(schema)
-    ? await cappedJobDetail(db, options.queueName, options.jobId, options.childLimit, options.maxBytes)
-    : undefined;
+/** A job's detail; `batches` (the store's) sends it with the other reads waiting for a statement. */
+export async function readDetail(
+  db: Db,
+  schema: string,
+  options: ReadJobDetailOptions,
+  batches?: DetailBatches,
+): Promise<JobDetailRead> {
+  const request = {
+    queue: options.queueName,
+    id: options.jobId,
+    childLimit: options.childLimit,
+    maxBytes: options.maxBytes,
+  };
+  const read = !options.prefixes.includes(schema)
+    ? undefined
+    : batches
+      ? await batches.read(db, request)
+      : await cappedJobDetail(db, request.queue, request.id, request.childLimit, request.maxBytes);
   if (!read) return missing(db, schema, options);
   if (read.found === 'too-big') return { ...read, prefix: schema };
   const hash = jobHashFromRow(read.row, 'text') as Record<string, string>;

@@ -10,6 +10,7 @@ import type { JobLogsRead, ReadJobLogsOptions } from '../bullmq/read-job-logs.js
 import type { JobPageRead, JobPageRequest } from '../bullmq/read-job-page.js';
 import type { ChunkFrom, JobFieldValues, StatusChunk } from '../bullmq/search-reads.js';
 import type { Queue } from 'bullmq';
+import { DetailBatches } from './detail-batches.js';
 import { failuresPage, finishedJobsSince } from './postgres-finished-reads.js';
 import { jobChildren } from './postgres-job-children.js';
 import { readField } from './postgres-job-field.js';
@@ -23,12 +24,15 @@ import { PostgresStoreBase } from './postgres-store-base.js';
  * triage (failures, stack traces, finished jobs for insights): SQL in the modules named.
  */
 export abstract class PostgresJobReads extends PostgresStoreBase {
+  /** Job detail reads that arrive together share one statement. */
+  private readonly details = new DetailBatches();
+
   async readJobPage(request: JobPageRequest): Promise<JobPageRead> {
     return readPage(await this.db(), this.handle.schema, request, this.large);
   }
 
   async readJobDetail(options: ReadJobDetailOptions): Promise<JobDetailRead> {
-    return readDetail(await this.db(), this.handle.schema, options);
+    return readDetail(await this.db(), this.handle.schema, options, this.details);
   }
 
   async readJobLogs(options: ReadJobLogsOptions): Promise<JobLogsRead> {

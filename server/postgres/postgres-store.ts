@@ -40,6 +40,7 @@ export class PostgresStore extends PostgresJobReads implements QueueStore {
   warmUp = (): Promise<void> => this.handle.warmUp();
   writeQueueMeta = (name: string): Promise<void> => this.handle.writeQueueMeta(name);
   close = async (): Promise<void> => {
+    this.large.stop();
     await this.eventFeeds.close();
     await this.handle.close();
   };

@@ -1,6 +1,7 @@
 import type { LargeCounts } from './large-counts.js';
 import type { Db } from './schema-columns.js';
 import type { QueueFigureRow } from './schema-queues.js';
+import { serialCount } from './serial-count.js';
 
 /** Each count of a queue, as BullMQ's get_counts reads it, by the partial index BullMQ keeps for its state. */
 const countedKinds = {
@@ -69,11 +70,5 @@ export function settledCount(
   large?: LargeCounts,
 ): Promise<number> {
   if (!large?.stoppedAtLimit(probed)) return Promise.resolve(probed);
-  return large.count(`${queue}\u0000${where}`, async () => {
-    const { rows } = await db.query<{ count: string }>(
-      `SELECT COUNT(*) AS count FROM job WHERE queue = $1 AND ${where}`,
-      [queue],
-    );
-    return Number(rows[0]!.count);
-  });
+  return large.count(`${queue}\u0000${where}`, () => serialCount(db, queue, where));
 }

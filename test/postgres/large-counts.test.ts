@@ -23,6 +23,12 @@ describe('counts past 1,000 jobs on PostgreSQL', () => {
     expect(await waitingTotal('small')).toBe(4);
     expect(await listed('small')).toBe(4);
   });
+
+  it('counts a large status of a queue whose name needs quoting (the count goes in as a literal)', async () => {
+    const name = "o'neil\\archive";
+    await bed.fixture.queue(name).addBulk(Array.from({ length: 1002 }, (_, i) => ({ name: `job-${i}`, data: {} })));
+    expect(await waitingTotal(name)).toBe(1002);
+  });
 });
 
 describe('LargeCounts', () => {
@@ -43,5 +49,25 @@ describe('LargeCounts', () => {
     const exactEveryTime = new LargeCounts(0);
     expect(exactEveryTime.probeLimit).toBeNull();
     expect(exactEveryTime.stoppedAtLimit(1_000_000)).toBe(false);
+  });
+
+  it('recounts a count asked for lately before its window ends, and stops once it is no longer asked for', async () => {
+    let counted = 0;
+    const exact = async () => {
+      counted++;
+      return 5000;
+    };
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // A 40 ms window: timed recounts at 80 % of it while the count was asked for within three windows.
+    const large = new LargeCounts(40, 1000, 3);
+    expect(await large.count('q', exact)).toBe(5000);
+    await sleep(60);
+    expect(counted).toBeGreaterThanOrEqual(2);
+    await sleep(400);
+    const settled = counted;
+    expect(settled).toBeLessThanOrEqual(6);
+    await sleep(200);
+    expect(counted).toBe(settled);
+    large.stop();
   });
 });
