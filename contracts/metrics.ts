@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { queryBoolean } from './query-boolean.js';
 import { warningsSchema } from './introspection.js';
 import { connectionParams, queueParams } from './params.js';
+import { pageInfo, pageQuery } from './pagination.js';
 
 const prioritiesPattern = /^[1-9]\d{0,6}(,[1-9]\d{0,6})*$/;
 
@@ -43,9 +44,28 @@ export const queueMetricsInput = queueParams
   .extend(rangeQuery.shape)
   .superRefine(endNotBeforeStart);
 
+/** Without `limit` or `cursor`, `queues` holds every queue up to this many (beyond, ~2.5 MB of JSON a 10,000). */
+export const allQueuesUpTo = 10_000;
+/** The most queue summaries of one page, and the page a connection of more than allQueuesUpTo queues answers by default. */
+export const maxMetricsPage = 1000;
+
 export const connectionMetricsInput = connectionParams
   .extend(metricsQuery.shape)
-  .extend({ detailed: queryBoolean().optional().describe('`1`/`true`: add the full native payload of every queue.') });
+  .extend({
+    detailed: queryBoolean()
+      .optional()
+      .describe('`1`/`true`: add the full native payload of every queue (of the page, when `queues` is paged).'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(maxMetricsPage)
+      .optional()
+      .describe(
+        `Queue summaries per page, at most ${maxMetricsPage}: \`queues\` is then one page (in name order) and \`page\` says which. Without \`limit\` or \`cursor\`, \`queues\` holds every queue up to ${allQueuesUpTo}, above that the first ${maxMetricsPage}. \`totals\` are always every queue's.`,
+      ),
+    cursor: pageQuery.shape.cursor,
+  });
 
 const metricsSeriesSchema = z
   .object({
@@ -150,6 +170,11 @@ export const connectionMetricsSchema = z
     queueCount: z.number().int(),
     totals: summaryCountsSchema.describe('Job counts by state, summed over every queue.'),
     queues: z.array(queueSummarySchema),
+    page: pageInfo
+      .optional()
+      .describe(
+        `Present when \`queues\` is one page of the connection's queues (\`limit\`/\`cursor\` asked, or over ${allQueuesUpTo} queues): pass \`nextCursor\` as \`cursor\` for the next.`,
+      ),
     store: storeFactsSchema,
     detailed: z
       .array(queueMetricsSchema)

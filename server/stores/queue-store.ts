@@ -67,8 +67,12 @@ export interface QueueStore extends StatusCleaning {
   queueSummaries(refs: QueueRef[]): Promise<QueueSummary[]>;
   /** The queues of `refs` in a state, each with its sort count, and totals: see queue-selection.ts. */
   selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection>;
-  /** Counts, pause flag and completed/failed rates over the last `windowMinutes` (connection metrics). */
-  metricsSummaries(refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]>;
+  /** Counts, pause flag and completed/failed rates over the last `windowMinutes` (connection metrics); `trackedRows`: see StoreHandle. */
+  metricsSummaries(
+    refs: QueueRef[],
+    windowMinutes: number,
+    trackedRows?: readonly (readonly number[])[] | false,
+  ): Promise<MetricsSummary[]>;
   /** The server's version, memory, clients and uptime; nulls (and a warning) where it will not say. */
   storeFacts(warnings: string[]): Promise<StoreFacts>;
   /** What the Prometheus export says of each queue (exportedStates counts, finished totals, oldest waiting job). */
