@@ -75,8 +75,8 @@ export interface QueueStore extends StatusCleaning {
   ): Promise<MetricsSummary[]>;
   /** The server's version, memory, clients and uptime; nulls (and a warning) where it will not say. */
   storeFacts(warnings: string[]): Promise<StoreFacts>;
-  /** What the Prometheus export says of each queue (exportedStates counts, finished totals, oldest waiting job). */
-  exportCounts(refs: QueueRef[]): Promise<ExportCounts[]>;
+  /** What the Prometheus export says of each queue (exportedStates counts, finished totals, oldest waiting job); `trackedRows`: the tracker's counts of `refs`, not read again. */
+  exportCounts(refs: QueueRef[], trackedRows?: readonly (readonly number[])[]): Promise<ExportCounts[]>;
   /** The history's readings of many queues (counts, finished in (`since`, `until`], oldest waiting, pause flag). */
   historyReadings(refs: QueueRef[], since: number, until: number): Promise<QueueReading[]>;
   /** Processing and wait times of the jobs busy queues finished since `since` (in order; null where unmeasured). */

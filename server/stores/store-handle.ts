@@ -199,8 +199,8 @@ export class RedisStore implements QueueStore {
     return readSampledFacts(this.client);
   }
 
-  exportCounts(refs: QueueRef[]): Promise<ExportCounts[]> {
-    return readExportCounts(this.client, refs);
+  exportCounts(refs: QueueRef[], trackedRows?: readonly (readonly number[])[]): Promise<ExportCounts[]> {
+    return readExportCounts(this.client, refs, trackedRows);
   }
 
   async schedulerCounts(refs: QueueRef[]): Promise<number[]> {
