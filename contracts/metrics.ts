@@ -49,23 +49,21 @@ export const allQueuesUpTo = 10_000;
 /** The most queue summaries of one page, and the page a connection of more than allQueuesUpTo queues answers by default. */
 export const maxMetricsPage = 1000;
 
-export const connectionMetricsInput = connectionParams
-  .extend(metricsQuery.shape)
-  .extend({
-    detailed: queryBoolean()
-      .optional()
-      .describe('`1`/`true`: add the full native payload of every queue (of the page, when `queues` is paged).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxMetricsPage)
-      .optional()
-      .describe(
-        `Queue summaries per page, at most ${maxMetricsPage}: \`queues\` is then one page (in name order) and \`page\` says which. Without \`limit\` or \`cursor\`, \`queues\` holds every queue up to ${allQueuesUpTo}, above that the first ${maxMetricsPage}. \`totals\` are always every queue's.`,
-      ),
-    cursor: pageQuery.shape.cursor,
-  });
+export const connectionMetricsInput = connectionParams.extend(metricsQuery.shape).extend({
+  detailed: queryBoolean()
+    .optional()
+    .describe('`1`/`true`: add the full native payload of every queue (of the page, when `queues` is paged).'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxMetricsPage)
+    .optional()
+    .describe(
+      `Queue summaries per page, at most ${maxMetricsPage}: \`queues\` is then one page (in name order) and \`page\` says which. Without \`limit\` or \`cursor\`, \`queues\` holds every queue up to ${allQueuesUpTo}, above that the first ${maxMetricsPage}. \`totals\` are always every queue's.`,
+    ),
+  cursor: pageQuery.shape.cursor,
+});
 
 const metricsSeriesSchema = z
   .object({

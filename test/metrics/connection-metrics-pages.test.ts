@@ -74,7 +74,13 @@ describe.each([
     const store = app.services.stores.handle((await app.services.connections.find(fixture.connectionId))!);
     const options = { priorities: [], includePrometheus: false, detailed: false };
     const directory = app.services.queueDirectory;
-    const paged = await getConnectionMetrics({ store, directory, totals: app.services.queueTotals, options, allUpTo: 200 });
+    const paged = await getConnectionMetrics({
+      store,
+      directory,
+      totals: app.services.queueTotals,
+      options,
+      allUpTo: 200,
+    });
     expect(paged.page).toMatchObject({ total: queueCount, pageSize: 1000, hasMore: false });
     expect(paged.queues).toHaveLength(queueCount);
     const whole = await getConnectionMetrics({ store, directory, totals: app.services.queueTotals, options });

@@ -30,7 +30,7 @@ describe('ExpositionBuffer', () => {
     buffer.add(long);
     buffer.add('tail\n');
     await buffer.end();
-    expect(text()).toBe(lines.join('') + long + 'tail\n');
+    expect(text()).toBe(`${lines.join('')}${long}tail\n`);
     // Sent a buffer at a time, not a line at a time.
     expect(chunks.length).toBeLessThan(20);
   });
