@@ -60,7 +60,7 @@ export const connectionMetricsInput = connectionParams.extend(metricsQuery.shape
     .max(maxMetricsPage)
     .optional()
     .describe(
-      `Queue summaries per page, at most ${maxMetricsPage}: \`queues\` is then one page (in name order) and \`page\` says which. Without \`limit\` or \`cursor\`, \`queues\` holds every queue up to ${allQueuesUpTo}, above that the first ${maxMetricsPage}. \`totals\` are always every queue's.`,
+      `Queue summaries per page, at most ${maxMetricsPage}: \`queues\` is then one page (in name order) and the page fields (\`nextCursor\`, \`total\`, …) say which. Without \`limit\` or \`cursor\`, \`queues\` holds every queue up to ${allQueuesUpTo}, above that the first ${maxMetricsPage}. \`totals\` are always every queue's.`,
     ),
   cursor: pageQuery.shape.cursor,
 });
@@ -168,11 +168,6 @@ export const connectionMetricsSchema = z
     queueCount: z.number().int(),
     totals: summaryCountsSchema.describe('Job counts by state, summed over every queue.'),
     queues: z.array(queueSummarySchema),
-    page: pageInfo
-      .optional()
-      .describe(
-        `Present when \`queues\` is one page of the connection's queues (\`limit\`/\`cursor\` asked, or over ${allQueuesUpTo} queues): pass \`nextCursor\` as \`cursor\` for the next.`,
-      ),
     store: storeFactsSchema,
     detailed: z
       .array(queueMetricsSchema)
@@ -180,6 +175,8 @@ export const connectionMetricsSchema = z
       .describe('The full native payload per queue, when `detailed` was set.'),
     warnings: warningsSchema,
   })
+  // Present when `queues` is one page (`limit`/`cursor` asked, or over allQueuesUpTo queues): the lists' page fields.
+  .extend(pageInfo.partial().shape)
   .meta({ id: 'ConnectionMetrics' });
 
 export type QueueMetrics = z.infer<typeof queueMetricsSchema>;

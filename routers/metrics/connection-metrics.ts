@@ -11,7 +11,7 @@ export const connectionMetricsProcedure = connectionProcedure
       tags: ['metrics'],
       summary: 'Counts and rates of every queue of the connection, and store facts',
       description:
-        "Pipelined across queues. `detailed=1|true` adds the full native payload per queue. Over 10,000 queues, or with `limit`/`cursor`, `queues` is one page (`page`) and `totals` every queue's.",
+        "Pipelined across queues. `detailed=1|true` adds the full native payload per queue. Over 10,000 queues, or with `limit`/`cursor`, `queues` is one page (`nextCursor`) and `totals` every queue's.",
     },
   })
   .input(connectionMetricsInput)

@@ -66,7 +66,7 @@ export async function getConnectionMetrics({
     queueCount: all.length,
     totals: summarized.totals,
     queues: summarized.summaries,
-    ...(page ? { page: pageInfoFor(all.length, page) } : {}),
+    ...(page ? pageInfoFor(all.length, page) : {}),
     store: facts,
     ...(detailed ? { detailed } : {}),
     warnings,

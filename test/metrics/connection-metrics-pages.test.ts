@@ -41,7 +41,7 @@ describe.each([
 
   it('answers one page of queues in name order, with every queue’s totals and the next cursor', async () => {
     const whole = (await request(url)).body;
-    expect(whole).not.toHaveProperty('page');
+    expect(whole).not.toHaveProperty('nextCursor');
     const first = await request(`${url}?limit=100`);
     expect(first.status).toBe(200);
     expect(first.body.queueCount).toBe(queueCount);
@@ -50,14 +50,14 @@ describe.each([
     expect(first.body.queues.map((queue: { queueName: string }) => queue.queueName)).toEqual(
       whole.queues.slice(0, 100).map((queue: { queueName: string }) => queue.queueName),
     );
-    expect(first.body.page).toMatchObject({ total: queueCount, page: 1, pageSize: 100, totalPages: 3, hasMore: true });
-    const second = (await request(`${url}?limit=100&cursor=${first.body.page.nextCursor}`)).body;
+    expect(first.body).toMatchObject({ total: queueCount, page: 1, pageSize: 100, totalPages: 3, hasMore: true });
+    const second = (await request(`${url}?limit=100&cursor=${first.body.nextCursor}`)).body;
     expect(second.queues[0].queueName).toBe(queueName(100));
     expect(second.queues[20]).toEqual(whole.queues[120]);
     expect(second.queues[20].isPaused).toBe(true);
-    const last = (await request(`${url}?limit=100&cursor=${second.page.nextCursor}`)).body;
+    const last = (await request(`${url}?limit=100&cursor=${second.nextCursor}`)).body;
     expect(last.queues).toHaveLength(50);
-    expect(last.page).toMatchObject({ page: 3, hasMore: false, nextCursor: null });
+    expect(last).toMatchObject({ page: 3, hasMore: false, nextCursor: null });
   });
 
   it('sees a write in the totals and the page at once', async () => {
@@ -81,10 +81,10 @@ describe.each([
       options,
       allUpTo: 200,
     });
-    expect(paged.page).toMatchObject({ total: queueCount, pageSize: 1000, hasMore: false });
+    expect(paged).toMatchObject({ total: queueCount, pageSize: 1000, hasMore: false });
     expect(paged.queues).toHaveLength(queueCount);
     const whole = await getConnectionMetrics({ store, directory, totals: app.services.queueTotals, options });
-    expect(whole.page).toBeUndefined();
+    expect(whole.nextCursor).toBeUndefined();
     expect(paged.totals).toEqual(whole.totals);
   });
 
