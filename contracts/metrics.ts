@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { queryBoolean } from './query-boolean.js';
 import { warningsSchema } from './introspection.js';
 import { connectionParams, queueParams } from './params.js';
+import { pageInfo, pageQuery } from './pagination.js';
 
 const prioritiesPattern = /^[1-9]\d{0,6}(,[1-9]\d{0,6})*$/;
 
@@ -43,9 +44,26 @@ export const queueMetricsInput = queueParams
   .extend(rangeQuery.shape)
   .superRefine(endNotBeforeStart);
 
-export const connectionMetricsInput = connectionParams
-  .extend(metricsQuery.shape)
-  .extend({ detailed: queryBoolean().optional().describe('`1`/`true`: add the full native payload of every queue.') });
+/** Without `limit` or `cursor`, `queues` holds every queue up to this many (beyond, ~2.5 MB of JSON a 10,000). */
+export const allQueuesUpTo = 10_000;
+/** The most queue summaries of one page, and the page a connection of more than allQueuesUpTo queues answers by default. */
+export const maxMetricsPage = 1000;
+
+export const connectionMetricsInput = connectionParams.extend(metricsQuery.shape).extend({
+  detailed: queryBoolean()
+    .optional()
+    .describe('`1`/`true`: add the full native payload of every queue (of the page, when `queues` is paged).'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxMetricsPage)
+    .optional()
+    .describe(
+      `Queue summaries per page, at most ${maxMetricsPage}: \`queues\` is then one page (in name order) and the page fields (\`nextCursor\`, \`total\`, …) say which. Without \`limit\` or \`cursor\`, \`queues\` holds every queue up to ${allQueuesUpTo}, above that the first ${maxMetricsPage}. \`totals\` are always every queue's.`,
+    ),
+  cursor: pageQuery.shape.cursor,
+});
 
 const metricsSeriesSchema = z
   .object({
@@ -157,6 +175,8 @@ export const connectionMetricsSchema = z
       .describe('The full native payload per queue, when `detailed` was set.'),
     warnings: warningsSchema,
   })
+  // Present when `queues` is one page (`limit`/`cursor` asked, or over allQueuesUpTo queues): the lists' page fields.
+  .extend(pageInfo.partial().shape)
   .meta({ id: 'ConnectionMetrics' });
 
 export type QueueMetrics = z.infer<typeof queueMetricsSchema>;

@@ -4,11 +4,12 @@ import { exportedStates, type ExportCounts } from '../../server/bullmq/export-co
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { isStoreUnavailable } from '../../server/stores/store-errors.js';
+import { ExpositionBuffer } from './exposition-buffer.js';
 
 /** Queues read per script call: a few milliseconds of store time each, and a bounded reply in memory. */
 const queuesPerCall = 500;
-/** Samples of a later family written per chunk: a bounded string at a time. */
-const linesPerWrite = 2000;
+/** Samples of a later family between two waits for the response to drain. */
+const linesPerSettle = 2000;
 
 export const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
@@ -21,6 +22,8 @@ export async function write(out: Writable, text: string): Promise<void> {
 export interface Scraped {
   store: StoreHandle;
   refs: QueueRef[];
+  /** The tracked counts of `refs` (jobCountKinds order), when the store keeps them: then not read again. */
+  rows?: readonly (readonly number[])[] | undefined;
   up: boolean;
 }
 
@@ -39,8 +42,8 @@ const laterFamilies = [
 
 /** A read of one chunk settled either way: the next chunk is read while this one is written, and never rejects unheard. */
 type Read = Promise<{ rows: ExportCounts[] } | { error: unknown }>;
-const readChunk = (store: StoreHandle, refs: QueueRef[]): Read =>
-  store.exportCounts(refs).then(
+const readChunk = (entry: Scraped, start: number, end: number): Read =>
+  entry.store.exportCounts(entry.refs.slice(start, end), entry.rows?.slice(start, end)).then(
     (rows) => ({ rows }),
     (error: unknown) => ({ error }),
   );
@@ -48,37 +51,35 @@ const readChunk = (store: StoreHandle, refs: QueueRef[]): Read =>
 /**
  * `bullmq_job_count` as it is read, and the four later families of each
  * queue kept as numbers (not 400,000 strings at 100,000 queues), written
- * after it a chunk at a time. The store reads the next 500 queues while the
- * previous ones are formatted and written.
+ * after it. The store reads the next 500 queues while the previous ones are
+ * formatted; lines are encoded into the response's buffers as they are made
+ * (exposition-buffer.ts), never gathered into one long string.
  */
 export async function writeQueueFamilies(out: Writable, scraped: Scraped[]): Promise<void> {
   const total = scraped.reduce((sum, { refs }) => sum + refs.length, 0);
   const later: Later = { labels: [], values: laterFamilies.map(() => new Float64Array(total)) };
-  if (total > 0) await write(out, header('bullmq_job_count', 'Number of jobs in the queue by state', 'gauge'));
-  for (const entry of scraped) await writeCounts(out, entry, later);
-  if (later.labels.length === 0) return;
-  for (let family = 0; family < laterFamilies.length; family++) {
+  const buffer = new ExpositionBuffer(out);
+  if (total > 0) buffer.add(header('bullmq_job_count', 'Number of jobs in the queue by state', 'gauge'));
+  for (const entry of scraped) await writeCounts(buffer, entry, later);
+  for (let family = 0; later.labels.length > 0 && family < laterFamilies.length; family++) {
     const [name, help, type] = laterFamilies[family]!;
     const values = later.values[family]!;
-    let text = header(name, help, type);
+    buffer.add(header(name, help, type));
     for (let i = 0; i < later.labels.length; i++) {
-      text += `${name}{${later.labels[i]}} ${values[i]}\n`;
-      if ((i + 1) % linesPerWrite === 0) {
-        await write(out, text);
-        text = '';
-      }
+      buffer.add(`${name}{${later.labels[i]}} ${values[i]}\n`);
+      if ((i + 1) % linesPerSettle === 0) await buffer.settle();
     }
-    await write(out, text);
   }
+  await buffer.end();
 }
 
 const waitingAt = exportedStates.indexOf('waiting');
 const prioritizedAt = exportedStates.indexOf('prioritized');
 
-async function writeCounts(out: Writable, entry: Scraped, later: Later): Promise<void> {
+async function writeCounts(buffer: ExpositionBuffer, entry: Scraped, later: Later): Promise<void> {
   const connection = escapeLabel(entry.store.connection.name);
   const now = Date.now();
-  let next: Read | undefined = entry.up ? readChunk(entry.store, entry.refs.slice(0, queuesPerCall)) : undefined;
+  let next: Read | undefined = entry.up ? readChunk(entry, 0, queuesPerCall) : undefined;
   for (let start = 0; next && start < entry.refs.length; start += queuesPerCall) {
     const read = await next;
     if ('error' in read) {
@@ -87,20 +88,18 @@ async function writeCounts(out: Writable, entry: Scraped, later: Later): Promise
       return;
     }
     const after = start + queuesPerCall;
-    next =
-      after < entry.refs.length ? readChunk(entry.store, entry.refs.slice(after, after + queuesPerCall)) : undefined;
-    let text = '';
+    next = after < entry.refs.length ? readChunk(entry, after, after + queuesPerCall) : undefined;
     for (const { ref, counts, completedTotal, failedTotal, oldestWaitingAt } of read.rows) {
       const labels = `queue="${escapeLabel(ref.name)}"`;
       const tail = `, connection="${connection}", prefix="${escapeLabel(ref.prefix)}"`;
       for (let state = 0; state < exportedStates.length; state++)
-        text += `bullmq_job_count{${labels}, state="${exportedStates[state]}"${tail}} ${counts[state]}\n`;
+        buffer.add(`bullmq_job_count{${labels}, state="${exportedStates[state]}"${tail}} ${counts[state]}\n`);
       const at = later.labels.push(labels + tail) - 1;
       later.values[0]![at] = completedTotal;
       later.values[1]![at] = failedTotal;
       later.values[2]![at] = counts[waitingAt]! + counts[prioritizedAt]!;
       later.values[3]![at] = oldestWaitingAt > 0 ? Math.max(0, Math.round((now - oldestWaitingAt) / 1000)) : 0;
     }
-    await write(out, text);
+    await buffer.settle();
   }
 }

@@ -67,12 +67,16 @@ export interface QueueStore extends StatusCleaning {
   queueSummaries(refs: QueueRef[]): Promise<QueueSummary[]>;
   /** The queues of `refs` in a state, each with its sort count, and totals: see queue-selection.ts. */
   selectQueues(refs: QueueRef[], query: SelectionQuery): Promise<Selection>;
-  /** Counts, pause flag and completed/failed rates over the last `windowMinutes` (connection metrics). */
-  metricsSummaries(refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]>;
+  /** Counts, pause flag and completed/failed rates over the last `windowMinutes` (connection metrics); `trackedRows`: see StoreHandle. */
+  metricsSummaries(
+    refs: QueueRef[],
+    windowMinutes: number,
+    trackedRows?: readonly (readonly number[])[] | false,
+  ): Promise<MetricsSummary[]>;
   /** The server's version, memory, clients and uptime; nulls (and a warning) where it will not say. */
   storeFacts(warnings: string[]): Promise<StoreFacts>;
-  /** What the Prometheus export says of each queue (exportedStates counts, finished totals, oldest waiting job). */
-  exportCounts(refs: QueueRef[]): Promise<ExportCounts[]>;
+  /** What the Prometheus export says of each queue (exportedStates counts, finished totals, oldest waiting job); `trackedRows`: the tracker's counts of `refs`, not read again. */
+  exportCounts(refs: QueueRef[], trackedRows?: readonly (readonly number[])[]): Promise<ExportCounts[]>;
   /** The history's readings of many queues (counts, finished in (`since`, `until`], oldest waiting, pause flag). */
   historyReadings(refs: QueueRef[], since: number, until: number): Promise<QueueReading[]>;
   /** Processing and wait times of the jobs busy queues finished since `since` (in order; null where unmeasured). */

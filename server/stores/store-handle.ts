@@ -169,10 +169,18 @@ export class RedisStore implements QueueStore {
     return selectQueues(this.client, refs, query);
   }
 
-  /** The counts from the tracker when it answers (exact, read only where they changed), else by script with the rest. */
-  async metricsSummaries(refs: QueueRef[], windowMinutes: number): Promise<MetricsSummary[]> {
-    const tracked = await this.counts.totals(refs);
-    return summarizeQueues(this.client, refs, windowMinutes, tracked?.rows);
+  /**
+   * The counts from the tracker when it answers (exact, read only where they changed), else by script with the rest.
+   * `trackedRows`: the tracker's rows of `refs` the caller already holds (a page of its answer for every queue);
+   * `false`: read the counts by script (asking the tracker of a page would replace its view of every queue).
+   */
+  async metricsSummaries(
+    refs: QueueRef[],
+    windowMinutes: number,
+    trackedRows?: readonly (readonly number[])[] | false,
+  ): Promise<MetricsSummary[]> {
+    const rows = trackedRows === undefined ? (await this.counts.totals(refs))?.rows : trackedRows || undefined;
+    return summarizeQueues(this.client, refs, windowMinutes, rows);
   }
 
   storeFacts(warnings: string[]): Promise<StoreFacts> {
@@ -191,8 +199,8 @@ export class RedisStore implements QueueStore {
     return readSampledFacts(this.client);
   }
 
-  exportCounts(refs: QueueRef[]): Promise<ExportCounts[]> {
-    return readExportCounts(this.client, refs);
+  exportCounts(refs: QueueRef[], trackedRows?: readonly (readonly number[])[]): Promise<ExportCounts[]> {
+    return readExportCounts(this.client, refs, trackedRows);
   }
 
   async schedulerCounts(refs: QueueRef[]): Promise<number[]> {

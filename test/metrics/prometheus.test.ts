@@ -126,6 +126,28 @@ describe('the streamed exposition', () => {
     expect(streamed.bullmq_job_count!.samples).toHaveLength(names.length * 7);
   });
 
+  it("says the same from the store's tracked counts once they caught up, and sees a write at once", async () => {
+    const store = app.services.stores.handle((await app.services.connections.find(fixture.connectionId))!);
+    const all = await app.services.queueDirectory.list(store);
+    for (let tries = 0; !(await store.counts.totals(all)); tries++) {
+      expect(tries).toBeLessThan(100);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const scrape = async () => families(await (await fetch(`${app.api}/prometheus`)).text());
+    const texts = await Promise.all(
+      queues.map((queue) => queue.exportPrometheusMetrics({ connection: 'main', prefix: fixture.prefix })),
+    );
+    const expected = families(mergeExpositions(texts));
+    const tracked = await scrape();
+    for (const family of ['bullmq_job_count', 'bullmq_job_completed_total', 'bullmq_job_failed_total'])
+      expect(tracked[family], family).toEqual(expected[family]);
+    const job = await queues[2]!.add('late', {});
+    const waiting = (scraped: typeof tracked) =>
+      scraped.bullmq_job_count!.samples.find((line) => line.includes('queue="billing"') && line.includes('"waiting"'));
+    expect(waiting(await scrape())).toMatch(/ 5$/);
+    await job.remove();
+  });
+
   it('exports only the queues SERVICE_METRICS_QUEUES names (globs)', async () => {
     const limited = await bootApp({ env: { ...fixture.env, SERVICE_METRICS_QUEUES: 'mail*, bill?ng-none' } });
     try {
