@@ -57,6 +57,8 @@ export class PostgresStore implements QueueStore {
   private readonly cleaner = new SerialClean(async (ref) => (await this.queueSummaries([ref]))[0]!);
   /** No tracked totals: the list counts them (one statement). */
   readonly counts = { totals: async () => undefined, close: () => undefined };
+  /** BullMQ's retry_jobs picks its jobs without skipping locked rows: two at once could pick the same. */
+  readonly bulkCallsInFlight = 1;
 
   constructor(
     readonly connection: StoreConnection,
