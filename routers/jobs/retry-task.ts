@@ -8,7 +8,8 @@ import { retryEach } from './bulk/retry-jobs.js';
 
 /**
  * Retry by query as a background task (see runQueryTask), or by status:
- * calls of BullMQ's own retry script (see retryInCalls), `jobsPerProgress`
+ * calls of BullMQ's own retry script (see retryInCalls; as many in flight as
+ * the store takes), `jobsPerProgress`
  * jobs between two progress records, limited to jobs that finished before
  * the task first started, so a job failing again meanwhile is not retried a
  * second time, and a resumed task goes on with the same set.
@@ -45,13 +46,10 @@ export const retryTask: TaskHandler = {
       recorded = retried;
       if (!keepGoing || left === 0) return { retried };
       await context.throttle();
-      await retryInCalls(
-        queue,
-        status,
-        context.firstStartedAt,
-        context.jobsPerProgress,
-        Math.min(retryCallSize, context.batchSize),
-      );
+      await retryInCalls(queue, status, context.firstStartedAt, context.jobsPerProgress, {
+        size: Math.min(retryCallSize, context.batchSize),
+        inFlight: context.store.bulkCallsInFlight,
+      });
       left = await remaining();
     }
   },

@@ -8,7 +8,8 @@ import { expandSelectors } from './purge-statuses.js';
 /**
  * Purge as a background task: each status emptied in batches until a clean call removes nothing, with
  * no batch cap (the synchronous route keeps the spec's cap and its 409), resumable status by status.
- * A batch goes to Redis as the synchronous purge sends it (`cleanCallPlan`); progress is recorded,
+ * A batch goes to Redis as the synchronous purge sends it (`cleanCallPlan`), with as many calls in flight as the
+ * store takes (bulkCallsInFlight: a task runs long, so the store's idle time between calls adds up); progress is recorded,
  * and a cancel seen, between batches.
  */
 export const purgeTask: TaskHandler = {
@@ -21,7 +22,7 @@ export const purgeTask: TaskHandler = {
     for (let index = Number(context.cursor?.statusIndex ?? 0); index < statuses.length; index++) {
       const status = statuses[index]!;
       removedByStatus[status] ??= 0;
-      const plan = cleanCallPlan(status, context.batchSize);
+      const plan = cleanCallPlan(status, context.batchSize, context.store.bulkCallsInFlight);
       for (let emptied = false; !emptied; ) {
         let removed = 0;
         emptied = await cleanUpTo(cleaner, status, context.jobsPerProgress, plan, (ids) => (removed += ids.length));

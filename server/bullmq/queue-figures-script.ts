@@ -4,7 +4,12 @@ import { LuaScript } from './lua-script.js';
  * The one read-only script that reads figures of many queues (list counts,
  * sorts, filters and totals, connection metrics, the Prometheus export, the
  * history sampler). KEYS are the queues' meta keys (a queue's other keys are
- * the meta key without `meta`). ARGV lists the figures, each as
+ * the meta key without `meta`); on a cluster, where a call's KEYS must share
+ * a slot, the first queue's is KEYS[1] (it routes the call to its master) and
+ * the others of that master follow in ARGV as `'@keys', n, key1..keyN`: a
+ * script without a shebang may read any key its node serves (Redis 7 allows
+ * such a script keys of several slots; a key the node does not serve, during
+ * a resharding, is an error, and the caller then reads by hash tag). ARGV lists the figures, each as
  * `operation, keep ('each' | 'sum' | 'both'), argument, n, type1..typeN`;
  * a keep ending in `?` marks a figure whose key is usually missing (a
  * status most queues have no job in): when a queue has two or more such
@@ -29,7 +34,14 @@ import { LuaScript } from './lua-script.js';
  */
 export const queueFiguresScript = new LuaScript(`local ops, firsts, args, each, sum, types = {}, {}, {}, {}, {}, {}
 local rare, rareAt, rareKeys, rares = {}, {}, {}, 0
-local at, n = 1, 0
+local at, n, metaKeys = 1, 0, KEYS
+-- '@keys', count, keys…: the queues' meta keys after KEYS[1] (which routes the call), for a cluster node's queues over many slots.
+if ARGV[1] == '@keys' then
+  local count = tonumber(ARGV[2])
+  metaKeys = { KEYS[1] }
+  for i = 1, count do metaKeys[i + 1] = ARGV[2 + i] end
+  at = 3 + count
+end
 while at <= #ARGV do
   local count = tonumber(ARGV[at + 3])
   n = n + 1
@@ -80,8 +92,8 @@ if onlySummedCounts then
     if not (rare[f] and rares > 1) then direct[#direct + 1] = f end
   end
   local nDirect = #direct
-  for k = 1, #KEYS do
-    local q = string.sub(KEYS[k], 1, -5)
+  for k = 1, #metaKeys do
+    local q = string.sub(metaKeys[k], 1, -5)
     if rares > 1 then
       for i = 1, rares do rareKeys[i] = q .. firsts[rareAt[i]] end
       if redis.call('EXISTS', unpack(rareKeys, 1, rares)) > 0 then
@@ -117,8 +129,8 @@ else
     end
     return 0
   end
-  for k = 1, #KEYS do
-    local q = string.sub(KEYS[k], 1, -5)
+  for k = 1, #metaKeys do
+    local q = string.sub(metaKeys[k], 1, -5)
     local figuresRead = all
     if rares > 1 then
       for i = 1, rares do rareKeys[i] = q .. firsts[rareAt[i]] end

@@ -1,7 +1,7 @@
-import { Cluster } from 'ioredis';
+import { ReplyError } from 'ioredis';
 import type { JobCountKind } from '../../contracts/queues.js';
 import type { StoreClient } from '../stores/redis-client.js';
-import { hashTag } from './pipelined.js';
+import { byHashTag, callKeys, figureCalls, type FigureCall } from './figure-call-groups.js';
 import { queueFiguresScript } from './queue-figures-script.js';
 import { spansSlots } from './cluster-slots.js';
 import { queueKey, type QueueRef } from './queue-key.js';
@@ -75,20 +75,6 @@ export interface FigureReadings {
   sums: number[];
 }
 
-/** Indexes of `refs` per script call: one group per hash tag on a cluster (a script's keys share a slot), cut in runs of `perCall`. */
-function callGroups(client: StoreClient, refs: readonly QueueRef[], perCall: number): number[][] {
-  const byTag = new Map<string, number[]>();
-  refs.forEach((ref, index) => {
-    const tag = client instanceof Cluster ? hashTag(queueKey(ref, 'meta')) : '';
-    const group = byTag.get(tag);
-    if (group) group.push(index);
-    else byTag.set(tag, [index]);
-  });
-  return [...byTag.values()].flatMap((group) =>
-    Array.from({ length: Math.ceil(group.length / perCall) }, (_, i) => group.slice(i * perCall, (i + 1) * perCall)),
-  );
-}
-
 const scriptArguments = (read: readonly QueueFigure[]) =>
   read.flatMap((one) => [
     one.operation,
@@ -100,7 +86,7 @@ const scriptArguments = (read: readonly QueueFigure[]) =>
 
 /**
  * Reads `figures` of every queue of `refs` with one script call per
- * `perCall` queues (per hash tag on a cluster), all sent at once: a few
+ * `perCall` queues (per master on a cluster, figureCalls), all sent at once: a few
  * round trips and no per-queue command whatever the number of queues, and
  * each call short enough not to hold the store for long.
  */
@@ -125,32 +111,39 @@ export async function readQueueFigures(
   });
   const positions =
     readable.length === refs.length ? undefined : refs.flatMap((ref, i) => (spansSlots(client, ref) ? [] : [i]));
-  await Promise.all(
-    callGroups(client, readable, perCall).map(async (groupIndexes) => {
-      const indexes = positions ? groupIndexes.map((index) => positions[index]!) : groupIndexes;
-      const reply = await queueFiguresScript.runForBuffer(
-        client,
-        indexes.map((index) => queueKey(refs[index]!, 'meta')),
-        args,
-      );
-      if (reply.length !== (indexes.length * kept.length + read.length) * 8)
-        throw new Error(`figures script: ${reply.length} bytes for ${indexes.length} queues`);
-      // Plain loops: at 10,000 queues × 10 figures, closures per value showed in profiles.
-      let at = 0;
-      for (let i = 0; i < indexes.length; i++) {
-        const refIndex = indexes[i]!;
-        // A copy of a packed array of doubles: one small allocation (new Array(n).fill was ~8× the bytes, a page of 100 queues' biggest garbage).
-        if (kept.length === 0) {
-          values[refIndex] = sharedRow;
-          continue;
-        }
-        const own = blank.slice();
-        for (let k = 0; k < kept.length; k++) own[kept[k]!] = reply.readDoubleLE(8 * at++);
-        values[refIndex] = own;
+  const readCall = async (call: FigureCall): Promise<void> => {
+    const indexes = positions ? call.indexes.map((index) => positions[index]!) : call.indexes;
+    const { keys, argsBefore } = callKeys(
+      indexes.map((index) => queueKey(refs[index]!, 'meta')),
+      call.acrossSlots,
+    );
+    let reply: Buffer;
+    try {
+      reply = await queueFiguresScript.runForBuffer(client, keys, [...argsBefore, ...args]);
+    } catch (error) {
+      // A node that no longer serves one of the slots (a resharding, a stale slot map): read by hash tag.
+      if (!call.acrossSlots || !(error instanceof ReplyError)) throw error;
+      await Promise.all(byHashTag(readable, call).map(readCall));
+      return;
+    }
+    if (reply.length !== (indexes.length * kept.length + read.length) * 8)
+      throw new Error(`figures script: ${reply.length} bytes for ${indexes.length} queues`);
+    // Plain loops: at 10,000 queues × 10 figures, closures per value showed in profiles.
+    let at = 0;
+    for (let i = 0; i < indexes.length; i++) {
+      const refIndex = indexes[i]!;
+      // A copy of a packed array of doubles: one small allocation (new Array(n).fill was ~8× the bytes, a page of 100 queues' biggest garbage).
+      if (kept.length === 0) {
+        values[refIndex] = sharedRow;
+        continue;
       }
-      for (let figureIndex = 0; figureIndex < read.length; figureIndex++)
-        sums[figureIndex]! += reply.readDoubleLE(8 * (at + figureIndex));
-    }),
-  );
+      const own = blank.slice();
+      for (let k = 0; k < kept.length; k++) own[kept[k]!] = reply.readDoubleLE(8 * at++);
+      values[refIndex] = own;
+    }
+    for (let figureIndex = 0; figureIndex < read.length; figureIndex++)
+      sums[figureIndex]! += reply.readDoubleLE(8 * (at + figureIndex));
+  };
+  await Promise.all(figureCalls(client, readable, perCall).map(readCall));
   return { values, sums };
 }

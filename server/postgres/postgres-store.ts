@@ -24,6 +24,8 @@ export class PostgresStore extends PostgresJobReads implements QueueStore {
   private readonly eventFeeds = new PostgresEventFeeds(() => this.db());
   /** No tracked totals: the list counts them (one statement). */
   readonly counts = { totals: async () => undefined, close: () => undefined };
+  /** BullMQ's retry_jobs picks its jobs without skipping locked rows: two at once could pick the same. */
+  readonly bulkCallsInFlight = 1;
 
   get client(): StoreClient {
     throw facts.notYetOnPostgres(this.connection);

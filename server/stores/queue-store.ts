@@ -47,6 +47,11 @@ export interface QueueStore extends StatusCleaning {
    * not been ported says so rather than failing).
    */
   readonly client: StoreClient;
+  /**
+   * Calls of one bulk action a task keeps sent at once (callInWindow): Redis runs one script at a time, so
+   * the next call waits in Redis, not for the service's turn on a CPU; 1 where two calls could take the same jobs.
+   */
+  readonly bulkCallsInFlight: number;
   /** The store as keys and values (the store-key routes): 400 NOT_A_KEY_VALUE_STORE where it is not one. */
   keyValue(): StoreClient;
   /** A BullMQ Queue on the queue (same API on every backend). */

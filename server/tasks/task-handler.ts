@@ -19,6 +19,7 @@ export interface TaskContext {
   /**
    * Records `processed` more jobs and the resume point after a batch, renewing the lease; false
    * when the task was cancelled, lost its lease or the runner is stopping: return at once then.
+   * Unthrottled, the database sees at most one record a second (RecordGate); the rest are counted.
    */
   progress(processed: number, cursor: Record<string, unknown> | null, total?: number | null): Promise<boolean>;
   /** Sleeps as long as `maxPerSecond` asks, given everything processed so far in this run. */

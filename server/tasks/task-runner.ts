@@ -9,7 +9,7 @@ import type { StoreRegistry } from '../stores/store-registry.js';
 import { claimTask } from './task-claim.js';
 import { publishTaskEvent } from './task-events.js';
 import type { TaskContext, TaskHandler } from './task-handler.js';
-import { jobsPerProgress, Throttle } from './throttle.js';
+import { jobsPerProgress, RecordGate, Throttle } from './throttle.js';
 
 export interface TaskRunnerDeps {
   persistence: Persistence;
@@ -108,6 +108,7 @@ export class TaskRunner {
     let processed = task.processed;
     let interrupted = false;
     const throttle = new Throttle(task.maxPerSecond);
+    const gate = new RecordGate(task.maxPerSecond);
     const heartbeat = setInterval(
       () =>
         void em
@@ -134,6 +135,8 @@ export class TaskRunner {
       progress: async (count, cursor, total) => {
         processed += count;
         throttle.add(count);
+        // Between records the count is kept here; the run's end writes it whatever the gate said.
+        if (!gate.due(total !== undefined, this.stopping)) return true;
         const changes = {
           processed,
           cursor,
@@ -144,7 +147,9 @@ export class TaskRunner {
         const writable = (await this.deps.connections.find(task.connectionId))?.protection !== 'read-only';
         const kept = (await em.fork().nativeUpdate(Task, mine, changes)) === 1 && !this.stopping && writable;
         if (!kept) interrupted = true;
-        else void publishTaskEvent(store, task, { state: 'running', processed, total: total ?? task.total ?? null });
+        gate.recorded(total !== undefined);
+        if (kept)
+          void publishTaskEvent(store, task, { state: 'running', processed, total: total ?? task.total ?? null });
         return kept;
       },
       throttle: () => throttle.wait(),

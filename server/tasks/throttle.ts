@@ -27,3 +27,29 @@ export class Throttle {
  */
 export const jobsPerProgress = (maxPerSecond: number | null | undefined) =>
   maxPerSecond ? Math.min(1000, maxPerSecond) : 10_000;
+
+/**
+ * Whether a handler's progress call is written to the database. Throttled, every one (the rate is kept
+ * record by record). Unthrottled, at most one a second: a record is a database write, a cancel check and
+ * a progress event, a few ms of the service's CPU each, which on a busy host is CPU Redis then lacks.
+ * The first record carrying a `total`, and any once the runner is stopping, are always written.
+ */
+export class RecordGate {
+  private lastAt = Number.NEGATIVE_INFINITY;
+  private totalWritten = false;
+
+  constructor(
+    private readonly maxPerSecond: number | null | undefined,
+    private readonly everyMs = 1000,
+  ) {}
+
+  due(withTotal: boolean, stopping: boolean): boolean {
+    const firstTotal = withTotal && !this.totalWritten;
+    return Boolean(this.maxPerSecond) || firstTotal || stopping || Date.now() - this.lastAt >= this.everyMs;
+  }
+
+  recorded(withTotal: boolean): void {
+    this.lastAt = Date.now();
+    this.totalWritten ||= withTotal;
+  }
+}

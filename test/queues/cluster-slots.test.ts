@@ -1,6 +1,9 @@
 import type { Queue } from 'bullmq';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { figures, readQueueFigures } from '../../server/bullmq/queue-figures.js';
+import { keySlot } from '../../server/bullmq/key-slot.js';
+import { queueKey, type QueueRef } from '../../server/bullmq/queue-key.js';
 import { bootApp, request, type TestApp } from '../helpers/app.js';
 import { seedQueue } from '../helpers/queues.js';
 import { startLocalCluster, type LocalCluster } from '../helpers/redis-cluster.js';
@@ -46,6 +49,56 @@ describe('bulk actions and moves across the slots of a Redis Cluster', () => {
     client?.disconnect();
     await app?.close();
     await cluster?.stop();
+  });
+
+  /** Script calls (EVALSHA or EVAL) the masters served while `work` ran. */
+  const scriptCalls = async (work: () => Promise<unknown>) => {
+    const masters = client.nodes('master');
+    await Promise.all(masters.map((node) => node.config('RESETSTAT')));
+    await work();
+    const stats = await Promise.all(masters.map((node) => node.info('commandstats')));
+    return stats.reduce(
+      (sum, text) =>
+        sum + [...text.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0),
+      0,
+    );
+  };
+
+  it('reads figures of queues on many slots with one script call per master, by hash tag when a node refuses a key', async () => {
+    const refs: QueueRef[] = [
+      ...['{north}', '{south}', '{east}'].map((name) => ({ prefix: 'bull', name })),
+      { prefix: '{fleet}', name: 'mail' },
+      { prefix: 'bull', name: 'plain' },
+    ];
+    const read = [figures.count('failed'), figures.count('completed')];
+    const expected = [
+      [30, 20],
+      [30, 20],
+      [30, 20],
+      [10, 0],
+      [0, 0],
+    ];
+    for (const ref of refs.slice(0, 4))
+      expect(keySlot(queueKey(ref, 'meta'))).toBe(await client.cluster('KEYSLOT', queueKey(ref, 'meta')));
+    const masterOf = (ref: QueueRef) => client.slots[keySlot(queueKey(ref, 'meta'))]![0];
+    const masters = new Set(refs.slice(0, 4).map(masterOf));
+    let values: number[][] = [];
+    // Once first, so that no call is counted twice for a NOSCRIPT answer (the script then goes by EVAL).
+    await readQueueFigures(client, refs, read, 1000);
+    expect(await scriptCalls(async () => ({ values } = await readQueueFigures(client, refs, read, 1000)))).toBe(
+      masters.size,
+    );
+    expect(values).toEqual(expected);
+    // A stale slot map (as during a resharding): {south} believed on {north}'s master, read with it, refused there.
+    const [north, south] = refs.map((ref) => keySlot(queueKey(ref, 'meta')));
+    const southOwner = client.slots[south!]!;
+    expect(southOwner[0]).not.toBe(client.slots[north!]![0]);
+    client.slots[south!] = [...client.slots[north!]!];
+    try {
+      expect((await readQueueFigures(client, refs, read, 1000)).values).toEqual(expected);
+    } finally {
+      client.slots[south!] = southOwner;
+    }
   });
 
   it('retries and removes by status, by ids and across queues on different masters, each job once', async () => {

@@ -26,6 +26,7 @@ describe('purge task', () => {
     const progress: Array<{ processed: number; cursor: Record<string, unknown> | null }> = [];
     const store = {
       client: fixture.redis,
+      bulkCallsInFlight: 4,
       ...redisStatusCleaning(fixture.redis),
       queue: (name: string, prefix: string) => {
         const queue = new Queue(name, { connection: fixture.redis, prefix });

@@ -4,7 +4,7 @@ import { retryCallSize } from '../../routers/jobs/bulk/retry-calls.js';
 import { retryTask } from '../../routers/jobs/retry-task.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { TaskContext } from '../../server/tasks/task-handler.js';
-import { jobsPerProgress } from '../../server/tasks/throttle.js';
+import { jobsPerProgress, RecordGate } from '../../server/tasks/throttle.js';
 import { seedQueue } from '../helpers/queues.js';
 import { storeFixture } from '../helpers/stores.js';
 
@@ -27,13 +27,37 @@ describe('task pacing', () => {
     expect(jobsPerProgress(300)).toBe(300);
   });
 
-  it('retries a status in script calls of at most 250 jobs, progress recorded once per jobsPerProgress', async () => {
+  it('writes every record when throttled; unthrottled at most one per interval, but a first total and a stop at once', () => {
+    const throttled = new RecordGate(500, 60_000);
+    throttled.recorded(false);
+    expect(throttled.due(false, false)).toBe(true);
+    const gate = new RecordGate(null, 60_000);
+    expect(gate.due(false, false)).toBe(true);
+    gate.recorded(false);
+    expect(gate.due(false, false)).toBe(false);
+    expect(gate.due(true, false)).toBe(true);
+    gate.recorded(true);
+    expect(gate.due(true, false)).toBe(false);
+    expect(gate.due(false, true)).toBe(true);
+    const quick = new RecordGate(null, 0);
+    quick.recorded(true);
+    expect(quick.due(true, false)).toBe(true);
+  });
+
+  it('retries a status in script calls of at most 250 jobs, four in flight, progress recorded once per jobsPerProgress', async () => {
     const queue = queues[0]!;
     const calls: number[] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
     const retryFinishedJobs = queue.backend.retryFinishedJobs.bind(queue.backend);
-    queue.backend.retryFinishedJobs = (state, count, timestamp) => {
+    queue.backend.retryFinishedJobs = async (state, count, timestamp) => {
       calls.push(count ?? 0);
-      return retryFinishedJobs(state, count, timestamp);
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      try {
+        return await retryFinishedJobs(state, count, timestamp);
+      } finally {
+        inFlight--;
+      }
     };
     const progress: Array<[number, Record<string, unknown> | null]> = [];
     const context: TaskContext = {
@@ -42,6 +66,7 @@ describe('task pacing', () => {
       cursor: null,
       queueName: 'paced',
       store: {
+        bulkCallsInFlight: 4,
         queue: async () => queue,
         finishedBefore: async (_ref: unknown, status: 'failed', before: number) =>
           fixture.redis.zcount(`${fixture.prefix}:paced:${status}`, 0, before),
@@ -62,8 +87,10 @@ describe('task pacing', () => {
     expect(progress.map(([processed]) => processed)).toEqual([0, 1000, 1000, 600]);
     expect(progress.at(-1)![1]).toEqual({ retried: 2600, total: 2600 });
     expect(Math.max(...calls)).toBe(retryCallSize);
-    // 1,000 jobs a record, as calls of 250; the last 600 stop at the call that found fewer (100) than it asked.
-    expect(calls).toEqual(Array.from({ length: 11 }, () => 250));
+    // 1,000 jobs a record, as four calls of 250 sent at once; of the last four, the third finds 100 and the
+    // fourth none (already sent), and no call is sent after them.
+    expect(calls).toEqual(Array.from({ length: 12 }, () => 250));
+    expect(mostInFlight).toBe(4);
     expect(await queue.getJobCounts('failed', 'wait')).toEqual({ failed: 0, wait: 2600 });
   });
 });
