@@ -94,7 +94,11 @@ export function buildOpenApiDocument(version: string, mode: DocumentMode = defau
   });
   for (const facts of operationsOf(appRouter, document)) completeOperation(facts);
   document.paths ??= {};
-  Object.assign(document.paths, plainRoutePaths, oauthPaths(), { '/mcp': { post: mcpOperation } });
+  // Copies: the authless mode rewrites operations in place, and these module-level ones outlive this document.
+  Object.assign(
+    document.paths,
+    structuredClone({ ...plainRoutePaths, ...oauthPaths(), '/mcp': { post: mcpOperation } }),
+  );
   document.components ??= {};
   const components = document.components;
   const { responses, errorBody } = sharedErrorComponents();
