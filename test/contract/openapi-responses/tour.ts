@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { bootApp, request, type TestApp } from '../../helpers/app.js';
 import { asBrowser, bearer } from '../../helpers/auth.js';
-import { deleteKeysMatching, storeFixture } from '../../helpers/stores.js';
+import { deleteKeysMatching, storeFixture, type StoreFixture } from '../../helpers/stores.js';
 import { appRouter } from '../../../routers/_app.js';
 import { createApp } from '../../../server/http/app.js';
 import { listen, type RunningServer } from '../../../server/http/listen.js';
@@ -18,7 +18,8 @@ import { stockRestApi } from '../support/stock-rest-api.js';
  * `emails` queue), and the test file checks at the end that every operation
  * was seen to succeed. Exported bindings are live: set in the beforeAll.
  */
-export const store = storeFixture();
+// Made in the beforeAll: with the suite's shared workers (isolate: false) this module outlives one test file.
+export let store: StoreFixture;
 export let app: TestApp;
 export let docs: DocumentValidator;
 export let document: any;
@@ -54,6 +55,8 @@ const spendsAuthLimit = (operation: string, status: number) =>
 export function bootTour(options: { mirror?: boolean } = {}): void {
   let stock: RunningServer | undefined;
   beforeAll(async () => {
+    store = storeFixture();
+    for (const key of Object.keys(state)) delete state[key];
     app = await bootApp({
       env: {
         RATE_LIMIT_ENABLED: 'true',

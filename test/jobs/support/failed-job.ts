@@ -2,7 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll } from 'vitest';
 import { bootApp, type TestApp } from '../../helpers/app.js';
 import { queueUrl, waitFor } from '../../helpers/jobs.js';
-import { storeFixture } from '../../helpers/stores.js';
+import { storeFixture, type StoreFixture } from '../../helpers/stores.js';
 
 /**
  * The service over a store fixture, and its queue `detail` in which one job
@@ -11,7 +11,8 @@ import { storeFixture } from '../../helpers/stores.js';
  * logs, additions and flows share it. Exported bindings are live: set once
  * `useFailedJob()`'s beforeAll ran.
  */
-export const fixture = storeFixture();
+// Made in the beforeAll: with the suite's shared workers (isolate: false) this module outlives one test file.
+export let fixture: StoreFixture;
 export const queueName = 'detail';
 export let app: TestApp;
 export let queue: Queue;
@@ -22,6 +23,7 @@ export let failedId: string;
 /** Boots the service and fails the job before the file's tests; tears both down after. */
 export function useFailedJob(): void {
   beforeAll(async () => {
+    fixture = storeFixture();
     app = await bootApp({ env: fixture.env });
     base = queueUrl(app, fixture, queueName);
     queue = new Queue(queueName, fixture.bullmq);

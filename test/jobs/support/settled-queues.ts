@@ -2,13 +2,14 @@ import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll } from 'vitest';
 import { bootApp, request, type TestApp } from '../../helpers/app.js';
 import { waitFor } from '../../helpers/jobs.js';
-import { storeFixture } from '../../helpers/stores.js';
+import { storeFixture, type StoreFixture } from '../../helpers/stores.js';
 
 /**
  * The service over a store fixture for test/jobs/bulk-jobs.test.ts, and queues whose jobs a real
  * Worker settled. Exported bindings are live: set once `useBulkApp()`'s beforeAll ran.
  */
-export const fixture = storeFixture();
+// Made in the beforeAll: with the suite's shared workers (isolate: false) this module outlives one test file.
+export let fixture: StoreFixture;
 export let app: TestApp;
 
 export const post = (url: string, body: unknown) => request(url, { method: 'POST', body });
@@ -42,6 +43,7 @@ export const states = (queue: Queue, ids: string[]) => Promise.all(ids.map((id) 
 /** Boots the service before the file's tests; tears it and the store down after. */
 export function useBulkApp(): void {
   beforeAll(async () => {
+    fixture = storeFixture();
     app = await bootApp({ env: fixture.env });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll } from 'vitest';
 import { bootApp, type TestApp } from '../../helpers/app.js';
-import { deleteKeysMatching, storeFixture, uniquePrefix } from '../../helpers/stores.js';
+import { deleteKeysMatching, storeFixture, uniquePrefix, type StoreFixture } from '../../helpers/stores.js';
 
 /**
  * The service over a store fixture holding one key of each type under the
@@ -11,18 +11,21 @@ import { deleteKeysMatching, storeFixture, uniquePrefix } from '../../helpers/st
  * store-key files (search and delete, value reads) share it. Exported
  * bindings are live: set once `useSeededKeys()`'s beforeAll ran.
  */
-export const fixture = storeFixture();
+// Made in the beforeAll: with the suite's shared workers (isolate: false) this module outlives one test file.
+export let fixture: StoreFixture;
 export const ns = uniquePrefix('keys');
 export const oddKey = `${ns}:odd/key with space%20and %`;
 export const bigSetSize = 100_000;
 export let app: TestApp;
 export let base: string;
-const queue = new Queue('kept', fixture.bullmq);
+let queue: Queue;
 export const valueUrl = (key: string, query = '') => `${base}/value/${encodeURIComponent(key)}${query}`;
 
 /** Boots the service and seeds the keys before the file's tests; removes both after. */
 export function useSeededKeys(): void {
   beforeAll(async () => {
+    fixture = storeFixture();
+    queue = new Queue('kept', fixture.bullmq);
     app = await bootApp({ env: fixture.env });
     base = `${app.api}/c/${fixture.connectionId}/store-keys`;
     const redis = fixture.redis;
