@@ -18,7 +18,14 @@ describe('bulk actions and moves across the slots of a Redis Cluster', () => {
   let client: Cluster;
   let app: TestApp;
   const queues: Queue[] = [];
-  const connection = () => new Cluster(cluster.ports.map((port) => ({ host: '127.0.0.1', port })));
+  // Every client is disconnected after the file: a Queue given a client does not close it, and one left
+  // reconnecting to the stopped cluster would keep the suite's shared worker busy (isolate: false).
+  const clients: Cluster[] = [];
+  const connection = () => {
+    const made = new Cluster(cluster.ports.map((port) => ({ host: '127.0.0.1', port })));
+    clients.push(made);
+    return made;
+  };
   const api = (path: string) => `${app.api}/c/grid${path}`;
   const tagged = (name: string) => encodeURIComponent(name);
 
@@ -46,7 +53,7 @@ describe('bulk actions and moves across the slots of a Redis Cluster', () => {
 
   afterAll(async () => {
     await Promise.all(queues.map((queue) => queue.close()));
-    client?.disconnect();
+    for (const made of clients) made.disconnect();
     await app?.close();
     await cluster?.stop();
   });
