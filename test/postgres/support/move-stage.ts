@@ -4,7 +4,7 @@ import { testEncryptionKey } from '../../helpers/connections.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { postgresQueueFixture, type PostgresQueueFixture } from '../../helpers/postgres-queues.js';
 import { storeFixture, type StoreFixture } from '../../helpers/stores.js';
-import { removeServiceBundle, startBundledService, type BundledService } from '../../tasks/support/service-bundle.js';
+import { startBundledService, type BundledService } from '../../tasks/support/service-bundle.js';
 
 export interface MoveStage {
   /** Connection `main`: the shared Redis under a prefix of this file's own. */
@@ -34,7 +34,6 @@ export function moveStage(): MoveStage {
     await pg?.cleanup();
     await tasks?.drop();
     await redis.cleanup();
-    await removeServiceBundle();
   });
   return {
     redis,

@@ -4,7 +4,7 @@ import { request } from '../../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js';
 import { spawnRedis, type SpawnedRedis } from '../../helpers/spawn-redis.js';
 import { testEncryptionKey } from '../../helpers/connections.js';
-import { removeServiceBundle, startBundledService, type BundledService } from './service-bundle.js';
+import { startBundledService, type BundledService } from './service-bundle.js';
 
 export const stagePrefix = 'acceptance';
 
@@ -51,7 +51,6 @@ export function taskStage(port: number, leaseSeconds?: number): TaskStage {
     redis?.disconnect();
     await server?.stop();
     await database?.drop();
-    await removeServiceBundle();
   });
   return {
     get redis() {
