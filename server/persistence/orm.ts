@@ -10,6 +10,7 @@ import { migrations } from './migrations/index.js';
 import { oneAtATime, type LockPool } from './migration-lock.js';
 import { patchPool } from './pg-pool.js';
 import { retryWhileBusy, splitBudget, sqliteBusyTimeoutMs } from './database-limits.js';
+import { useWriteAheadLog } from './sqlite-journal.js';
 
 export type Orm = MikroORM<AbstractSqlDriver>;
 export type EntityManager = SqlEntityManager;
@@ -32,8 +33,10 @@ async function driverOptions(
       driver: SqliteDriver,
       dbName,
       driverOptions: { timeout: sqliteBusyTimeoutMs },
-      onCreateConnection: async (connection: { executeQuery(query: unknown): Promise<unknown> }) =>
-        retryWhileBusy(connection, limits.timeoutMs),
+      onCreateConnection: async (connection: Parameters<typeof useWriteAheadLog>[0]) => {
+        await useWriteAheadLog(connection);
+        retryWhileBusy(connection, limits.timeoutMs);
+      },
     } as Partial<Options<AbstractSqlDriver>>;
   }
   const { PostgreSqlDriver } = await import('@mikro-orm/postgresql');
