@@ -28,13 +28,13 @@ async function latencyFamily(
     const connection = escapeLabel(store.connection.name);
     for (const row of rows) {
       if (!include(row.queueName)) continue;
-      const labels = `queue="${escapeLabel(row.queueName)}", connection="${connection}", prefix="${escapeLabel(row.prefix)}"`;
+      const labels = `queue="${escapeLabel(row.queueName)}",connection="${connection}",prefix="${escapeLabel(row.prefix)}"`;
       for (const [quantile, ms] of [
         ['0.5', row.p50],
         ['0.95', row.p95],
         ['0.99', row.p99],
       ] as const)
-        text += `bullpen_job_processing_seconds{${labels}, quantile="${quantile}"} ${ms / 1000}\n`;
+        text += `bullpen_job_processing_seconds{${labels},quantile="${quantile}"} ${ms / 1000}\n`;
     }
   }
   return text === ''
@@ -46,24 +46,32 @@ async function latencyFamily(
       ) + text;
 }
 
+type Rows = readonly (readonly number[])[];
+
 /**
- * The store's tracked counts of every queue (rows in the directory's order), or undefined where the tracker
- * cannot answer (then the script counts). Asked of the directory's own list: a list of its own (the
+ * The store's tracked rows of every queue (counts and pause flag, in the directory's order) and, when it
+ * has them, the extras the export adds (finished totals, oldest waiting job); undefined where the tracker
+ * cannot answer (then the script reads). Asked of the directory's own list: a list of its own (the
  * SERVICE_METRICS_QUEUES selection) would replace the tracker's view of every queue.
  */
-async function trackedRows(store: StoreHandle, all: QueueRef[]) {
-  return (await store.counts.totals(all))?.rows;
+async function trackedRows(store: StoreHandle, all: QueueRef[]): Promise<{ rows?: Rows; extras?: Rows }> {
+  const rows = (await store.counts.totals(all))?.rows;
+  return rows ? { rows, extras: await store.counts.exportExtras(all) } : {};
 }
 
 /** The queues the scrape exports, with their tracked rows: the directory's list itself when every queue is. */
 function included(
   all: QueueRef[],
-  rows: readonly (readonly number[])[] | undefined,
+  { rows, extras }: { rows?: Rows; extras?: Rows },
   include: (name: string) => boolean,
 ) {
-  if (all.every((ref) => include(ref.name))) return { refs: all, rows };
+  if (all.every((ref) => include(ref.name))) return { refs: all, rows, extras };
   const at = all.flatMap((ref, i) => (include(ref.name) ? [i] : []));
-  return { refs: at.map((i) => all[i]!), rows: rows && at.map((i) => rows[i]!) };
+  return {
+    refs: at.map((i) => all[i]!),
+    rows: rows && at.map((i) => rows[i]!),
+    extras: extras && at.map((i) => extras[i]!),
+  };
 }
 
 /**
@@ -71,14 +79,15 @@ function included(
  * queue, `bullmq_job_count` for each of 7 states, `bullmq_job_completed_total`
  * and `bullmq_job_failed_total` (9 series, the same as BullMQ's own
  * exportPrometheusMetrics, labelled `connection` (its name) and `prefix`), then
- * `bullpen_queue_backlog` and `bullpen_queue_oldest_waiting_seconds`, then
+ * `bullpen_queue_backlog`, `bullpen_queue_oldest_waiting_seconds` and `bullpen_queue_paused`, then
  * `bullpen_job_processing_seconds` (from the history), then
  * `bullpen_store_up` per connection. Names come from the queue index and
  * counts from one script call per 500 queues (the next read while the last
  * is written: prometheus-queue-families.ts), so a scrape of 100,000 queues
  * is ~200 calls and never holds the whole document; with the store's tracked
- * counts (the queue list's: exact, read only where they changed) the calls
- * read three figures a queue, not ten. A store that fails
+ * rows (the queue list's counts and pause flags, and the export's finished
+ * totals and oldest waiting jobs: exact, read only where a notice said they
+ * changed) a scrape reads nothing but what changed. A store that fails
  * part-way keeps the samples already written and scores 0.
  */
 export async function streamPrometheus(

@@ -1,6 +1,5 @@
-import { jobCountKinds } from '../../contracts/queues.js';
 import type { QueueRef } from './queue-key.js';
-import { baseOfCountedKey, queueBase } from './tracked-count-reads.js';
+import { baseOfCountedKey, queueBase, trackedColumns } from './tracked-count-reads.js';
 
 /** A read under way: which queues, and the sequence number each was given. */
 export interface PendingRead {
@@ -10,7 +9,7 @@ export interface PendingRead {
 }
 
 /**
- * What the count tracker knows: each queue's eight counts (by base,
+ * What the count tracker knows: each queue's eight counts and pause flag (by base,
  * `<prefix>:<name>:`), the queues a notice said changed since, and which read
  * of a queue is the newest (two reads of one queue may overlap, a request's
  * and a catch-up's: only the newest may store what it read, or an older
@@ -20,8 +19,8 @@ export class CountTable {
   private readonly counts = new Map<string, number[]>();
   private readonly dirty = new Set<string>();
   private readonly newestRead = new Map<string, number>();
-  /** The eight sums over every queue of `counts`, kept as rows change: totals cost nothing per queue. */
-  private readonly totals = jobCountKinds.map(() => 0);
+  /** The sums of each column over every queue of `counts`, kept as rows change: totals cost nothing per queue. */
+  private readonly totals: number[];
   /** Bumped when a queue enters or leaves `counts` (rows change in place): a CountView over the same queues stays valid. */
   membership = 0;
   /** Each ref's base made once (the directory hands out the same refs until a rescan): ~2× faster totals at 10,000 queues. */
@@ -29,6 +28,17 @@ export class CountTable {
   private sequence = 0;
   /** Bumped when everything is forgotten: a read begun before must not store what it read. */
   private generation = 0;
+
+  /**
+   * `columns`: figures a row holds (the counts and the pause flag by default); `baseOfKey`: the queue a
+   * noticed key changes a row of (the export table's figures are read from other keys than the counts).
+   */
+  constructor(
+    columns = trackedColumns,
+    private readonly baseOfKey: (key: string) => string | undefined = baseOfCountedKey,
+  ) {
+    this.totals = new Array<number>(columns).fill(0);
+  }
 
   baseOf(ref: QueueRef): string {
     let base = this.bases.get(ref);
@@ -83,7 +93,7 @@ export class CountTable {
     return this.counts.get(base);
   }
 
-  /** The eight sums over every queue the table knows. */
+  /** The sums of each column over every queue the table knows. */
   sums(): number[] {
     return this.totals.slice();
   }
@@ -107,15 +117,15 @@ export class CountTable {
   changed(keys: readonly string[] | null): void {
     if (keys === null) return this.forget();
     for (const key of keys) {
-      const base = baseOfCountedKey(key);
+      const base = this.baseOfKey(key);
       // Marked even before a first read has stored the queue's counts: the notice may overtake that read's answer.
       if (base !== undefined) this.dirty.add(base);
     }
   }
 
-  /** Each of `bases`' eight counts (jobCountKinds order) and their sums, or undefined if one is unknown. */
+  /** Each of `bases`' rows (jobCountKinds order, then the pause flag) and their sums, or undefined if one is unknown. */
   snapshot(bases: readonly string[]): { rows: number[][]; sums: number[] } | undefined {
-    const sums = jobCountKinds.map(() => 0);
+    const sums = this.totals.map(() => 0);
     const rows = new Array<number[]>(bases.length);
     for (let i = 0; i < bases.length; i++) {
       const row = this.counts.get(bases[i]!);

@@ -4,13 +4,16 @@ import type { Logger } from '../logger.js';
 import type { StoreClient } from '../stores/redis-client.js';
 import { CountTable } from './count-table.js';
 import { CountView } from './count-view.js';
+import { baseOfExtraKey, extraColumns, readExportExtras } from './export-counts.js';
 import type { QueueRef } from './queue-key.js';
 import { TrackingLink } from './tracking-link.js';
 import { readCounts } from './tracked-count-reads.js';
 
+type RowReader = (client: StoreClient, refs: readonly QueueRef[]) => Promise<number[][]>;
+
 export interface TrackedTotals {
   totals: JobCounts;
-  /** Each queue's eight counts, in the order of the refs asked for (jobCountKinds order within a row). */
+  /** Each queue's eight counts (jobCountKinds order within a row) and pause flag, in the order of the refs asked for. */
   rows: readonly (readonly number[])[];
   /** When they were exact: the end of the request's reconciliation (ms since the epoch). */
   countedAt: number;
@@ -70,6 +73,11 @@ export class CountTracker {
   private closed = false;
   private readonly table = new CountTable();
   private view?: CountView | undefined;
+  /** The Prometheus export's other figures (finished totals, oldest waiting job), kept once a scrape asked (exportExtras). */
+  private readonly extras = new CountTable(extraColumns, baseOfExtraKey);
+  private extrasView?: CountView | undefined;
+  /** Whether a scrape asked for extras since the link opened: until then their notices are not kept. */
+  private exporting = false;
   private readonly now: () => number;
 
   constructor(
@@ -137,10 +145,13 @@ export class CountTracker {
       // No prefix would broadcast every key of the store: a connection without one uses BullMQ's default, as its queues do.
       const prefixes = this.options.prefixes?.length ? this.options.prefixes : ['bull'];
       const link = await TrackingLink.open(this.client as Redis, prefixes, {
-        onChanged: (keys) => this.table.changed(keys),
+        onChanged: (keys) => {
+          this.table.changed(keys);
+          if (this.exporting) this.extras.changed(keys);
+        },
         onLost: () => {
           if (this.link === link) this.link = undefined;
-          this.table.forget();
+          this.forget();
         },
       });
       if (this.closed) return link.close();
@@ -156,14 +167,43 @@ export class CountTracker {
     }
   }
 
-  private async read(refs: readonly QueueRef[]): Promise<void> {
-    const read = this.table.beginRead(refs.map((ref) => this.table.baseOf(ref)));
+  /**
+   * The export's extras row of each of `refs` (finished totals, oldest waiting job: export-counts.ts), read
+   * only where a notice said they changed since the last scrape; undefined when the link is not up (call
+   * totals first) or a read fails. A first scrape reads them all, a chunk at a time.
+   */
+  async exportExtras(refs: readonly QueueRef[]): Promise<readonly (readonly number[])[] | undefined> {
+    const link = this.link;
+    if (!link) return undefined;
     try {
-      this.table.finishRead(read, await readCounts(this.client, refs));
+      this.exporting = true;
+      await link.sync(syncTimeoutMs);
+      if (this.extrasView?.refs !== refs) this.extrasView = new CountView(refs, this.extras);
+      const stale = this.extrasView.stale().map((i) => refs[i]!);
+      for (let at = 0; at < stale.length && this.link === link; at += catchUpChunk)
+        await this.read(stale.slice(at, at + catchUpChunk), this.extras, readExportExtras);
+      return this.extrasView.snapshot()?.rows;
     } catch (error) {
-      this.table.failRead(read);
+      this.options.logger?.debug({ reason: (error as Error).message }, 'prometheus: tracked extras read failed');
+      return undefined;
+    }
+  }
+
+  private async read(refs: readonly QueueRef[], table = this.table, reader: RowReader = readCounts): Promise<void> {
+    const read = table.beginRead(refs.map((ref) => table.baseOf(ref)));
+    try {
+      table.finishRead(read, await reader(this.client, refs));
+    } catch (error) {
+      table.failRead(read);
       throw error;
     }
+  }
+
+  /** What the link told can no longer be trusted: both tables start over. */
+  private forget(): void {
+    this.table.forget();
+    this.extras.forget();
+    this.exporting = false;
   }
 
   /** Reads `refs` in the background, a chunk at a time (one catch-up at a time). */
@@ -191,7 +231,7 @@ export class CountTracker {
     const link = this.link;
     this.link = undefined;
     link?.close();
-    this.table.forget();
+    this.forget();
   }
 }
 

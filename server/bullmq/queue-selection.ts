@@ -3,6 +3,7 @@ import type { StoreClient } from '../stores/redis-client.js';
 import { figures, keeping, readQueueFigures, type QueueFigure } from './queue-figures.js';
 import type { QueueRef } from './queue-key.js';
 import { listQueuesPerCall } from './queue-states.js';
+import { pausedColumn } from './tracked-count-reads.js';
 
 /** What decides whether a queue is in a state: figures, and the test of their values (docs/api.md, "Queues"). */
 interface StateTest {
@@ -95,19 +96,21 @@ const countAt = (kind: JobCountKind) => jobCountKinds.indexOf(kind);
 const toRunAt = toRun.map(countAt);
 const failedAt = countAt('failed');
 
-/** The tests of the states job counts decide, fed from a row of the eight counts (jobCountKinds order). */
+/** The tests of the states a tracked row decides: the eight counts (jobCountKinds order), then the pause flag. */
 const testsOnCounts: Partial<Record<QueueState, (row: readonly number[]) => boolean>> = {
   idle: (row) => idleFromCounts.holds(toRunAt.map((at) => row[at]!)),
   failing: (row) => stateTests.failing.holds([row[failedAt]!]),
+  paused: (row) => row[pausedColumn] === 1,
+  running: (row) => row[pausedColumn] === 0,
 };
 
-/** States decided by job counts alone (`paused`/`running` read the meta hash's flag, which is not counted). */
+/** States a tracked row decides (every state: the pause flag is tracked beside the counts). */
 export const countedStates: ReadonlySet<QueueState> = new Set(Object.keys(testsOnCounts) as QueueState[]);
 
 /**
- * selectQueues from counts already known (the tracked counts: rows in
- * jobCountKinds order, one per ref): a state of countedStates and a count
- * sort without a lookup.
+ * selectQueues from counts already known (the tracked rows: jobCountKinds
+ * order then the pause flag, one per ref): a state of countedStates and a
+ * count sort without a lookup.
  */
 export function selectFromCounts(
   refs: readonly QueueRef[],

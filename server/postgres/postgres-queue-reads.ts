@@ -126,6 +126,7 @@ export async function exportCountsOf(db: Db, refs: QueueRef[]): Promise<ExportCo
       completedTotal: extra.completed,
       failedTotal: extra.failed,
       oldestWaitingAt: summary.isPaused ? 0 : extra.oldestWaitingAt,
+      paused: summary.isPaused ? 1 : 0,
     };
   });
 }

@@ -23,7 +23,7 @@ export class PostgresStore extends PostgresJobReads implements QueueStore {
   private readonly cleaner = new SerialClean(async (ref) => (await this.queueSummaries([ref]))[0]!);
   private readonly eventFeeds = new PostgresEventFeeds(() => this.db());
   /** No tracked totals: the list counts them (one statement). */
-  readonly counts = { totals: async () => undefined, close: () => undefined };
+  readonly counts = { totals: async () => undefined, exportExtras: async () => undefined, close: () => undefined };
   /** BullMQ's retry_jobs picks its jobs without skipping locked rows: two at once could pick the same. */
   readonly bulkCallsInFlight = 1;
 

@@ -40,7 +40,7 @@ export interface QueueStore extends StatusCleaning {
   readonly prefixes: string[];
   readonly defaultPrefix: string;
   /** Connection-wide totals kept exact by the store itself, when it can (else `totals` answers undefined). */
-  readonly counts: Pick<CountTracker, 'totals' | 'close'>;
+  readonly counts: Pick<CountTracker, 'totals' | 'exportExtras' | 'close'>;
   /**
    * The Redis client, for the routes not yet behind this seam: on another
    * kind of store it throws 400 NOT_SUPPORTED_BY_BACKEND (a route that has

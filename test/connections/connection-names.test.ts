@@ -99,7 +99,7 @@ describe('a saved connection is reachable by its name', () => {
     const text = await response.text();
     expect(text).toContain('bullpen_store_up{connection="local"} 1');
     expect(text).toContain(
-      `bullmq_job_count{queue="named-orders", state="waiting", connection="local", prefix="${prefix}"}`,
+      `bullmq_job_count{queue="named-orders",state="waiting",connection="local",prefix="${prefix}"}`,
     );
     expect(text).not.toContain(localId);
   });

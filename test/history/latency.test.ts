@@ -222,7 +222,7 @@ describe('latency roll-ups, insights, Prometheus and the CLI', () => {
     const text: string = (await api('/prometheus')).body;
     expect(text).toContain('# TYPE bullpen_job_processing_seconds summary\n');
     const p99 = new RegExp(
-      `^bullpen_job_processing_seconds\\{queue="checkout-slow", connection="main", prefix="${bed.fixture.prefix}", quantile="0.99"\\} (\\S+)$`,
+      `^bullpen_job_processing_seconds\\{queue="checkout-slow",connection="main",prefix="${bed.fixture.prefix}",quantile="0.99"\\} (\\S+)$`,
       'm',
     ).exec(text);
     expect(Number(p99?.[1])).toBeGreaterThanOrEqual(0.2);

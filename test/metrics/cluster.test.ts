@@ -112,7 +112,7 @@ describe('observability routes on a Redis Cluster', () => {
 
   it('exports every queue of the cluster to Prometheus', async () => {
     const text = await (await fetch(`${app.api}/prometheus`)).text();
-    expect(text).toContain(`bullmq_job_count{queue="orders", state="waiting", connection="cl", prefix="${prefix}"} 3`);
+    expect(text).toContain(`bullmq_job_count{queue="orders",state="waiting",connection="cl",prefix="${prefix}"} 3`);
     expect(text).toContain('bullpen_store_up{connection="cl"} 1');
   });
 });

@@ -41,7 +41,7 @@ describe('GET /api/prometheus', () => {
     const text = await response.text();
     expect(text).toContain('# TYPE bullmq_job_count gauge');
     expect(text).toContain(
-      `bullmq_job_count{queue="mail \\"out\\"", state="waiting", connection="main", prefix="${fixture.prefix}"} 2`,
+      `bullmq_job_count{queue="mail \\"out\\"",state="waiting",connection="main",prefix="${fixture.prefix}"} 2`,
     );
     expect(text).toContain('bullpen_store_up{connection="main"} 1');
     expect(text).toContain('bullpen_store_up{connection="down"} 0');

@@ -15,15 +15,16 @@ describe('GET /api/prometheus with a PostgreSQL connection', () => {
       const response = await fetch(`${bed.app.api}/prometheus`);
       expect(response.status).toBe(200);
       const text = await response.text();
-      const tail = 'connection="main", prefix="bullmq"';
-      expect(text).toContain(`bullmq_job_count{queue="pg-mail", state="waiting", ${tail}} 3`);
-      expect(text).toContain(`bullmq_job_count{queue="pg-mail", state="failed", ${tail}} 1`);
-      expect(text).toContain(`bullpen_queue_backlog{queue="pg-mail", ${tail}} 4`);
+      const tail = 'connection="main",prefix="bullmq"';
+      expect(text).toContain(`bullmq_job_count{queue="pg-mail",state="waiting",${tail}} 3`);
+      expect(text).toContain(`bullmq_job_count{queue="pg-mail",state="failed",${tail}} 1`);
+      expect(text).toContain(`bullpen_queue_backlog{queue="pg-mail",${tail}} 4`);
+      expect(text).toContain(`bullpen_queue_paused{queue="pg-mail",${tail}} 0`);
       expect(text).toMatch(
-        /bullpen_queue_oldest_waiting_seconds\{queue="pg-mail", connection="main", prefix="bullmq"\} \d+/,
+        /bullpen_queue_oldest_waiting_seconds\{queue="pg-mail",connection="main",prefix="bullmq"\} \d+/,
       );
       expect(text).toContain(
-        `bullmq_job_count{queue="redis-mail", state="waiting", connection="cache", prefix="${redis.prefix}"} 1`,
+        `bullmq_job_count{queue="redis-mail",state="waiting",connection="cache",prefix="${redis.prefix}"} 1`,
       );
       expect(text).toContain('bullpen_store_up{connection="main"} 1');
       expect(text).toContain('bullpen_store_up{connection="cache"} 1');
