@@ -93,6 +93,11 @@ const maxValueBytes = 32;
 
 /** Writes `value` at `at` as Prometheus reads it (integers in decimal, others as String() does); returns the end. */
 function writeValue(out: Buffer, at: number, value: number): number {
+  // Most figures of a queue are one digit (zeros above all).
+  if (value >= 0 && value < 10 && value === Math.floor(value)) {
+    out[at] = 48 + value;
+    return at + 1;
+  }
   if (!(Number.isSafeInteger(value) && value >= 0)) return at + out.write(String(value), at, 'latin1');
   const from = at;
   do {

@@ -6,7 +6,7 @@ import { pausedColumn } from '../../server/bullmq/tracked-count-reads.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { isStoreUnavailable } from '../../server/stores/store-errors.js';
 import { ExpositionBuffer } from './exposition-buffer.js';
-import { escapeLabel, QueueLabels } from './queue-labels.js';
+import { escapeLabel, QueueLabelCache, type QueueLabels } from './queue-labels.js';
 
 export { escapeLabel };
 
@@ -76,14 +76,18 @@ const readChunk = (entry: Scraped, start: number, end: number): Read =>
  * queue's labels encoded once (queue-labels.ts) into the response's
  * buffers (exposition-buffer.ts): no string a line, no long string.
  */
-export async function writeQueueFamilies(out: Writable, scraped: Scraped[]): Promise<void> {
+export async function writeQueueFamilies(
+  out: Writable,
+  scraped: Scraped[],
+  labelCache = new QueueLabelCache(),
+): Promise<void> {
   const total = scraped.reduce((sum, { refs }) => sum + refs.length, 0);
   const later: Later = { written: [], values: laterFamilies.map(() => new Float64Array(total)) };
   const buffer = new ExpositionBuffer(out);
   if (total > 0) buffer.add(header('bullmq_job_count', 'Number of jobs in the queue by state', 'gauge'));
   let from = 0;
   for (const entry of scraped) {
-    const written = { labels: QueueLabels.of(entry.refs, entry.store.connection.name), from, count: 0 };
+    const written = { labels: labelCache.of(entry.refs, entry.store.connection.name), from, count: 0 };
     later.written.push(written);
     written.count =
       entry.rows && entry.extras

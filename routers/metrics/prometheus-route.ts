@@ -1,5 +1,6 @@
 import { readLatestLatency } from './latest-latency.js';
 import { streamPrometheus } from './stream-prometheus.js';
+import { QueueLabelCache } from './queue-labels.js';
 import { nameGlobMatcher } from './name-glob.js';
 import { resolveActor } from '../../server/auth/resolve-actor.js';
 import { plainRoute, type PlainCall } from '../../server/http/plain-route.js';
@@ -16,6 +17,8 @@ import type { Services } from '../../server/services.js';
  */
 export function prometheusRoute(services: Services) {
   const include = nameGlobMatcher(services.config.metrics.queues);
+  // The queues' label text, encoded once per list of queues (queue-labels.ts), not on every scrape.
+  const labelCache = new QueueLabelCache();
   return plainRoute(services, 'prometheus', async (call) => {
     const organizationId = await scrapingOrganization(services, call);
     const connections = await services.connections.list(organizationId);
@@ -29,7 +32,7 @@ export function prometheusRoute(services: Services) {
           store.connection.id,
           3 * services.config.history.sampleIntervalMs,
         );
-      await streamPrometheus(call.res, stores, services.queueDirectory, include, latency);
+      await streamPrometheus(call.res, stores, services.queueDirectory, include, latency, labelCache);
       call.res.end(await services.httpMetrics.text());
     } catch (error) {
       if (!call.res.headersSent) throw error;

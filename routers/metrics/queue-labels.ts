@@ -50,3 +50,19 @@ export class QueueLabels {
     return new QueueLabels(bytes, starts, mids);
   }
 }
+
+/**
+ * Each list's labels while it is the same array (the directory's, until the index changes): a scrape of
+ * 100,000 queues encodes them once (~5 MB, ~100 ms of CPU on this host), not on every scrape.
+ */
+export class QueueLabelCache {
+  private readonly known = new WeakMap<readonly QueueRef[], { connection: string; labels: QueueLabels }>();
+
+  of(refs: readonly QueueRef[], connection: string): QueueLabels {
+    const held = this.known.get(refs);
+    if (held?.connection === connection) return held.labels;
+    const labels = QueueLabels.of(refs, connection);
+    this.known.set(refs, { connection, labels });
+    return labels;
+  }
+}

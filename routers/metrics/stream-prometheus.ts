@@ -4,6 +4,7 @@ import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { StoreHandle } from '../../server/stores/store-handle.js';
 import { isStoreUnavailable } from '../../server/stores/store-errors.js';
 import type { LatestLatency } from './latest-latency.js';
+import type { QueueLabelCache } from './queue-labels.js';
 import { escapeLabel, header, write, writeQueueFamilies, type Scraped } from './prometheus-queue-families.js';
 
 /** Where the exposition's latency comes from: the history's latest sample of a connection. */
@@ -96,6 +97,7 @@ export async function streamPrometheus(
   directory: QueueDirectory,
   include: (name: string) => boolean,
   latency?: LatencySource,
+  labelCache?: QueueLabelCache,
 ): Promise<void> {
   const scraped: Scraped[] = await Promise.all(
     stores.map(async (store) => {
@@ -108,7 +110,7 @@ export async function streamPrometheus(
       }
     }),
   );
-  await writeQueueFamilies(out, scraped);
+  await writeQueueFamilies(out, scraped, labelCache);
   if (latency) await write(out, await latencyFamily(scraped, latency, include));
   await write(
     out,

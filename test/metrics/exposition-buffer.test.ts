@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ExpositionBuffer } from '../../routers/metrics/exposition-buffer.js';
+import { QueueLabels } from '../../routers/metrics/queue-labels.js';
 
 /** A sink that takes `highWaterMark` bytes before it asks the writer to wait, and records what it got. */
 function sink(highWaterMark: number) {
@@ -48,5 +49,31 @@ describe('ExpositionBuffer', () => {
     // 200 rounds of ~70 KB were written (14 MB); the sink never held more than a round and a buffer.
     expect(peak).toBeLessThan(1024 * 1024);
     expect(out.writableLength).toBe(0);
+  });
+
+  it('writes a sample as bytes from the labels encoded once: every kind of value, escapes, multi-byte names, a name longer than a buffer', async () => {
+    const { out, text } = sink(16 * 1024);
+    const long = 'n'.repeat(300_000);
+    const refs = ['mail "out"', 'été\\队列\nx', long].map((name) => ({ prefix: 'bull', name }));
+    const labels = QueueLabels.of(refs, 'main');
+    const buffer = new ExpositionBuffer(out);
+    const bytes = (value: string) => new Uint8Array(Buffer.from(value));
+    const values = [0, 9, 10, 12_345, 2 ** 53 + 2, 1.5, -3, Number.NaN];
+    for (let i = 0; i < refs.length; i++)
+      for (const value of values)
+        buffer.sample(
+          bytes('m{'),
+          labels.bytes,
+          labels.starts[i]!,
+          labels.mids[i]!,
+          bytes(',state="x"'),
+          labels.starts[i + 1]!,
+          value,
+        );
+    await buffer.end();
+    const tail = ',state="x",connection="main",prefix="bull"}';
+    const names = ['mail \\"out\\"', 'été\\\\队列\\nx', long];
+    const expected = names.flatMap((name) => values.map((value) => `m{queue="${name}"${tail} ${value}\n`));
+    expect(text()).toBe(expected.join(''));
   });
 });
