@@ -4,12 +4,10 @@ import type { Logger } from '../logger.js';
 import type { StoreClient } from '../stores/redis-client.js';
 import { CountTable } from './count-table.js';
 import { CountView } from './count-view.js';
-import { baseOfExtraKey, extraColumns, readExportExtras } from './export-counts.js';
 import type { QueueRef } from './queue-key.js';
 import { TrackingLink } from './tracking-link.js';
 import { readCounts } from './tracked-count-reads.js';
-
-type RowReader = (client: StoreClient, refs: readonly QueueRef[]) => Promise<number[][]>;
+import { ExportExtras, readInto } from './tracked-rows.js';
 
 export interface TrackedTotals {
   totals: JobCounts;
@@ -74,10 +72,7 @@ export class CountTracker {
   private readonly table = new CountTable();
   private view?: CountView | undefined;
   /** The Prometheus export's other figures (finished totals, oldest waiting job), kept once a scrape asked (exportExtras). */
-  private readonly extras = new CountTable(extraColumns, baseOfExtraKey);
-  private extrasView?: CountView | undefined;
-  /** Whether a scrape asked for extras since the link opened: until then their notices are not kept. */
-  private exporting = false;
+  private readonly extras = new ExportExtras();
   private readonly now: () => number;
 
   constructor(
@@ -147,7 +142,7 @@ export class CountTracker {
       const link = await TrackingLink.open(this.client as Redis, prefixes, {
         onChanged: (keys) => {
           this.table.changed(keys);
-          if (this.exporting) this.extras.changed(keys);
+          this.extras.changed(keys);
         },
         onLost: () => {
           if (this.link === link) this.link = undefined;
@@ -176,34 +171,22 @@ export class CountTracker {
     const link = this.link;
     if (!link) return undefined;
     try {
-      this.exporting = true;
       await link.sync(syncTimeoutMs);
-      if (this.extrasView?.refs !== refs) this.extrasView = new CountView(refs, this.extras);
-      const stale = this.extrasView.stale().map((i) => refs[i]!);
-      for (let at = 0; at < stale.length && this.link === link; at += catchUpChunk)
-        await this.read(stale.slice(at, at + catchUpChunk), this.extras, readExportExtras);
-      return this.extrasView.snapshot()?.rows;
+      return await this.extras.rows(this.client, refs, catchUpChunk, () => this.link === link);
     } catch (error) {
       this.options.logger?.debug({ reason: (error as Error).message }, 'prometheus: tracked extras read failed');
       return undefined;
     }
   }
 
-  private async read(refs: readonly QueueRef[], table = this.table, reader: RowReader = readCounts): Promise<void> {
-    const read = table.beginRead(refs.map((ref) => table.baseOf(ref)));
-    try {
-      table.finishRead(read, await reader(this.client, refs));
-    } catch (error) {
-      table.failRead(read);
-      throw error;
-    }
+  private read(refs: readonly QueueRef[]): Promise<void> {
+    return readInto(this.table, this.client, refs, readCounts);
   }
 
   /** What the link told can no longer be trusted: both tables start over. */
   private forget(): void {
     this.table.forget();
     this.extras.forget();
-    this.exporting = false;
   }
 
   /** Reads `refs` in the background, a chunk at a time (one catch-up at a time). */
