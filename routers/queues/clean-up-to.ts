@@ -6,6 +6,8 @@ import type { CleanCallPlan } from './clean-calls.js';
 export interface StatusCleaner {
   /** Removes up to `limit` jobs of `status`; returns their ids. */
   clean(status: PurgeableStatus, limit: number): Promise<string[]>;
+  /** Removes up to `limit` jobs of `status` as `clean` does; how many (no ids to read: a task's purge). */
+  cleanCount?(status: PurgeableStatus, limit: number): Promise<number>;
   /** How many jobs `status` still holds. */
   count(status: PurgeableStatus): Promise<number>;
 }
@@ -33,4 +35,21 @@ export function cleanUpTo(
     (ids) => ids.length === 0,
     onRemoved,
   );
+}
+
+/**
+ * `cleanUpTo` for a caller that needs only how many jobs went (a purge task records counts): each call's
+ * count reaches `onRemoved`. Uses the cleaner's `cleanCount` where it has one.
+ */
+export function countUpTo(
+  cleaner: StatusCleaner,
+  status: PurgeableStatus,
+  budget: number,
+  plan: CleanCallPlan,
+  onRemoved: (count: number) => void,
+): Promise<boolean> {
+  const clean = cleaner.cleanCount
+    ? (size: number) => cleaner.cleanCount!(status, size)
+    : async (size: number) => (await cleaner.clean(status, size)).length;
+  return callInWindow(budget, plan, clean, (count) => count === 0, onRemoved);
 }

@@ -10,6 +10,7 @@ import type { QueueOnStore } from '../../server/bullmq/resolve-queue.js';
 export function bullmqCleaner(queue: Queue, store: StatusCleaning, ref: QueueRef): StatusCleaner {
   return {
     clean: (status, limit) => store.cleanStatus(queue, ref, status, limit),
+    cleanCount: (status, limit) => store.purgeCount(queue, ref, status, limit),
     count: (status) => store.countStatus(ref, status),
   };
 }

@@ -1,7 +1,7 @@
 import type { PurgeSelector } from '../../contracts/queues.js';
 import { cleanCallPlan } from './clean-calls.js';
 import type { TaskHandler } from '../../server/tasks/task-handler.js';
-import { cleanUpTo } from './clean-up-to.js';
+import { countUpTo } from './clean-up-to.js';
 import { bullmqCleaner } from './purge-queue.js';
 import { expandSelectors } from './purge-statuses.js';
 
@@ -10,7 +10,7 @@ import { expandSelectors } from './purge-statuses.js';
  * no batch cap (the synchronous route keeps the spec's cap and its 409), resumable status by status.
  * A batch goes to Redis as the synchronous purge sends it (`cleanCallPlan`), with as many calls in flight as the
  * store takes (bulkCallsInFlight: a task runs long, so the store's idle time between calls adds up); progress is recorded,
- * and a cancel seen, between batches.
+ * and a cancel seen, between batches. A task records counts only, so its calls answer counts, not ids (countUpTo).
  */
 export const purgeTask: TaskHandler = {
   kind: 'queues.purge',
@@ -25,7 +25,7 @@ export const purgeTask: TaskHandler = {
       const plan = cleanCallPlan(status, context.batchSize, context.store.bulkCallsInFlight);
       for (let emptied = false; !emptied; ) {
         let removed = 0;
-        emptied = await cleanUpTo(cleaner, status, context.jobsPerProgress, plan, (ids) => (removed += ids.length));
+        emptied = await countUpTo(cleaner, status, context.jobsPerProgress, plan, (count) => (removed += count));
         removedByStatus[status] += removed;
         const next = emptied ? index + 1 : index;
         if (!(await context.progress(removed, { statusIndex: next, removedByStatus }))) return { removedByStatus };

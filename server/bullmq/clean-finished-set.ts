@@ -19,7 +19,9 @@ export const jobKeySuffixes = ['', ':logs', ':dependencies', ':processed', ':fai
  * and HGET of the same fields, and one DEL per 100 jobs instead of one a job
  * (each call from Lua into Redis has its cost, paid while Redis serves no one).
  * KEYS: the set, the queue's event stream. ARGV: the job key prefix, the
- * highest score, the limit. Reply: { removed ids, 1 if stopped at such a job }.
+ * highest score, the limit, '1' to answer a count. Reply: { removed ids (or
+ * their count: a task records counts only, and a million ids cost the service
+ * more to read than the store to remove), 1 if stopped at such a job }.
  */
 const script = new LuaScript(`local rcall = redis.call
 local suffixes = { ${jobKeySuffixes.map((suffix) => `'${suffix}'`).join(', ')} }
@@ -42,6 +44,7 @@ end
 if #keys > 0 then rcall('DEL', unpack(keys)) end
 if #removed > 0 then rcall('ZREM', KEYS[1], unpack(removed)) end
 if #removed > 0 or stopped == 0 then rcall('XADD', KEYS[2], '*', 'event', 'cleaned', 'count', #removed) end
+if ARGV[4] == '1' then return { #removed, stopped } end
 return { removed, stopped }`);
 
 /**
@@ -64,4 +67,21 @@ export async function cleanFinishedSet(
   ];
   if (stopped === 0 || removed.length >= limit) return removed;
   return [...removed, ...(await queue.clean(0, limit - removed.length, status))];
+}
+
+/** `cleanFinishedSet` answering how many jobs it removed, not which (the same jobs removed the same way). */
+export async function cleanFinishedSetCount(
+  client: StoreClient,
+  queue: Queue,
+  ref: QueueRef,
+  status: 'completed' | 'failed',
+  limit: number,
+): Promise<number> {
+  const keys = [queueKey(ref, status), queueKey(ref, 'events')];
+  const [removed, stopped] = (await script.run(client, keys, [queueKey(ref, ''), Date.now(), limit, '1'])) as [
+    number,
+    number,
+  ];
+  if (stopped === 0 || removed >= limit) return removed;
+  return removed + (await queue.clean(0, limit - removed, status)).length;
 }

@@ -1,11 +1,11 @@
-import { Cluster, type Redis } from 'ioredis';
 import { jobCountKinds, type JobCounts } from '../../contracts/queues.js';
 import type { Logger } from '../logger.js';
 import type { StoreClient } from '../stores/redis-client.js';
 import { CountTable } from './count-table.js';
 import { CountView } from './count-view.js';
 import type { QueueRef } from './queue-key.js';
-import { TrackingLink } from './tracking-link.js';
+import { TrackingGroup } from './tracking-group.js';
+import type { Tracking } from './tracking-link.js';
 import { readCounts } from './tracked-count-reads.js';
 import { ExportExtras, readInto } from './tracked-rows.js';
 
@@ -56,13 +56,13 @@ const retryAfterMs = 60_000;
  * under them, whoever writes it (workers, producers, scripts, expiry, a
  * flush), and a request reads again only the queues whose status keys a
  * notice named. So connection-wide totals cost what changed, not eight
- * lookups of every queue. When the tracker cannot answer (off, a cluster, a
- * store without tracking, a lost link, or too many queues to read: see
+ * lookups of every queue. On a cluster, a link on each master (TrackingGroup).
+ * When the tracker cannot answer (off, a store without tracking, a lost link, or too many queues to read: see
  * readInRequest) the caller counts as before, and the tracker catches up in
  * the background. The link closes after idleCloseMs without a request.
  */
 export class CountTracker {
-  private link?: TrackingLink | undefined;
+  private link?: Tracking | undefined;
   private starting?: Promise<void> | undefined;
   private catchingUp?: Promise<void> | undefined;
   private retryAt = 0;
@@ -127,8 +127,8 @@ export class CountTracker {
   }
 
   /** The link when it is up; otherwise starts it (at most once a minute after a failure) to catch up on `refs`. */
-  private activeLink(refs: readonly QueueRef[]): TrackingLink | undefined {
-    if (!this.options.enabled || this.closed || this.client instanceof Cluster) return undefined;
+  private activeLink(refs: readonly QueueRef[]): Tracking | undefined {
+    if (!this.options.enabled || this.closed) return undefined;
     if (this.link) return this.link;
     if (!this.starting && this.now() >= this.retryAt)
       this.starting = this.start(refs).finally(() => (this.starting = undefined));
@@ -139,7 +139,7 @@ export class CountTracker {
     try {
       // No prefix would broadcast every key of the store: a connection without one uses BullMQ's default, as its queues do.
       const prefixes = this.options.prefixes?.length ? this.options.prefixes : ['bull'];
-      const link = await TrackingLink.open(this.client as Redis, prefixes, {
+      const link = await TrackingGroup.open(this.client, prefixes, {
         onChanged: (keys) => {
           this.table.changed(keys);
           this.extras.changed(keys);
@@ -190,7 +190,7 @@ export class CountTracker {
   }
 
   /** Reads `refs` in the background, a chunk at a time (one catch-up at a time). */
-  private catchUp(link: TrackingLink, refs: readonly QueueRef[]): void {
+  private catchUp(link: Tracking, refs: readonly QueueRef[]): void {
     if (this.catchingUp) return;
     this.catchingUp = (async () => {
       for (let at = 0; at < refs.length && this.link === link; at += catchUpChunk)

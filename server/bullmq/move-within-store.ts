@@ -62,7 +62,17 @@ return verdicts`);
 /** Jobs per script call: each call holds Redis for its length (about 1 ms per 20 jobs). */
 export const movesPerScript = 100;
 
-/** Moves jobs between two queues of one (non-cluster) store, each atomically; one verdict per order. */
+/**
+ * Script calls of one batch kept in flight at once: Redis starts the next as soon as one ends instead of
+ * waiting for the service's turn on a busy CPU to send it (as a task's retry and purge calls do, see
+ * call-window.ts); each is still a call of its own, so other clients are served between them.
+ */
+export const moveCallsInFlight = 4;
+
+/**
+ * Moves jobs between two queues of one (non-cluster) store, each atomically; one verdict per order.
+ * The calls carry disjoint jobs, so their order in Redis changes nothing; the verdicts keep the orders'.
+ */
 export async function moveWithinStore(
   client: StoreClient,
   from: QueueRef,
@@ -70,20 +80,28 @@ export async function moveWithinStore(
   orders: MoveOrder[],
   tally = '',
 ): Promise<MoveVerdict[]> {
-  const verdicts: MoveVerdict[] = [];
-  for (let start = 0; start < orders.length; start += movesPerScript) {
-    const args = orders
-      .slice(start, start + movesPerScript)
-      .flatMap((order) => [order.jobId, order.targetId, order.readOpts, order.movedOpts]);
-    verdicts.push(
-      ...((await script.run(
-        client,
-        [queueKey(from, 'meta')],
-        [queueKey(from, ''), queueKey(to, ''), tally, ...args],
-      )) as MoveVerdict[]),
-    );
-  }
-  return verdicts;
+  const calls: MoveOrder[][] = [];
+  for (let start = 0; start < orders.length; start += movesPerScript)
+    calls.push(orders.slice(start, start + movesPerScript));
+  const answers: MoveVerdict[][] = [];
+  let next = 0;
+  let stopped = false;
+  const sender = async () => {
+    for (let index = next++; index < calls.length && !stopped; index = next++) {
+      const args = calls[index]!.flatMap((order) => [order.jobId, order.targetId, order.readOpts, order.movedOpts]);
+      answers[index] = (await script
+        .run(client, [queueKey(from, 'meta')], [queueKey(from, ''), queueKey(to, ''), tally, ...args])
+        .catch((error: unknown) => {
+          stopped = true;
+          throw error;
+        })) as MoveVerdict[];
+    }
+  };
+  // After a failure no call is sent, and every sender is awaited before it is rethrown: nothing runs behind it.
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(moveCallsInFlight, calls.length) }, sender));
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return answers.flat();
 }
 
 /** The raw options of each job (null when it is gone), read in one round trip. */

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { JobCountKind, PurgeableStatus } from '../../contracts/queues.js';
 import type { StoreClient } from '../stores/redis-client.js';
-import { cleanFinishedSet } from './clean-finished-set.js';
+import { cleanFinishedSet, cleanFinishedSetCount } from './clean-finished-set.js';
 import { runPipelined } from './pipelined.js';
 import type { QueueRef } from './queue-key.js';
 import { countCommand } from './queue-states.js';
@@ -19,6 +19,11 @@ export interface StatusCleaning {
     limit: number,
     gracePeriod?: number,
   ): Promise<string[]>;
+  /**
+   * Removes up to `limit` jobs of `status` as `cleanStatus` without a grace period does; how many. For a
+   * purge task, which records counts only: the ids are not sent back for the service to parse.
+   */
+  purgeCount(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number): Promise<number>;
   countStatus(ref: QueueRef, status: JobCountKind): Promise<number>;
 }
 
@@ -34,6 +39,10 @@ export function redisStatusCleaning(client: StoreClient): StatusCleaning {
       gracePeriod === undefined && (status === 'completed' || status === 'failed')
         ? cleanFinishedSet(client, queue, ref, status, limit)
         : queue.clean(gracePeriod ?? 0, limit, status === 'waiting' ? 'wait' : status),
+    purgeCount: async (queue, ref, status, limit) =>
+      status === 'completed' || status === 'failed'
+        ? cleanFinishedSetCount(client, queue, ref, status, limit)
+        : (await queue.clean(0, limit, status === 'waiting' ? 'wait' : status)).length,
     countStatus: async (ref, status) => Number((await runPipelined(client, [countCommand(ref, status)]))[0]),
   };
 }

@@ -10,6 +10,14 @@ export interface TrackingHandlers {
   onLost(): void;
 }
 
+/** What the count tracker holds: one link, or one per master of a cluster (TrackingGroup). */
+export interface Tracking {
+  readonly closed: boolean;
+  sync(timeoutMs: number): Promise<void>;
+  closeWhenIdle(idleMs: number, idleFor: () => number): void;
+  close(): void;
+}
+
 /**
  * Prefixes Redis accepts for one client: none may start another (Redis
  * refuses overlapping ones), and a shorter one already covers the longer.
@@ -32,7 +40,7 @@ export function trackablePrefixes(keyPrefixes: readonly string[]): string[] {
  * arrive as Pub/Sub messages (ioredis drops RESP3 `invalidate` pushes).
  * Neither reconnects by itself: a drop closes both and the owner starts over.
  */
-export class TrackingLink {
+export class TrackingLink implements Tracking {
   closed = false;
   private idleTimer?: NodeJS.Timeout | undefined;
 
@@ -102,6 +110,11 @@ export class TrackingLink {
       else this.idleTimer = setTimeout(check, idleMs - idle).unref();
     };
     this.idleTimer = setTimeout(check, idleMs).unref();
+  }
+
+  /** A command on the tracking connection itself (the node it tracks: a cluster's checks of its masters). */
+  ask(command: string, ...args: string[]): Promise<unknown> {
+    return this.control.call(command, ...args);
   }
 
   private received(channel: Buffer, message: Buffer[] | null): void {

@@ -51,6 +51,10 @@ export class PostgresStore extends PostgresJobReads implements QueueStore {
     return this.cleaner.clean(queue, ref, status, limit, gracePeriod);
   }
 
+  async purgeCount(queue: Queue, ref: QueueRef, status: PurgeableStatus, limit: number): Promise<number> {
+    return (await this.cleanStatus(queue, ref, status, limit)).length;
+  }
+
   async ping(): Promise<void> {
     await (await this.db()).query('SELECT 1');
   }

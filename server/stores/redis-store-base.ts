@@ -98,6 +98,10 @@ export class RedisStoreBase {
     return this.cleaning.cleanStatus(...args);
   }
 
+  purgeCount(...args: Parameters<StatusCleaning['purgeCount']>): Promise<number> {
+    return this.cleaning.purgeCount(...args);
+  }
+
   countStatus(...args: Parameters<StatusCleaning['countStatus']>): Promise<number> {
     return this.cleaning.countStatus(...args);
   }

@@ -4,7 +4,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { moveJobIds, moveStatusBatch, movedJobId, type MovePlan } from '../../routers/jobs/move-jobs.js';
 import { moveAcrossStores } from '../../server/bullmq/move-across-stores.js';
 import { moveJournalKey, redisMoveSource, redisMoveTarget } from '../../server/bullmq/redis-move-ends.js';
-import { moveTallyKey, moveWithinStore, readJobOpts } from '../../server/bullmq/move-within-store.js';
+import {
+  moveCallsInFlight,
+  moveTallyKey,
+  moveWithinStore,
+  movesPerScript,
+  readJobOpts,
+} from '../../server/bullmq/move-within-store.js';
 import { waitFor } from '../helpers/jobs.js';
 import { storeFixture } from '../helpers/stores.js';
 
@@ -62,6 +68,26 @@ describe('a move within one store: copy and removal in one step', () => {
     expect(await queue('keep-retry').getJobState(movedJobId('keep', urgent.id!))).toBe('prioritized');
     expect(await source.getJob(job.id!)).toBeUndefined();
     expect(await fixture.redis.exists(`${fixture.prefix}:keep:${job.id}:logs`)).toBe(0);
+  });
+
+  it('answers each job its own verdict, in order, with several script calls in flight', async () => {
+    const source = queue('window');
+    const count = movesPerScript * moveCallsInFlight + movesPerScript / 2;
+    const jobs = await source.addBulk(Array.from({ length: count }, (_, index) => ({ name: 'j', data: { index } })));
+    const ids = jobs.map((job) => job.id!);
+    // Refused ones spread over the calls: one gone, one whose target id is taken, in different calls.
+    const [gone, taken] = [ids[movesPerScript + 3]!, ids[count - 2]!];
+    await source.remove(gone);
+    await queue('window-to').add('other', {}, { jobId: movedJobId('window', taken) });
+    const results = await moveJobIds(withinPlan(source, 'window-to', 'windowed'), ids);
+    expect(results.map((result) => result.jobId)).toEqual(ids);
+    const refused = results.filter((result) => !result.ok).map((result) => [result.jobId, result.code]);
+    expect(refused).toEqual([
+      [gone, 'NOT_FOUND'],
+      [taken, 'FAILED'],
+    ]);
+    expect(await fixture.redis.get(moveTallyKey(ref('window-to'), 'windowed'))).toBe(String(count - 2));
+    expect(await source.getJobCountByTypes('waiting')).toBe(1);
   });
 
   it('leaves a job a worker holds, and one whose id the target already holds, where they are', async () => {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { prefix } from '../seed.js';
+import { moveJobLua } from '../../../server/bullmq/move-job-lua.js';
 
 /** Jobs per call of the floors: BullMQ's own default batch for moveJobsToWait and clean. */
 export const floorBatch = 1000;
@@ -66,3 +67,41 @@ export const floorRetry = (redis: Redis, queue: string, status: 'failed') =>
 
 /** Deletes every failed job of `queue` in batches of `floorBatch`. */
 export const floorPurge = (redis: Redis, queue: string) => loop(redis, purgeLua, [key(queue, 'failed')], queue);
+
+/**
+ * The least a move of failed jobs to another queue of the store can do and still be Bullpen's move: the
+ * same Lua pieces Bullpen's script runs (server/bullmq/move-job-lua.ts: the job read whole, the checks that
+ * it may leave — gone, held by a worker, in a flow, a scheduler's next run — the target's id checked free,
+ * the copy written as BullMQ adds a job with its logs and events, the source's keys removed as BullMQ's
+ * remove does), each job under the same id Bullpen gives it (`<queue>-<id>`). Less than Bullpen: the ids are
+ * picked inside the script (no ZRANGE and HGET of options before it) and the options go over unchanged
+ * (Bullpen rewrites them in the service, off the store); no tally of moved jobs.
+ */
+const moveLua = `${moveJobLua}
+local src, dst = ARGV[3], ARGV[4]
+local ids = rcall('ZRANGEBYSCORE', KEYS[1], 0, ARGV[2], 'LIMIT', 0, tonumber(ARGV[1]))
+local moved = 0
+for _, id in ipairs(ids) do
+  local job = readJob(src, id)
+  local targetId = ARGV[5] .. id
+  local verdict = sourceVerdict(src, id, job, job.opts or '')
+  if not verdict and rcall('EXISTS', dst .. targetId) == 0 then
+    insertJob(dst, targetId, job, job.opts or '{}', rcall('LRANGE', src .. id .. ':logs', 0, -1))
+    removeJob(src, id, job)
+    moved = moved + 1
+  end
+end
+return moved`;
+
+/** Moves every failed job of `queue` (finished before the call) to `target` in batches of `floorBatch`. */
+export async function floorMove(redis: Redis, queue: string, target: string): Promise<number> {
+  const sha = (await redis.script('LOAD', moveLua)) as string;
+  const before = Date.now();
+  let total = 0;
+  for (;;) {
+    const args = [floorBatch, before, key(queue, ''), key(target, ''), `${queue}-`];
+    const moved = Number(await redis.evalsha(sha, 1, key(queue, 'failed'), ...args));
+    if (moved === 0) return total;
+    total += moved;
+  }
+}
