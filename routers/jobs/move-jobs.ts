@@ -2,28 +2,9 @@ import type { Queue } from 'bullmq';
 import type { BulkResult } from '../../contracts/job-actions.js';
 import type { MoveOrder, MoveVerdict } from '../../server/bullmq/move-within-store.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
+import { movedJobId, movedOpts } from './moved-job.js';
 
-/** Options a moved job does not carry over: it becomes a new waiting job of the target queue (`de` is deduplication as stored). */
-const dropped = [
-  'jobId',
-  'delay',
-  'repeat',
-  'repeatJobKey',
-  'parent',
-  'timestamp',
-  'prevMillis',
-  'debounce',
-  'deduplication',
-  'de',
-];
-
-/**
- * The moved job's id: derived from its source queue and id (a ':' written as %3A, since BullMQ
- * ids may not hold one), so the target never confuses two sources' jobs.
- */
-export function movedJobId(sourceQueue: string, jobId: string): string {
-  return `${sourceQueue.replaceAll('%', '%25').replaceAll(':', '%3A')}-${jobId}`;
-}
+export { movedJobId, movedOpts } from './moved-job.js';
 
 /** Carries orders from the source to the target (within one store, or across two with a journal): one verdict per order. */
 export type Carrier = (orders: MoveOrder[]) => Promise<MoveVerdict[]>;
@@ -69,19 +50,11 @@ function resultOf(jobId: string, verdict: MoveVerdict, targetId: string): BulkRe
   }
 }
 
-/** The options the moved job gets: the source's, less what made it delayed, repeated or a child, with its new id. */
-export function movedOpts(readOpts: string, targetId: string): string {
-  const opts = JSON.parse(readOpts || '{}') as Record<string, unknown>;
-  for (const key of dropped) delete opts[key];
-  return JSON.stringify({ ...opts, jobId: targetId });
-}
+/** Jobs whose options are read and rewritten while the chunk before them is being carried. */
+const ordersPerChunk = 250;
 
-/**
- * Moves the named jobs, each at most once whatever happens to the service (see the carriers):
- * a result per distinct id. Numeric ids cannot be kept (BullMQ refuses them as custom ids).
- */
-export async function moveJobIds(plan: MovePlan, jobIds: string[]): Promise<BulkResult[]> {
-  const ids = [...new Set(jobIds)];
+/** A chunk's orders, and the results of its jobs that need no carrying (gone, or refused before any move). */
+async function prepareChunk(plan: MovePlan, ids: string[]) {
   const opts = await plan.source.readOpts(ids);
   const results = new Map<string, BulkResult>();
   const orders: MoveOrder[] = [];
@@ -100,10 +73,36 @@ export async function moveJobIds(plan: MovePlan, jobIds: string[]): Promise<Bulk
       );
     else orders.push({ jobId, targetId, readOpts, movedOpts: movedOpts(readOpts, targetId) });
   });
-  const verdicts = await plan.carry(orders);
-  orders.forEach((order, index) => {
-    results.set(order.jobId, resultOf(order.jobId, verdicts[index]!, order.targetId));
-  });
+  return { orders, results };
+}
+
+/**
+ * Moves the named jobs, each at most once whatever happens to the service (see the carriers):
+ * a result per distinct id. Numeric ids cannot be kept (BullMQ refuses them as custom ids).
+ * Chunk by chunk, the next chunk's options are read and rewritten while the store carries the
+ * current one, so Redis is not left idle while the service prepares (the chunks hold different
+ * jobs, and the carrying script checks each job's options against what was read: `changed`).
+ */
+export async function moveJobIds(plan: MovePlan, jobIds: string[]): Promise<BulkResult[]> {
+  const ids = [...new Set(jobIds)];
+  if (ids.length === 0) return [];
+  const results = new Map<string, BulkResult>();
+  let next = prepareChunk(plan, ids.slice(0, ordersPerChunk));
+  for (let start = 0; start < ids.length; start += ordersPerChunk) {
+    const chunk = await next;
+    const carrying = plan.carry(chunk.orders);
+    const following = start + ordersPerChunk;
+    if (following < ids.length) {
+      next = prepareChunk(plan, ids.slice(following, following + ordersPerChunk));
+      // Awaited on the next turn; a carry that fails first must not leave it unhandled.
+      next.catch(() => undefined);
+    }
+    const verdicts = await carrying;
+    for (const [jobId, result] of chunk.results) results.set(jobId, result);
+    chunk.orders.forEach((order, index) => {
+      results.set(order.jobId, resultOf(order.jobId, verdicts[index]!, order.targetId));
+    });
+  }
   return ids.map((jobId) => results.get(jobId)!);
 }
 

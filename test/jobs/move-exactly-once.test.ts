@@ -90,6 +90,40 @@ describe('a move within one store: copy and removal in one step', () => {
     expect(await source.getJobCountByTypes('waiting')).toBe(1);
   });
 
+  it("reads the next chunk's options while the store carries the current one", async () => {
+    const source = queue('overlap');
+    const jobs = await source.addBulk(Array.from({ length: 600 }, (_, index) => ({ name: 'j', data: { index } })));
+    const plan = withinPlan(source, 'overlap-to');
+    const steps: string[] = [];
+    const traced: MovePlan = {
+      ...plan,
+      source: { ...plan.source, readOpts: (ids) => (steps.push(`read ${ids.length}`), plan.source.readOpts(ids)) },
+      carry: async (orders) => {
+        steps.push(`carry ${orders.length}`);
+        const verdicts = await plan.carry(orders);
+        steps.push(`carried ${orders.length}`);
+        return verdicts;
+      },
+    };
+    const results = await moveJobIds(
+      traced,
+      jobs.map((job) => job.id!),
+    );
+    expect(results.every((result) => result.ok)).toBe(true);
+    expect(steps).toEqual([
+      'read 250',
+      'carry 250',
+      'read 250',
+      'carried 250',
+      'carry 250',
+      'read 100',
+      'carried 250',
+      'carry 100',
+      'carried 100',
+    ]);
+    expect(await queue('overlap-to').getJobCountByTypes('waiting')).toBe(600);
+  });
+
   it('leaves a job a worker holds, and one whose id the target already holds, where they are', async () => {
     const source = queue('held');
     const target = queue('held-retry');
