@@ -46,4 +46,24 @@ describe('QueueIndex', () => {
     expect([loads, restarted.scans()]).toEqual([1, 1]);
     restarted.release();
   });
+
+  it("starts the reconciling scan after reconcileDelayMs (a restart's first lists on a quiet store), at once on a rescan", async () => {
+    const first = harness(5000);
+    await first.index.list(store('a'));
+    await first.index.flush();
+    const restarted = harness(5000, first.persisted, 200);
+    expect(await names(restarted.index.list(store('a')))).toEqual(['q1']);
+    expect(restarted.scans()).toBe(0);
+    // Pending, it counts as running: the status says so and a list does not start another.
+    expect((await restarted.index.status(store('a'))).scanning).toBe(true);
+    await restarted.index.list(store('a'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(restarted.scans()).toBe(1);
+
+    const again = harness(5000, first.persisted, 60_000);
+    await again.index.list(store('a'));
+    expect(again.scans()).toBe(0);
+    await again.index.rescan(store('a'));
+    expect(again.scans()).toBe(1);
+  });
 });
