@@ -27,7 +27,7 @@ export interface QueueIndexOptions {
    */
   reconcileDelayMs?: number;
   now?: () => number;
-  scan?: (store: StoreHandle, limits: ScanLimits) => Promise<QueueScan>;
+  scan?: (store: StoreHandle, limits: ScanLimits, known: readonly QueueRef[]) => Promise<QueueScan>;
 }
 
 /**
@@ -43,7 +43,11 @@ export class QueueIndex implements QueueDirectory {
   private readonly entries: LruCache<string, Entry>;
   private readonly indexStore: QueueIndexStore;
   private readonly now: () => number;
-  private readonly scanStore: (store: StoreHandle, limits: ScanLimits) => Promise<QueueScan>;
+  private readonly scanStore: (
+    store: StoreHandle,
+    limits: ScanLimits,
+    known: readonly QueueRef[],
+  ) => Promise<QueueScan>;
   /** Starts a delayed reconciling scan at once, per entry waiting for one. */
   private readonly delayed = new WeakMap<Entry, () => void>();
 
@@ -51,7 +55,7 @@ export class QueueIndex implements QueueDirectory {
     this.entries = new LruCache(options.capacity ?? 1000);
     this.indexStore = options.store ?? volatileIndexStore;
     this.now = options.now ?? Date.now;
-    this.scanStore = options.scan ?? ((store, limits) => store.scanQueueNames(limits));
+    this.scanStore = options.scan ?? ((store, limits, known) => store.scanQueueNames(limits, known));
   }
 
   async list(store: StoreHandle): Promise<QueueRef[]> {
@@ -180,7 +184,7 @@ export class QueueIndex implements QueueDirectory {
     entry.removedDuringScan = [];
     let result: QueueScan;
     try {
-      result = await this.scanStore(store, this.options.limits ?? defaultScanLimits);
+      result = await this.scanStore(store, this.options.limits ?? defaultScanLimits, entry.refs);
     } catch (error) {
       entry.lastError = (error as Error).message;
       throw error;

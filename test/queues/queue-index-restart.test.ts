@@ -66,4 +66,15 @@ describe('QueueIndex', () => {
     await again.index.rescan(store('a'));
     expect(again.scans()).toBe(1);
   });
+
+  it('keeps its own list after a scan that changed nothing (what is built on it stays valid)', async () => {
+    const index = harness(0);
+    index.answer(() => ({ refs: [{ name: 'q1', prefix: 'bull' }], incomplete: [] }));
+    const first = await index.index.list(store('a'));
+    // The scan reuses the index's refs (scanQueueNames with `known`): the same objects come back.
+    index.answer(() => ({ refs: [first[0]!], incomplete: [] }));
+    expect(await index.index.list(store('a'))).toBe(first);
+    index.answer(() => ({ refs: [first[0]!, { name: 'q2', prefix: 'bull' }], incomplete: [] }));
+    expect(await names(index.index.list(store('a')))).toEqual(['q1', 'q2']);
+  });
 });
