@@ -9,6 +9,7 @@ import { volatileIndexStore, type QueueIndexStore } from './queue-index-store.js
 import { discoveryStatusOf, newEntry, rescanDue, type Entry } from './index-entry.js';
 import { withoutRef, withRef } from './index-changes.js';
 import { foldScan, loadEntry, saveEntry } from './index-sync.js';
+import { CutShortWaits } from './cut-short-waits.js';
 
 /** The service's reconcileDelayMs: a restart's first seconds of lists (a UI loading its first pages) on a quiet store. */
 export const serviceReconcileDelayMs = 5000;
@@ -20,11 +21,7 @@ export interface QueueIndexOptions {
   logger?: Logger;
   limits?: ScanLimits;
   capacity?: number;
-  /**
-   * After a restart, how long the reconciling scan waits before it starts (0: at once). A scan of a large store
-   * keeps Redis busy flat out (a core for a minute at 20M keys): started with the first list, it shared Redis and the
-   * 2 cores with the lists that follow (100,000 queues: first page ~27 ms instead of ~17 on a loaded host).
-   */
+  /** After a restart, how long the reconciling scan waits (0: none): a scan of 20M keys keeps Redis busy flat out for a minute. */
   reconcileDelayMs?: number;
   now?: () => number;
   scan?: (store: StoreHandle, limits: ScanLimits, known: readonly QueueRef[]) => Promise<QueueScan>;
@@ -48,8 +45,8 @@ export class QueueIndex implements QueueDirectory {
     limits: ScanLimits,
     known: readonly QueueRef[],
   ) => Promise<QueueScan>;
-  /** Starts a delayed reconciling scan at once, per entry waiting for one. */
-  private readonly delayed = new WeakMap<Entry, () => void>();
+  /** The delayed reconciling scans' waits (a rescan starts the pending one at once). */
+  private readonly delays = new CutShortWaits<Entry>();
 
   constructor(private readonly options: QueueIndexOptions) {
     this.entries = new LruCache(options.capacity ?? 1000);
@@ -157,24 +154,13 @@ export class QueueIndex implements QueueDirectory {
    */
   private scan(store: StoreHandle, entry: Entry, delayMs = 0): Promise<void> {
     if (entry.scanning) {
-      if (delayMs === 0) this.delayed.get(entry)?.();
+      if (delayMs === 0) this.delays.cutShort(entry);
       return entry.scanning;
     }
     const run = () => this.runScan(store, entry);
-    const started = delayMs > 0 ? this.pause(entry, delayMs).then(run) : run();
+    const started = delayMs > 0 ? this.delays.wait(entry, delayMs).then(run) : run();
     entry.scanning = started.finally(() => (entry.scanning = null));
     return entry.scanning;
-  }
-
-  /** Resolves after `ms`, or when the entry's scan is asked for at once; its timer does not hold the process open. */
-  private pause(entry: Entry, ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms).unref();
-      this.delayed.set(entry, () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    }).finally(() => this.delayed.delete(entry));
   }
 
   private async runScan(store: StoreHandle, entry: Entry): Promise<void> {
