@@ -2,6 +2,8 @@ import { ConfigError, loadConfigFromProcessEnv, type Config } from './config.js'
 import { capHeapGrowth } from './heap-growth.js';
 import { createApp } from './http/app.js';
 import { listen } from './http/listen.js';
+import { warmUpHttp } from './http/warm-up-http.js';
+import { apiBasePath } from './http/api-base-path.js';
 import { createLogger } from './logger.js';
 import { closeServices, createServices } from './services.js';
 import { shutDown } from './shutdown.js';
@@ -35,8 +37,10 @@ await warmUpQueueLists({
   preload: () => preloadQueueIndex(services),
   listFirstPage: (connectionId) => system.queues.list({ connectionId, pageSize: 100 }),
 });
+const app = createApp(services);
+await warmUpHttp(app, `${apiBasePath}/health`);
 logger.debug({ ms: collectStartupGarbage() }, 'collected startup garbage');
-const running = await listen(createApp(services), config.http.port, config.http.host).catch(async (error: Error) => {
+const running = await listen(app, config.http.port, config.http.host).catch(async (error: Error) => {
   logger.fatal({ err: error }, `cannot listen on ${config.http.host}:${config.http.port}: ${error.message}`);
   await closeServices(services);
   process.exit(1);

@@ -9,7 +9,7 @@ import { ConnectionTotals } from './bullmq/connection-totals.js';
 import type { Logger } from './logger.js';
 import { HistorySampler } from './history/history-sampler.js';
 import { HttpMetrics } from './observability/http-metrics.js';
-import { QueueIndex } from './discovery/queue-index.js';
+import { QueueIndex, serviceReconcileDelayMs } from './discovery/queue-index.js';
 import { databaseIndexStore } from './discovery/queue-index-store.js';
 import { openPersistence, type Persistence } from './persistence/persistence.js';
 import { connectionUrlCipher } from './secrets/connection-cipher.js';
@@ -102,6 +102,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Se
     ttlMs: config.queueListCacheMs,
     store: databaseIndexStore(persistence),
     logger,
+    reconcileDelayMs: serviceReconcileDelayMs,
   });
   const queueTotals = new ConnectionTotals({ ttlMs: config.queueListCacheMs, logger });
   const history = new HistorySampler(

@@ -4,8 +4,8 @@ import type { StoreHandle } from '../../server/stores/store-handle.js';
 import type { ConnectionTotals, CountedTotals } from '../../server/bullmq/connection-totals.js';
 import type { QueueDirectory } from '../../server/bullmq/queue-directory.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
-import { countedStates, selectFromCounts, type SelectedQueue } from '../../server/bullmq/queue-selection.js';
-import { firstInOrder } from './count-order.js';
+import { countedStates, countsByIndex, type SelectedQueue } from '../../server/bullmq/queue-selection.js';
+import { firstInOrder, pageByCount, pageByIndex } from './count-order.js';
 
 /**
  * The requested page of the selected queues (in the directory's order, by
@@ -73,12 +73,21 @@ export async function listQueues({
   let counted: CountedTotals | undefined;
   if (!counting && !query.state && query.sort === 'name') page = namePage(all, named, query);
   else if (tracked && countsDecide) {
-    // The tracked counts are exact and every queue's: a count sort and a state they decide need no lookup.
-    const selected = selectFromCounts(all, tracked.rows, {
+    // The tracked counts are exact and every queue's: a count sort and a state they decide need no lookup,
+    // and the page is picked by index from the rows (one pass, no object a queue).
+    const counts = countsByIndex(tracked.rows, {
       state: query.state,
       sortBy: query.sort === 'name' ? undefined : query.sort,
     });
-    page = pageOf(needle === '' ? selected : selected.filter(({ ref }) => named(ref)), query);
+    const holds = counts.keeps;
+    const keeps = needle === '' ? holds : (i: number) => (!holds || holds(i)) && named(all[i]!);
+    const { start, end } = pageRange(query);
+    const direction = query.order === 'asc' ? 1 : -1;
+    const picked =
+      query.sort === 'name'
+        ? pageByIndex({ ...counts, keeps }, start, end, query.order === 'desc' ? -1 : 1)
+        : pageByCount({ ...counts, keeps }, start, end, direction);
+    page = { total: picked.total, refs: picked.indexes.map((i) => all[i]!) };
   } else {
     // Counted totals are the whole connection's: then every queue is read, and the name search applies after.
     const { selected, totals } = await store.selectQueues(counting ? all : all.filter(named), {

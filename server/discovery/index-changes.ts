@@ -33,6 +33,7 @@ export function applyScan(
   createdDuringScan: QueueRef[],
   removedDuringScan: QueueRef[],
 ): ScanChange {
+  if (unchanged(known, scan, createdDuringScan, removedDuringScan)) return { refs: known, added: [], removed: [] };
   const cutShort = new Set(scan.incomplete.map((incomplete) => incomplete.prefix));
   const next = new Map(scan.refs.map((ref) => [keyOf(ref), ref]));
   for (const ref of known) if (cutShort.has(ref.prefix)) next.set(keyOf(ref), ref);
@@ -45,4 +46,14 @@ export function applyScan(
     added: refs.filter((ref) => !before.has(keyOf(ref))),
     removed: known.filter((ref) => !next.has(keyOf(ref))),
   };
+}
+
+/**
+ * A complete scan that found exactly the known queues (the same objects: the scan reuses the index's refs)
+ * with nothing created or removed meanwhile: the index keeps its list, and what is built on it (the count
+ * tracker's view of 100,000 queues) stays valid.
+ */
+function unchanged(known: QueueRef[], scan: QueueScan, created: QueueRef[], removed: QueueRef[]): boolean {
+  if (scan.incomplete.length > 0 || created.length > 0 || removed.length > 0) return false;
+  return scan.refs.length === known.length && scan.refs.every((ref, i) => ref === known[i]);
 }

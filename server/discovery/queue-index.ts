@@ -9,6 +9,10 @@ import { volatileIndexStore, type QueueIndexStore } from './queue-index-store.js
 import { discoveryStatusOf, newEntry, rescanDue, type Entry } from './index-entry.js';
 import { withoutRef, withRef } from './index-changes.js';
 import { foldScan, loadEntry, saveEntry } from './index-sync.js';
+import { CutShortWaits } from './cut-short-waits.js';
+
+/** The service's reconcileDelayMs: a restart's first seconds of lists (a UI loading its first pages) on a quiet store. */
+export const serviceReconcileDelayMs = 5000;
 
 export interface QueueIndexOptions {
   /** Names younger than this are not rescanned; 0 rescans on every list (and waits for it). */
@@ -17,8 +21,10 @@ export interface QueueIndexOptions {
   logger?: Logger;
   limits?: ScanLimits;
   capacity?: number;
+  /** After a restart, how long the reconciling scan waits (0: none): a scan of 20M keys keeps Redis busy flat out for a minute. */
+  reconcileDelayMs?: number;
   now?: () => number;
-  scan?: (store: StoreHandle, limits: ScanLimits) => Promise<QueueScan>;
+  scan?: (store: StoreHandle, limits: ScanLimits, known: readonly QueueRef[]) => Promise<QueueScan>;
 }
 
 /**
@@ -34,13 +40,19 @@ export class QueueIndex implements QueueDirectory {
   private readonly entries: LruCache<string, Entry>;
   private readonly indexStore: QueueIndexStore;
   private readonly now: () => number;
-  private readonly scanStore: (store: StoreHandle, limits: ScanLimits) => Promise<QueueScan>;
+  private readonly scanStore: (
+    store: StoreHandle,
+    limits: ScanLimits,
+    known: readonly QueueRef[],
+  ) => Promise<QueueScan>;
+  /** The delayed reconciling scans' waits (a rescan starts the pending one at once). */
+  private readonly delays = new CutShortWaits<Entry>();
 
   constructor(private readonly options: QueueIndexOptions) {
     this.entries = new LruCache(options.capacity ?? 1000);
     this.indexStore = options.store ?? volatileIndexStore;
     this.now = options.now ?? Date.now;
-    this.scanStore = options.scan ?? ((store, limits) => store.scanQueueNames(limits));
+    this.scanStore = options.scan ?? ((store, limits, known) => store.scanQueueNames(limits, known));
   }
 
   async list(store: StoreHandle): Promise<QueueRef[]> {
@@ -116,7 +128,9 @@ export class QueueIndex implements QueueDirectory {
   private ready(store: StoreHandle, entry: Entry): Promise<void> {
     if (entry.ready) return entry.ready;
     entry.ready = entry.loaded.then(() =>
-      entry.scans.size > 0 ? this.scanInBackground(store, entry) : this.scan(store, entry),
+      entry.scans.size > 0
+        ? this.scanInBackground(store, entry, this.options.reconcileDelayMs ?? 0)
+        : this.scan(store, entry),
     );
     // A first scan that failed is not kept: the next request tries again.
     entry.ready.catch(
@@ -125,8 +139,8 @@ export class QueueIndex implements QueueDirectory {
     return entry.ready;
   }
 
-  private scanInBackground(store: StoreHandle, entry: Entry): void {
-    this.scan(store, entry).catch((error: Error) =>
+  private scanInBackground(store: StoreHandle, entry: Entry, delayMs = 0): void {
+    this.scan(store, entry, delayMs).catch((error: Error) =>
       this.options.logger?.warn(
         { connectionId: store.connection.id, reason: error.message },
         'background queue scan failed',
@@ -134,8 +148,18 @@ export class QueueIndex implements QueueDirectory {
     );
   }
 
-  private scan(store: StoreHandle, entry: Entry): Promise<void> {
-    entry.scanning ??= this.runScan(store, entry).finally(() => (entry.scanning = null));
+  /**
+   * Runs a scan (or joins the one running). A delayed one counts as running from now (the status says
+   * scanning); a scan asked for without a delay (a rescan, a list with TTL 0) starts it at once.
+   */
+  private scan(store: StoreHandle, entry: Entry, delayMs = 0): Promise<void> {
+    if (entry.scanning) {
+      if (delayMs === 0) this.delays.cutShort(entry);
+      return entry.scanning;
+    }
+    const run = () => this.runScan(store, entry);
+    const started = delayMs > 0 ? this.delays.wait(entry, delayMs).then(run) : run();
+    entry.scanning = started.finally(() => (entry.scanning = null));
     return entry.scanning;
   }
 
@@ -146,7 +170,7 @@ export class QueueIndex implements QueueDirectory {
     entry.removedDuringScan = [];
     let result: QueueScan;
     try {
-      result = await this.scanStore(store, this.options.limits ?? defaultScanLimits);
+      result = await this.scanStore(store, this.options.limits ?? defaultScanLimits, entry.refs);
     } catch (error) {
       entry.lastError = (error as Error).message;
       throw error;

@@ -67,7 +67,8 @@ export interface QueueStore extends StatusCleaning {
   /** Whether each queue exists, in order: one round trip. */
   queuesExist(refs: readonly QueueRef[]): Promise<boolean[]>;
   /** Every queue of the store (the discovery index's scan). */
-  scanQueueNames(limits?: ScanLimits): Promise<QueueScan>;
+  /** `known`: the index's refs (sorted), reused for the queues found again. */
+  scanQueueNames(limits?: ScanLimits, known?: readonly QueueRef[]): Promise<QueueScan>;
   /** Pause flag and the eight counts of each queue, in order. */
   queueSummaries(refs: QueueRef[]): Promise<QueueSummary[]>;
   /** The queues of `refs` in a state, each with its sort count, and totals: see queue-selection.ts. */

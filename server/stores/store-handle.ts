@@ -32,8 +32,8 @@ export class RedisStore extends RedisStoreJobs implements QueueStore {
     return exists.map((found) => found === 1);
   }
 
-  scanQueueNames(limits: ScanLimits = defaultScanLimits): Promise<QueueScan> {
-    return scanQueueNames(this, limits);
+  scanQueueNames(limits: ScanLimits = defaultScanLimits, known?: readonly QueueRef[]): Promise<QueueScan> {
+    return scanQueueNames(this, limits, known);
   }
 
   queueSummaries(refs: QueueRef[]): Promise<QueueSummary[]> {

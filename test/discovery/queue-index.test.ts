@@ -84,6 +84,15 @@ describe('a scan cut short by the SCAN cap', () => {
     const whole = await scanQueueNames(store);
     expect([whole.refs.length, whole.incomplete]).toEqual([50, []]);
   });
+
+  it('gives back the known refs (sorted) for the queues it finds again, new objects only for new queues', async () => {
+    const store = { client: fixture.redis, prefixes: [fixture.prefix] };
+    const known = (await scanQueueNames(store)).refs.filter((_, i) => i % 2 === 0);
+    const again = await scanQueueNames(store, undefined, known);
+    expect(again.refs.length).toBe(50);
+    expect(again.refs.filter((ref) => known.includes(ref))).toHaveLength(known.length);
+    expect(again.refs.map((ref) => ref.name)).toEqual([...again.refs.map((ref) => ref.name)].sort());
+  });
 });
 
 describe('preloading at startup', () => {

@@ -97,7 +97,13 @@ describe('a move within one store: copy and removal in one step', () => {
     const steps: string[] = [];
     const traced: MovePlan = {
       ...plan,
-      source: { ...plan.source, readOpts: (ids) => (steps.push(`read ${ids.length}`), plan.source.readOpts(ids)) },
+      source: {
+        ...plan.source,
+        readOpts: (ids) => {
+          steps.push(`read ${ids.length}`);
+          return plan.source.readOpts(ids);
+        },
+      },
       carry: async (orders) => {
         steps.push(`carry ${orders.length}`);
         const verdicts = await plan.carry(orders);

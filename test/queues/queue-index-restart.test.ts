@@ -46,4 +46,35 @@ describe('QueueIndex', () => {
     expect([loads, restarted.scans()]).toEqual([1, 1]);
     restarted.release();
   });
+
+  it("starts the reconciling scan after reconcileDelayMs (a restart's first lists on a quiet store), at once on a rescan", async () => {
+    const first = harness(5000);
+    await first.index.list(store('a'));
+    await first.index.flush();
+    const restarted = harness(5000, first.persisted, 200);
+    expect(await names(restarted.index.list(store('a')))).toEqual(['q1']);
+    expect(restarted.scans()).toBe(0);
+    // Pending, it counts as running: the status says so and a list does not start another.
+    expect((await restarted.index.status(store('a'))).scanning).toBe(true);
+    await restarted.index.list(store('a'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(restarted.scans()).toBe(1);
+
+    const again = harness(5000, first.persisted, 60_000);
+    await again.index.list(store('a'));
+    expect(again.scans()).toBe(0);
+    await again.index.rescan(store('a'));
+    expect(again.scans()).toBe(1);
+  });
+
+  it('keeps its own list after a scan that changed nothing (what is built on it stays valid)', async () => {
+    const index = harness(0);
+    index.answer(() => ({ refs: [{ name: 'q1', prefix: 'bull' }], incomplete: [] }));
+    const first = await index.index.list(store('a'));
+    // The scan reuses the index's refs (scanQueueNames with `known`): the same objects come back.
+    index.answer(() => ({ refs: [first[0]!], incomplete: [] }));
+    expect(await index.index.list(store('a'))).toBe(first);
+    index.answer(() => ({ refs: [first[0]!, { name: 'q2', prefix: 'bull' }], incomplete: [] }));
+    expect(await names(index.index.list(store('a')))).toEqual(['q1', 'q2']);
+  });
 });

@@ -77,6 +77,11 @@ describe('GET /queues?totals=true kept exact by client-side tracking (SERVICE_QU
     expect(names(idle!.body)).toEqual(['sort-a', 'sort-c']);
     const failing = await list('totals=true&state=failing&sort=failed&order=asc&search=sort-');
     expect(names(failing.body)).toEqual(['sort-b', 'sort-c', 'sort-a']);
+    // Pages of a state, by count and by name (both picked by index from the tracked rows).
+    const secondByCount = await list('totals=true&state=failing&sort=failed&search=sort-&pageSize=2&page=2');
+    expect([names(secondByCount.body), secondByCount.body.total]).toEqual([['sort-b'], 3]);
+    const secondByName = await list('totals=true&state=failing&sort=name&order=desc&search=sort-&pageSize=2&page=2');
+    expect([names(secondByName.body), secondByName.body.total]).toEqual([['sort-a'], 3]);
     // paused/running are the meta hash's flag, not a count: still read from the store, and still right.
     expect((await list('totals=true&state=running&search=sort-')).body.total).toBe(3);
   });

@@ -37,7 +37,7 @@ export function memoryIndexStore(): QueueIndexStore & { saves: IndexChange[] } {
   };
 }
 
-export function harness(ttlMs: number, persisted = memoryIndexStore()) {
+export function harness(ttlMs: number, persisted = memoryIndexStore(), reconcileDelayMs = 0) {
   let now = 0;
   let scans = 0;
   let fail = false;
@@ -47,6 +47,7 @@ export function harness(ttlMs: number, persisted = memoryIndexStore()) {
   const index = new QueueIndex({
     ttlMs,
     store: persisted,
+    reconcileDelayMs,
     now: () => now,
     scan: async () => {
       scans += 1;
