@@ -14,7 +14,7 @@
  * `--queues N` sizes the many-queues store (100000: issue 36); `--keep-store DIR` keeps it in DIR between runs.
  */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { bullpenEntry } from './bullpen-runtime.js';
@@ -42,6 +42,7 @@ import { queueListScenario } from './scenarios/queue-list.js';
 import { keepEarlierRows, postgresScenario } from './scenarios/postgres.js';
 import { measureSamplerCost } from './sampler-cost.js';
 import { renderTable, report, rows } from './targets.js';
+import { groupRowsOfLatest, mergeGroupIntoLatest } from './merge-rows.js';
 
 const quick = process.argv.includes('--quick');
 const scale = quick
@@ -76,6 +77,8 @@ const onlyNames = ['core', 'many-queues', 'purge', 'postgres', 'bulk', 'cluster'
 if (only !== undefined && !onlyNames.includes(only))
   throw new Error(`--only takes ${onlyNames.join(', ')}, not ${only}`);
 const portBase = Number(option('--ports') ?? 6410);
+/** The host's 1-minute load average when the run started: a scenario's group row says it (and the one at its end). */
+const loadAtStart = loadavg()[0]!;
 const ports = { redis: portBase, bullpen: portBase + 1, bullBoard: portBase + 2, bare: portBase + 3 };
 const postgresPorts = { bullpen: portBase + 4, bullBoard: portBase + 5 };
 /** Purge rounds (re-seeded in between): the figures are medians, one round moving by ±20% on a shared machine. */
@@ -156,10 +159,20 @@ async function main(): Promise<void> {
     await redisProcess.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
+  const group = scenarioGroup();
   if (only === 'postgres') await keepEarlierRows();
   if (only === 'core') await keepSkippedRows();
-  if (only === undefined || only === 'postgres' || only === 'core') await writeResults(quick ? 'quick' : 'full');
+  if (group && !quick) await mergeGroupIntoLatest(group, loadAtStart);
+  if (only === undefined || only === 'postgres' || only === 'core' || (group && !quick))
+    await writeResults(quick ? 'quick' : 'full');
   else console.log(`\n${renderTable()}`);
+}
+
+/** Scenarios run alone whose rows join the one table as a group (the 10,000-queue store alone does not: core has it). */
+function scenarioGroup(): string | undefined {
+  if (only === 'bulk' || only === 'cluster' || only === 'streams') return only;
+  if (only === 'many-queues' && scale.many.queues !== 10_000) return `many-queues --queues ${scale.many.queues}`;
+  return undefined;
 }
 
 /** `--only core` (issue 16's figures and the 10,000-queue store): the rows of the scenarios it skips stay from the last file. */
@@ -167,10 +180,15 @@ async function keepSkippedRows(): Promise<void> {
   const file = path.join(import.meta.dirname, 'results', 'latest.json');
   const earlier = JSON.parse(await readFile(file, 'utf8')) as BenchResults;
   const produced = new Set(rows.map((row) => row.target));
-  const kept = earlier.rows.filter((row) => row.target !== '—' && !produced.has(row.target));
-  if (kept.length === 0) return;
+  const kept = earlier.rows.filter((row) => row.target !== '—' && !produced.has(row.target) && !row.group);
+  const groups = await groupRowsOfLatest();
+  if (kept.length + groups.length === 0) return;
   const from = `from the ${earlier.scale} run of ${earlier.date.slice(0, 10)}`;
-  rows.push({ target: '—', figure: 'rows below (scenarios --only core skips)', value: from, goal: '' }, ...kept);
+  rows.push(
+    { target: '—', figure: 'rows below (scenarios --only core skips)', value: from, goal: '' },
+    ...kept,
+    ...groups,
+  );
 }
 
 /** Every figure but the 10,000-queue ones: 1,000 queues, Bullpen beside bull-board and the bare floor. */

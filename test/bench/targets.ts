@@ -6,6 +6,8 @@ export interface TargetRow {
   goal: string;
   /** undefined: reported, not judged. */
   met?: boolean;
+  /** Rows a scenario run alone added to the file (`--only bulk`, …): the run that measured them, kept by later runs. */
+  group?: string;
 }
 
 export const rows: TargetRow[] = [];
