@@ -5,6 +5,7 @@ import { byHashTag, callKeys, figureCalls, type FigureCall } from './figure-call
 import { queueFiguresScript } from './queue-figures-script.js';
 import { spansSlots } from './cluster-slots.js';
 import { queueKey, type QueueRef } from './queue-key.js';
+import { inWindow } from './figure-call-window.js';
 
 /** One value read of each queue by the figures script (its operations are documented there). */
 export interface QueueFigure {
@@ -144,6 +145,6 @@ export async function readQueueFigures(
     for (let figureIndex = 0; figureIndex < read.length; figureIndex++)
       sums[figureIndex]! += reply.readDoubleLE(8 * (at + figureIndex));
   };
-  await Promise.all(figureCalls(client, readable, perCall).map(readCall));
+  await inWindow(figureCalls(client, readable, perCall), readCall);
   return { values, sums };
 }
