@@ -6,6 +6,7 @@ import { keySlot } from '../../server/bullmq/key-slot.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import { slotOwnerIds } from '../../server/bullmq/tracking-group.js';
 import { startLocalCluster, type LocalCluster } from '../helpers/redis-cluster.js';
+import { trackerAnswer } from './support/tracker-probes.js';
 
 /**
  * The count tracker on a 3-master cluster: a tracking link on each master, so a write on any node is
@@ -19,16 +20,7 @@ describe('CountTracker on a Redis Cluster', () => {
   // Hash-tagged names: each queue's keys in one slot; enough names that every master holds some.
   const refs: QueueRef[] = Array.from({ length: 12 }, (_, index) => ({ prefix: 'bull', name: `{q${index}}` }));
   const key = (ref: QueueRef, suffix: string) => `bull:${ref.name}:${suffix}`;
-
-  /** Totals once the tracker answers them (it catches up in the background first). */
-  async function trackedTotals(tracker: CountTracker) {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const answer = await tracker.totals(refs);
-      if (answer) return answer.totals;
-      await tracker.settled();
-    }
-    throw new Error('the tracker never answered');
-  }
+  const trackedTotals = async (tracker: CountTracker) => (await trackerAnswer(tracker, refs)).totals;
 
   beforeAll(async () => {
     cluster = await startLocalCluster([6735, 6736, 6737]);

@@ -1,10 +1,13 @@
-import type { Command } from 'ioredis';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CountTracker } from '../../server/bullmq/count-tracker.js';
 import { trackablePrefixes } from '../../server/bullmq/tracking-link.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import { spawnRedis, type SpawnedRedis } from '../helpers/spawn-redis.js';
+import { scriptCallsDuring as callsOn, trackerAnswer } from './support/tracker-probes.js';
+
+const scriptCallsDuring = (work: () => Promise<unknown>) => callsOn(client, work);
+const trackedTotals = async (tracker: CountTracker) => (await trackerAnswer(tracker, refs)).totals;
 
 /** Its own redis-server (flushed and its clients killed here); port from the range of this file alone. */
 const port = 6436;
@@ -12,37 +15,6 @@ let server: SpawnedRedis;
 let client: Redis;
 let writer: Redis;
 const refs: QueueRef[] = ['a', 'b', 'c'].map((name) => ({ prefix: 'bull', name }));
-
-/** The queues each figures script call was sent for (its numkeys), on the store's client. */
-function scriptCallsDuring(work: () => Promise<unknown>): Promise<number[]> {
-  const sizes: number[] = [];
-  const target = client as unknown as { sendCommand(command: Command): unknown };
-  const original = target.sendCommand;
-  target.sendCommand = function (this: unknown, command: Command) {
-    if (command.name.toLowerCase() === 'evalsha') sizes.push(Number(command.args[1]));
-    return original.call(this, command);
-  };
-  return work().then(
-    () => {
-      target.sendCommand = original;
-      return sizes;
-    },
-    (error) => {
-      target.sendCommand = original;
-      return Promise.reject(error);
-    },
-  );
-}
-
-/** Totals once the tracker answers them (it catches up in the background first). */
-async function trackedTotals(tracker: CountTracker) {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const answer = await tracker.totals(refs);
-    if (answer) return answer.totals;
-    await tracker.settled();
-  }
-  throw new Error('the tracker never answered');
-}
 
 beforeAll(async () => {
   server = await spawnRedis(port);

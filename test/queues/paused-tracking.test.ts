@@ -1,4 +1,3 @@
-import type { Command } from 'ioredis';
 import { Redis } from 'ioredis';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +5,10 @@ import { CountTracker } from '../../server/bullmq/count-tracker.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import { pausedColumn } from '../../server/bullmq/tracked-count-reads.js';
 import { spawnRedis, type SpawnedRedis } from '../helpers/spawn-redis.js';
+import { scriptCallsDuring as callsOn, trackerAnswer } from './support/tracker-probes.js';
+
+const scriptCallsDuring = (work: () => Promise<unknown>) => callsOn(client, work);
+const trackedRows = async (tracker: CountTracker) => (await trackerAnswer(tracker, refs)).rows;
 
 /** Its own redis-server (its clients are this file's); port from the range of this file alone. */
 const port = 6604;
@@ -14,33 +17,6 @@ let client: Redis;
 let writer: Redis;
 let queue: Queue;
 const refs: QueueRef[] = ['a', 'b'].map((name) => ({ prefix: 'bull', name }));
-
-/** The queues each figures script call was sent for (its numkeys), on the store's client. */
-async function scriptCallsDuring(work: () => Promise<unknown>): Promise<number[]> {
-  const sizes: number[] = [];
-  const target = client as unknown as { sendCommand(command: Command): unknown };
-  const original = target.sendCommand;
-  target.sendCommand = function (this: unknown, command: Command) {
-    if (command.name.toLowerCase() === 'evalsha') sizes.push(Number(command.args[1]));
-    return original.call(this, command);
-  };
-  try {
-    await work();
-    return sizes;
-  } finally {
-    target.sendCommand = original;
-  }
-}
-
-/** The tracked rows once the tracker answers (it catches up in the background first). */
-async function trackedRows(tracker: CountTracker) {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const answer = await tracker.totals(refs);
-    if (answer) return answer.rows;
-    await tracker.settled();
-  }
-  throw new Error('the tracker never answered');
-}
 
 beforeAll(async () => {
   server = await spawnRedis(port);
