@@ -1,3 +1,5 @@
+import { eachInWindow } from '../tasks/call-window.js';
+
 /**
  * Script calls of one read sent at once. Redis runs them one after another whatever the number sent,
  * so more in flight buys nothing, while on the connection they share every command sent after them
@@ -8,16 +10,5 @@
 export const figureCallsInFlight = 4;
 
 /** Runs `read` on each call, `figureCallsInFlight` at a time; after a failure no further call is sent. */
-export async function inWindow<T>(calls: readonly T[], read: (call: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const sender = async () => {
-    while (!failed && next < calls.length) {
-      await read(calls[next++]!).catch((error: unknown) => {
-        failed = true;
-        throw error;
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(figureCallsInFlight, calls.length) }, sender));
-}
+export const inWindow = <T>(calls: readonly T[], read: (call: T) => Promise<void>): Promise<void> =>
+  eachInWindow(calls, figureCallsInFlight, read);

@@ -52,3 +52,28 @@ export async function callInWindow<T>(
   }
   return last;
 }
+
+/**
+ * Runs `act` on each item, at most `inFlight` at once, each next one started as soon as one ends
+ * (items may so end out of order). After a failure no item is started, and the ones running are
+ * awaited before the first failure is rethrown: nothing is left running behind the error.
+ */
+export async function eachInWindow<T>(
+  items: readonly T[],
+  inFlight: number,
+  act: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const runner = async () => {
+    while (!failed && next < items.length) {
+      await act(items[next++]!).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+    }
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(inFlight, items.length) }, runner));
+  const failure = settled.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
+}
