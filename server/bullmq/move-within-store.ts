@@ -1,4 +1,6 @@
+import { Cluster } from 'ioredis';
 import type { StoreClient } from '../stores/redis-client.js';
+import { eachInWindow } from '../tasks/call-window.js';
 import { LuaScript } from './lua-script.js';
 import { moveJobLua } from './move-job-lua.js';
 import { keyed, runPipelined } from './pipelined.js';
@@ -34,11 +36,12 @@ export const moveTallyKey = (target: QueueRef, mover: string) => queueKey(target
  * does with the copy, the source no longer holds it. Two moves of the same job: the second finds
  * it `missing`. With a tally key (a task's), the count of jobs moved grows in the same step, so a
  * task resumed after a crash still reports every job it moved. ARGV: source base, target base,
- * tally key or '', then per job id, target id, read opts, moved opts.
+ * tally key or '', then per job id, target id, read opts, moved opts. Answers only the jobs not
+ * moved, as their place among the call's jobs (from 1) and verdict: nearly always nothing.
  */
 const script = new LuaScript(`${moveJobLua}
 local src, dst, tally = ARGV[1], ARGV[2], ARGV[3]
-local verdicts = {}
+local staying = {}
 local moved = 0
 for i = 4, #ARGV, 4 do
   local id, targetId = ARGV[i], ARGV[i + 1]
@@ -48,16 +51,17 @@ for i = 4, #ARGV, 4 do
   if not verdict then
     insertJob(dst, targetId, job, ARGV[i + 3], rcall('LRANGE', src .. id .. ':logs', 0, -1))
     removeJob(src, id, job)
-    verdict = 'moved'
     moved = moved + 1
+  else
+    staying[#staying + 1] = (i - 4) / 4 + 1
+    staying[#staying + 1] = verdict
   end
-  verdicts[#verdicts + 1] = verdict
 end
 if tally ~= '' and moved > 0 then
   rcall('INCRBY', tally, moved)
   rcall('EXPIRE', tally, ${tallyTtlSeconds})
 end
-return verdicts`);
+return staying`);
 
 /** Jobs per script call: each call holds Redis for its length (about 1 ms per 20 jobs). */
 export const movesPerScript = 100;
@@ -80,33 +84,42 @@ export async function moveWithinStore(
   orders: MoveOrder[],
   tally = '',
 ): Promise<MoveVerdict[]> {
-  const calls: MoveOrder[][] = [];
-  for (let start = 0; start < orders.length; start += movesPerScript)
-    calls.push(orders.slice(start, start + movesPerScript));
-  const answers: MoveVerdict[][] = [];
-  let next = 0;
-  let stopped = false;
-  const sender = async () => {
-    for (let index = next++; index < calls.length && !stopped; index = next++) {
-      const args = calls[index]!.flatMap((order) => [order.jobId, order.targetId, order.readOpts, order.movedOpts]);
-      answers[index] = (await script
-        .run(client, [queueKey(from, 'meta')], [queueKey(from, ''), queueKey(to, ''), tally, ...args])
-        .catch((error: unknown) => {
-          stopped = true;
-          throw error;
-        })) as MoveVerdict[];
-    }
-  };
-  // After a failure no call is sent, and every sender is awaited before it is rethrown: nothing runs behind it.
-  const settled = await Promise.allSettled(Array.from({ length: Math.min(moveCallsInFlight, calls.length) }, sender));
-  const failed = settled.find((result) => result.status === 'rejected');
-  if (failed) throw failed.reason;
-  return answers.flat();
+  const starts = Array.from({ length: Math.ceil(orders.length / movesPerScript) }, (_, call) => call * movesPerScript);
+  const verdicts: MoveVerdict[] = new Array(orders.length);
+  await eachInWindow(starts, moveCallsInFlight, async (start) => {
+    const call = orders.slice(start, start + movesPerScript);
+    const args = call.flatMap((order) => [order.jobId, order.targetId, order.readOpts, order.movedOpts]);
+    const staying = (await script.run(
+      client,
+      [queueKey(from, 'meta')],
+      [queueKey(from, ''), queueKey(to, ''), tally, ...args],
+    )) as Array<number | MoveVerdict>;
+    verdicts.fill('moved', start, start + call.length);
+    for (let at = 0; at < staying.length; at += 2)
+      verdicts[start + (staying[at] as number) - 1] = staying[at + 1] as MoveVerdict;
+  });
+  return verdicts;
 }
 
-/** The raw options of each job (null when it is gone), read in one round trip. */
+/** Each job's options, or false when it is gone. ARGV: the queue's key base, then the job ids. */
+const optsScript = new LuaScript(`local base = ARGV[1]
+local opts = {}
+for i = 2, #ARGV do
+  opts[i - 1] = redis.call('HGET', base .. ARGV[i], 'opts') or false
+end
+return opts`);
+
+/**
+ * The raw options of each job (null when it is gone), read in one round trip: on a standalone store one
+ * script call (a thousand HGETs sent as commands cost the service a command object each, and Redis a
+ * command's parsing each); on a cluster, whose job keys may sit on other nodes than the queue's, HGETs.
+ */
 export async function readJobOpts(client: StoreClient, ref: QueueRef, jobIds: string[]): Promise<Array<string | null>> {
   if (jobIds.length === 0) return [];
+  if (!(client instanceof Cluster))
+    return (await optsScript.run(client, [queueKey(ref, 'meta')], [queueKey(ref, ''), ...jobIds])) as Array<
+      string | null
+    >;
   const replies = await runPipelined(
     client,
     jobIds.map((id) => keyed('hget', queueKey(ref, id), 'opts')),
