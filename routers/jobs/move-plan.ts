@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import { moveAcrossStores } from '../../server/bullmq/move-across-stores.js';
+import { moveCallsInFlight, movesPerScript } from '../../server/bullmq/move-within-store.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { QueueStore } from '../../server/stores/queue-store.js';
 import type { MovePlan } from './move-jobs.js';
@@ -35,6 +36,10 @@ export function planMove(ends: MoveEnds): MovePlan & { tally(): Promise<number> 
     carry: within
       ? (orders) => within(orders, ends.tallied ? mover : '')
       : (orders) => moveAcrossStores({ source: sourceEnd, target: targetEnd, mover, tallied: ends.tallied }, orders),
+    // Within a store each call is one atomic script on disjoint jobs, so calls may overlap; across
+    // stores a call is three steps under the journal, taken one call at a time.
+    callSize: movesPerScript,
+    callsInFlight: within ? moveCallsInFlight : 1,
     tally: () => targetEnd.tally(mover),
   };
 }

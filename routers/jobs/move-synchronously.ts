@@ -62,9 +62,8 @@ export async function moveSynchronously({
     async () => {
       for (let batch = 0; more && batch < maxStatusBatches; batch++) {
         const moved = await moveStatusBatch(plan, status, refused, statusBatchSize);
-        const ok = moved.results.filter((result) => result.ok).length;
-        succeeded += ok;
-        refused += moved.results.length - ok;
+        succeeded += moved.moved;
+        refused += moved.refused;
         more = moved.more;
       }
     },

@@ -57,11 +57,11 @@ export const moveTask: TaskHandler = {
       return { moved, refused: results.length - moved, results };
     }
     for (;;) {
-      const batch = await moveStatusBatch(plan, params.status!, refused, context.batchSize);
-      const ok = batch.results.filter((result) => result.ok).length;
-      moved += ok;
-      refused += batch.results.length - ok;
-      if (!(await context.progress(batch.results.length, { moved, refused }))) return { moved, refused };
+      // Batches as large as a progress record's share: between two batches the store waits for the next ids.
+      const batch = await moveStatusBatch(plan, params.status!, refused, context.jobsPerProgress);
+      moved += batch.moved;
+      refused += batch.refused;
+      if (!(await context.progress(batch.moved + batch.refused, { moved, refused }))) return { moved, refused };
       // Jobs moved by a run that died after its last progress are in the tally, not in the cursor's count.
       if (!batch.more) return { moved: await plan.tally(), refused };
       await context.throttle();

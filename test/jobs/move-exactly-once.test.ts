@@ -2,6 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { moveJobIds, moveStatusBatch, movedJobId, type MovePlan } from '../../routers/jobs/move-jobs.js';
+import { optionsPerRead } from '../../routers/jobs/options-ahead.js';
 import { moveAcrossStores } from '../../server/bullmq/move-across-stores.js';
 import { moveJournalKey, redisMoveSource, redisMoveTarget } from '../../server/bullmq/redis-move-ends.js';
 import {
@@ -26,12 +27,16 @@ const queue = (name: string) => {
   return made;
 };
 const ref = (name: string) => ({ prefix: fixture.prefix, name });
+/** Across stores a plan carries one call at a time (as planMove makes it). */
+const acrossCalls = { callSize: movesPerScript, callsInFlight: 1 };
 
 /** A move within the fixture's store, as a task `mover` runs it. */
 function withinPlan(from: Queue, to: string, mover = ''): MovePlan {
   return {
     source: { ref: ref(from.name), queue: from, readOpts: (ids) => readJobOpts(fixture.redis, ref(from.name), ids) },
     target: { ref: ref(to), keepIds: false },
+    callSize: movesPerScript,
+    callsInFlight: moveCallsInFlight,
     carry: (orders) =>
       moveWithinStore(fixture.redis, ref(from.name), ref(to), orders, mover && moveTallyKey(ref(to), mover)),
   };
@@ -90,24 +95,28 @@ describe('a move within one store: copy and removal in one step', () => {
     expect(await source.getJobCountByTypes('waiting')).toBe(1);
   });
 
-  it("reads the next chunk's options while the store carries the current one", async () => {
+  it('keeps its calls in flight back to back and reads options a piece ahead, the first piece one call', async () => {
     const source = queue('overlap');
-    const jobs = await source.addBulk(Array.from({ length: 600 }, (_, index) => ({ name: 'j', data: { index } })));
+    const count = movesPerScript + optionsPerRead * 2 + 50;
+    const jobs = await source.addBulk(Array.from({ length: count }, (_, index) => ({ name: 'j', data: { index } })));
     const plan = withinPlan(source, 'overlap-to');
-    const steps: string[] = [];
+    const events: string[] = [];
+    let [inFlight, most] = [0, 0];
     const traced: MovePlan = {
       ...plan,
       source: {
         ...plan.source,
         readOpts: (ids) => {
-          steps.push(`read ${ids.length}`);
+          events.push(`read ${ids.length}`);
           return plan.source.readOpts(ids);
         },
       },
       carry: async (orders) => {
-        steps.push(`carry ${orders.length}`);
+        events.push('carry');
+        most = Math.max(most, ++inFlight);
         const verdicts = await plan.carry(orders);
-        steps.push(`carried ${orders.length}`);
+        inFlight--;
+        events.push('carried');
         return verdicts;
       },
     };
@@ -116,18 +125,18 @@ describe('a move within one store: copy and removal in one step', () => {
       jobs.map((job) => job.id!),
     );
     expect(results.every((result) => result.ok)).toBe(true);
-    expect(steps).toEqual([
-      'read 250',
-      'carry 250',
-      'read 250',
-      'carried 250',
-      'carry 250',
-      'read 100',
-      'carried 250',
-      'carry 100',
-      'carried 100',
-    ]);
-    expect(await queue('overlap-to').getJobCountByTypes('waiting')).toBe(600);
+    const reads = events.filter((event) => event.startsWith('read'));
+    expect(reads).toEqual([`read ${movesPerScript}`, `read ${optionsPerRead}`, `read ${optionsPerRead}`, 'read 50']);
+    // Each piece is asked for before the calls before it end: the second before the first call ends, the
+    // third while the calls of the second have hardly begun.
+    expect(events.indexOf(`read ${optionsPerRead}`)).toBeLessThan(events.indexOf('carried'));
+    const thirdRead = events.indexOf(`read ${optionsPerRead}`, events.indexOf(`read ${optionsPerRead}`) + 1);
+    expect(events.slice(0, thirdRead).filter((event) => event === 'carry').length).toBeLessThanOrEqual(
+      moveCallsInFlight + 1,
+    );
+    expect(most).toBe(moveCallsInFlight);
+    expect(events.filter((event) => event === 'carry').length).toBe(Math.ceil(count / movesPerScript));
+    expect(await queue('overlap-to').getJobCountByTypes('waiting')).toBe(count);
   });
 
   it('leaves a job a worker holds, and one whose id the target already holds, where they are', async () => {
@@ -152,10 +161,12 @@ describe('a move within one store: copy and removal in one step', () => {
     const source = queue('twice');
     await source.addBulk(Array.from({ length: 2000 }, (_, n) => ({ name: 'work', data: { n } })));
     const moveAll = async (to: string) => {
-      let succeeded = 0;
+      const plan = withinPlan(source, to);
+      let [succeeded, refused] = [0, 0];
       for (let more = true; more; ) {
-        const batch = await moveStatusBatch(withinPlan(source, to), 'waiting', 0, 200);
-        succeeded += batch.results.filter((result) => result.ok).length;
+        const batch = await moveStatusBatch(plan, 'waiting', refused, 200);
+        succeeded += batch.moved;
+        refused += batch.refused;
         more = batch.more;
       }
       return succeeded;
@@ -181,6 +192,7 @@ describe('a move across two stores: the move journal decides', () => {
     const plan = (client: Redis): MovePlan => ({
       source: { ref: ref('far'), queue: source, readOpts: (ids) => readJobOpts(fixture.redis, ref('far'), ids) },
       target: { ref: ref('far-retry'), keepIds: false },
+      ...acrossCalls,
       carry: (orders) =>
         moveAcrossStores(
           {
@@ -263,6 +275,7 @@ describe('a move across two stores: the move journal decides', () => {
         readOpts: (ids) => readJobOpts(fixture.redis, ref('grabbed'), ids),
       },
       target: { ref: ref('grabbed-retry'), keepIds: false },
+      ...acrossCalls,
       carry: (orders) =>
         moveAcrossStores(
           {

@@ -2,6 +2,7 @@ import { Worker, createPostgresBackend } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { moveJobIds, type MovePlan } from '../../routers/jobs/move-jobs.js';
 import { moveAcrossStores, type MoveSource } from '../../server/bullmq/move-across-stores.js';
+import { movesPerScript } from '../../server/bullmq/move-within-store.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { QueueStore } from '../../server/stores/queue-store.js';
 import { waitFor } from '../helpers/jobs.js';
@@ -44,6 +45,8 @@ async function planBetween(from: { id: string; queue: string }, to: { id: string
   const plan: MovePlan = {
     source: { ref: sourceRef, queue: await sourceStore.queue(from.queue), readOpts: source.readOpts },
     target: { ref: { prefix: targetStore.defaultPrefix, name: to.queue }, keepIds: false },
+    callSize: movesPerScript,
+    callsInFlight: 1,
     carry: (orders) =>
       moveAcrossStores({ source: { ...source, release: released }, target, mover: 'task-9', tallied: true }, orders),
   };
