@@ -122,16 +122,23 @@ export async function findQueuesScenario(
     countedMs <= goalMs && countedRight,
   );
   const touched = 1000;
-  await touchQueues(redis, touched, 'add');
-  const afterChange = await timedList(`${page}&totals=true`);
-  await touchQueues(redis, touched, 'undo');
-  const changedRight = afterChange.body.totals?.waiting === seeded.waitingJobs + touched;
+  // Three rounds a second apart, as the other rows are medians: one request alone can land in the
+  // seconds of the minute when the history sample of every queue shares the store and the event loop.
+  const changes = [];
+  for (let i = 0; i < 3; i++) {
+    await touchQueues(redis, touched, 'add');
+    changes.push(await timedList(`${page}&totals=true`));
+    await touchQueues(redis, touched, 'undo');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const changedMs = round(median(changes.map((run) => run.ms)), 1);
+  const changedRight = changes.every((run) => run.body.totals?.waiting === seeded.waitingJobs + touched);
   report(
     '19 find queues',
-    `${label}: page of 100 with totals=true after ${touched} queues changed (tracked: those read again)`,
-    `${round(afterChange.ms, 1)} ms, totals.waiting ${afterChange.body.totals?.waiting} (expected ${seeded.waitingJobs + touched})`,
+    `${label}: page of 100 with totals=true after ${touched} queues changed (tracked: those read again; median of 3)`,
+    `${changedMs} ms (${changes.map((run) => round(run.ms, 1)).join(' / ')}), totals.waiting ${changes.at(-1)!.body.totals?.waiting} (expected ${seeded.waitingJobs + touched})`,
     goal,
-    afterChange.ms <= goalMs && changedRight,
+    changedMs <= goalMs && changedRight,
   );
   const served = await medianOf7(`${page}&totals=true`);
   report(
