@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import { moveAcrossStores } from '../../server/bullmq/move-across-stores.js';
+import type { PlainOrder } from '../../server/bullmq/move-plain.js';
 import { moveCallsInFlight, movesPerScript } from '../../server/bullmq/move-within-store.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import type { QueueStore } from '../../server/stores/queue-store.js';
@@ -30,12 +31,14 @@ export function planMove(ends: MoveEnds): MovePlan & { tally(): Promise<number> 
   const from = { connectionId: sourceStore.connection.id, ref: source.ref };
   const targetEnd = targetStore.moveEnds().target(target, from);
   const sourceEnd = sourceEnds.source(source.ref);
+  const counted = ends.tallied ? mover : '';
   return {
     source: { ref: source.ref, queue: source.queue, readOpts: (ids) => sourceEnd.readOpts(ids) },
     target: { ref: target, keepIds: ends.keepIds },
     carry: within
-      ? (orders) => within(orders, ends.tallied ? mover : '')
+      ? (orders) => within.carry(orders, counted)
       : (orders) => moveAcrossStores({ source: sourceEnd, target: targetEnd, mover, tallied: ends.tallied }, orders),
+    ...(within ? { carryPlain: (orders: PlainOrder[]) => within.carryPlain(orders, counted) } : {}),
     // Within a store each call is one atomic script on disjoint jobs, so calls may overlap; across
     // stores a call is three steps under the journal, taken one call at a time.
     callSize: movesPerScript,

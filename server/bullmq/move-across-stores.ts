@@ -1,3 +1,4 @@
+import type { PlainOrder, PlainVerdict } from './move-plain.js';
 import type { MoveOrder, MoveVerdict } from './move-within-store.js';
 import { movesPerScript } from './move-within-store.js';
 import type { QueueRef } from './queue-key.js';
@@ -44,6 +45,9 @@ export interface MoveTarget {
 /** Moves orders between two queues of one store in one atomic step each, counting them for `mover` ('' counts nothing). */
 export type WithinStore = (orders: MoveOrder[], mover: string) => Promise<MoveVerdict[]>;
 
+/** The same by ids alone, the store making each copy's options where it can (`rewrite` where the service must). */
+export type WithinStorePlain = (orders: PlainOrder[], mover: string) => Promise<PlainVerdict[]>;
+
 /**
  * A store's ends of a move (QueueStore.moveEnds), whatever its kind: a queue as the source, a queue
  * as the target of another queue's jobs (journaled per source connection and queue), and, where
@@ -52,7 +56,7 @@ export type WithinStore = (orders: MoveOrder[], mover: string) => Promise<MoveVe
 export interface StoreMoveEnds {
   source(ref: QueueRef): MoveSource;
   target(ref: QueueRef, from: { connectionId: string; ref: QueueRef }): MoveTarget;
-  within?(from: QueueRef, to: QueueRef): WithinStore;
+  within?(from: QueueRef, to: QueueRef): { carry: WithinStore; carryPlain: WithinStorePlain };
 }
 
 export interface AcrossEnds {

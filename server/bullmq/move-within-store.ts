@@ -30,6 +30,13 @@ export const tallyTtlSeconds = 86_400;
  */
 export const moveTallyKey = (target: QueueRef, mover: string) => queueKey(target, `bullpen-move-tally:${mover}`);
 
+/** The end of a carrying script: its moved jobs added to the task's tally, if it keeps one (`tally` not ''). */
+export const tallyLua = `
+if tally ~= '' and moved > 0 then
+  rcall('INCRBY', tally, moved)
+  rcall('EXPIRE', tally, ${tallyTtlSeconds})
+end`;
+
 /**
  * Copy and removal in one script per batch: Redis runs it whole or not at all, so however the
  * service dies, each job is in exactly one of the two queues, and whatever a worker on the target
@@ -57,10 +64,7 @@ for i = 4, #ARGV, 4 do
     staying[#staying + 1] = verdict
   end
 end
-if tally ~= '' and moved > 0 then
-  rcall('INCRBY', tally, moved)
-  rcall('EXPIRE', tally, ${tallyTtlSeconds})
-end
+${tallyLua}
 return staying`);
 
 /** Jobs per script call: each call holds Redis for its length (about 1 ms per 20 jobs). */
@@ -74,32 +78,49 @@ export const movesPerScript = 100;
 export const moveCallsInFlight = 4;
 
 /**
- * Moves jobs between two queues of one (non-cluster) store, each atomically; one verdict per order.
- * The calls carry disjoint jobs, so their order in Redis changes nothing; the verdicts keep the orders'.
+ * Sends `orders` to a carrying script (ARGV: source base, target base, tally key, then `argsOf` each
+ * order; answer: the jobs that stay, as place from 1 and verdict) in calls of `movesPerScript`,
+ * `moveCallsInFlight` at once. The calls carry disjoint jobs, so their order in Redis changes nothing;
+ * the verdicts keep the orders'.
  */
-export async function moveWithinStore(
+export async function carryInCalls<Order, Verdict extends string>(
+  client: StoreClient,
+  script: LuaScript,
+  ends: { from: QueueRef; to: QueueRef; tally: string },
+  orders: Order[],
+  argsOf: (order: Order) => string[],
+): Promise<Array<Verdict | 'moved'>> {
+  const starts = Array.from({ length: Math.ceil(orders.length / movesPerScript) }, (_, call) => call * movesPerScript);
+  const verdicts: Array<Verdict | 'moved'> = new Array(orders.length);
+  const bases = [queueKey(ends.from, ''), queueKey(ends.to, ''), ends.tally];
+  await eachInWindow(starts, moveCallsInFlight, async (start) => {
+    const call = orders.slice(start, start + movesPerScript);
+    const staying = (await script.run(
+      client,
+      [queueKey(ends.from, 'meta')],
+      [...bases, ...call.flatMap(argsOf)],
+    )) as Array<number | Verdict>;
+    verdicts.fill('moved', start, start + call.length);
+    for (let at = 0; at < staying.length; at += 2)
+      verdicts[start + (staying[at] as number) - 1] = staying[at + 1] as Verdict;
+  });
+  return verdicts;
+}
+
+/** Moves jobs between two queues of one (non-cluster) store, each atomically; one verdict per order. */
+export const moveWithinStore = (
   client: StoreClient,
   from: QueueRef,
   to: QueueRef,
   orders: MoveOrder[],
   tally = '',
-): Promise<MoveVerdict[]> {
-  const starts = Array.from({ length: Math.ceil(orders.length / movesPerScript) }, (_, call) => call * movesPerScript);
-  const verdicts: MoveVerdict[] = new Array(orders.length);
-  await eachInWindow(starts, moveCallsInFlight, async (start) => {
-    const call = orders.slice(start, start + movesPerScript);
-    const args = call.flatMap((order) => [order.jobId, order.targetId, order.readOpts, order.movedOpts]);
-    const staying = (await script.run(
-      client,
-      [queueKey(from, 'meta')],
-      [queueKey(from, ''), queueKey(to, ''), tally, ...args],
-    )) as Array<number | MoveVerdict>;
-    verdicts.fill('moved', start, start + call.length);
-    for (let at = 0; at < staying.length; at += 2)
-      verdicts[start + (staying[at] as number) - 1] = staying[at + 1] as MoveVerdict;
-  });
-  return verdicts;
-}
+): Promise<MoveVerdict[]> =>
+  carryInCalls<MoveOrder, MoveVerdict>(client, script, { from, to, tally }, orders, (order) => [
+    order.jobId,
+    order.targetId,
+    order.readOpts,
+    order.movedOpts,
+  ]);
 
 /** Each job's options, or false when it is gone. ARGV: the queue's key base, then the job ids. */
 const optsScript = new LuaScript(`local base = ARGV[1]

@@ -1,6 +1,7 @@
 import { Cluster } from 'ioredis';
 import type { StoreClient } from '../stores/redis-client.js';
 import type { StoreMoveEnds } from './move-across-stores.js';
+import { moveWithinStorePlain } from './move-plain.js';
 import { moveTallyKey, moveWithinStore, readJobOpts } from './move-within-store.js';
 import { moveJournalKey, redisMoveSource, redisMoveTarget } from './redis-move-ends.js';
 
@@ -19,8 +20,11 @@ export function redisStoreMoveEnds(client: StoreClient): StoreMoveEnds {
     ...(client instanceof Cluster
       ? {}
       : {
-          within: (from, to) => (orders, mover) =>
-            moveWithinStore(client, from, to, orders, mover && moveTallyKey(to, mover)),
+          within: (from, to) => ({
+            carry: (orders, mover) => moveWithinStore(client, from, to, orders, mover && moveTallyKey(to, mover)),
+            carryPlain: (orders, mover) =>
+              moveWithinStorePlain(client, from, to, orders, mover && moveTallyKey(to, mover)),
+          }),
         }),
   };
 }

@@ -1,6 +1,6 @@
-import { Queue, Worker } from 'bullmq';
+import { type Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { moveJobIds, moveStatusBatch, movedJobId, type MovePlan } from '../../routers/jobs/move-jobs.js';
 import { optionsPerRead } from '../../routers/jobs/options-ahead.js';
 import { moveAcrossStores } from '../../server/bullmq/move-across-stores.js';
@@ -13,20 +13,9 @@ import {
   readJobOpts,
 } from '../../server/bullmq/move-within-store.js';
 import { waitFor } from '../helpers/jobs.js';
-import { storeFixture } from '../helpers/stores.js';
+import { moveBed } from './support/move-bed.js';
 
-const fixture = storeFixture();
-const opened: Array<{ close(): Promise<unknown> }> = [];
-afterAll(async () => {
-  await Promise.all(opened.map((item) => item.close()));
-  await fixture.cleanup();
-});
-const queue = (name: string) => {
-  const made = new Queue(name, fixture.bullmq);
-  opened.push(made);
-  return made;
-};
-const ref = (name: string) => ({ prefix: fixture.prefix, name });
+const { fixture, opened, queue, ref } = moveBed();
 /** Across stores a plan carries one call at a time (as planMove makes it). */
 const acrossCalls = { callSize: movesPerScript, callsInFlight: 1 };
 

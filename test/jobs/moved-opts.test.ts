@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { movedOpts } from '../../routers/jobs/move-jobs.js';
 import { droppedOptions } from '../../routers/jobs/moved-job.js';
 
-
 /** What a moved job's options must be: the stored ones parsed, less the dropped top-level keys, with the new id last. */
 function expected(readOpts: string, targetId: string): string {
   const opts = JSON.parse(readOpts) as Record<string, unknown>;

@@ -74,8 +74,9 @@ export const floorPurge = (redis: Redis, queue: string) => loop(redis, purgeLua,
  * it may leave — gone, held by a worker, in a flow, a scheduler's next run — the target's id checked free,
  * the copy written as BullMQ adds a job with its logs and events, the source's keys removed as BullMQ's
  * remove does), each job under the same id Bullpen gives it (`<queue>-<id>`). Less than Bullpen: the ids are
- * picked inside the script (no ZRANGE and HGET of options before it) and the options go over unchanged
- * (Bullpen rewrites them in the service, off the store); no tally of moved jobs.
+ * picked inside the script (no ZRANGE before it, no ids sent) and the options go over unchanged (Bullpen
+ * appends the new id in the script, or rewrites them in the service when they name a dropped option);
+ * no tally of moved jobs.
  */
 const moveLua = `${moveJobLua}
 local src, dst = ARGV[3], ARGV[4]

@@ -1,0 +1,20 @@
+import { Queue } from 'bullmq';
+import { afterAll } from 'vitest';
+import { storeFixture } from '../../helpers/stores.js';
+
+/** A store for move tests: queues made on it are closed, and its keys removed, after the file's tests. */
+export function moveBed() {
+  const fixture = storeFixture();
+  const opened: Array<{ close(): Promise<unknown> }> = [];
+  afterAll(async () => {
+    await Promise.all(opened.map((item) => item.close()));
+    await fixture.cleanup();
+  });
+  const queue = (name: string) => {
+    const made = new Queue(name, fixture.bullmq);
+    opened.push(made);
+    return made;
+  };
+  const ref = (name: string) => ({ prefix: fixture.prefix, name });
+  return { fixture, opened, queue, ref };
+}
