@@ -21,8 +21,8 @@ describe('task pacing', () => {
     await fixture.cleanup();
   });
 
-  it('records progress every ten batches when unthrottled, every batch when throttled', () => {
-    expect(jobsPerProgress(null)).toBe(10_000);
+  it('records progress every fifty batches when unthrottled, every batch when throttled', () => {
+    expect(jobsPerProgress(null)).toBe(50_000);
     expect(jobsPerProgress(20_000)).toBe(1000);
     expect(jobsPerProgress(300)).toBe(300);
   });
