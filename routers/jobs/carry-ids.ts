@@ -57,31 +57,49 @@ const placesFrom = (start: number, count: number) => Array.from({ length: count 
  * Moves `ids` (distinct), each at most once whatever happens to the service (see the carriers),
  * reporting each job's outcome by its place in `ids`. Calls of `plan.callSize` jobs,
  * `plan.callsInFlight` at once, each next one sent as soon as one ends, so the store is not left
- * waiting between chunks. Where the store makes a copy's options itself (`carryPlain`), a call sends
- * ids alone, and only the jobs it answers `rewrite` are read, rewritten and carried as full orders;
- * elsewhere options are read a piece ahead (optionsAhead) and rewritten call by call just before it
- * is sent (the carrying script checks each job's options against what was read: `changed`).
+ * waiting between chunks. Where the store makes a copy's options itself (`carryPlain`), calls send
+ * ids alone, and only the jobs answered `rewrite` are read, rewritten and carried as full orders.
+ * Elsewhere, or once the first call found most of its jobs' options naming a dropped key (a queue's
+ * jobs tend to share a shape: a backoff's `delay` in every one), options are read a piece ahead
+ * (optionsAhead) and rewritten call by call just before it is sent (the carrying script checks each
+ * job's options against what was read: `changed`).
  */
 export async function carryIds(plan: MovePlan, ids: string[], report: Reporter): Promise<void> {
   const starts = Array.from({ length: Math.ceil(ids.length / plan.callSize) }, (_, call) => call * plan.callSize);
-  const options = plan.carryPlain ? undefined : optionsAhead(ids, plan.source.readOpts, plan.callSize);
+  let options: ReturnType<typeof optionsAhead> | undefined;
+  const byReadOptions = async (places: number[]) => {
+    options ??= optionsAhead(ids, plan.source.readOpts, plan.callSize);
+    const opts = await options(places[0]!, places.length);
+    await carryOrders(plan, ordersOf(plan, ids, places, opts, report), report);
+  };
+  // The first call decides how the others go; they wait for its answer (and go the safe way if it failed).
+  let decide: (byIds: boolean) => void = () => undefined;
+  const byIds = plan.carryPlain ? new Promise<boolean>((resolve) => (decide = resolve)) : Promise.resolve(false);
   await eachInWindow(starts, plan.callsInFlight, async (start) => {
     const places = placesFrom(start, Math.min(plan.callSize, ids.length - start));
-    if (!options) return carryPlainFirst(plan, ids, places, report);
-    const opts = await options(start, places.length);
-    await carryOrders(plan, ordersOf(plan, ids, places, opts, report), report);
+    if (start > 0 || !plan.carryPlain) {
+      if (await byIds) await carryByIds(plan, ids, places, report);
+      else await byReadOptions(places);
+      return;
+    }
+    let rewritten = places.length;
+    try {
+      rewritten = await carryByIds(plan, ids, places, report);
+    } finally {
+      decide(rewritten * 2 <= places.length);
+    }
   });
 }
 
-/** One call by ids alone; the jobs answered `rewrite` then go as full orders. */
-async function carryPlainFirst(plan: MovePlan, ids: string[], places: number[], report: Reporter) {
+/** One call by ids alone; the jobs answered `rewrite` then go as full orders. Answers how many did. */
+async function carryByIds(plan: MovePlan, ids: string[], places: number[], report: Reporter): Promise<number> {
   const sent: Array<{ at: number; jobId: string; targetId: string }> = [];
   for (const at of places) {
     const refusal = numericKept(plan, ids[at]!);
     if (refusal) report(at, refusal);
     else sent.push({ at, jobId: ids[at]!, targetId: targetIdOf(plan, ids[at]!) });
   }
-  if (sent.length === 0) return;
+  if (sent.length === 0) return 0;
   const verdicts = await plan.carryPlain!(sent);
   const rewrite: number[] = [];
   sent.forEach((order, index) => {
@@ -89,7 +107,8 @@ async function carryPlainFirst(plan: MovePlan, ids: string[], places: number[], 
     if (verdict === 'rewrite') rewrite.push(order.at);
     else report(order.at, outcomeOf(order, verdict));
   });
-  if (rewrite.length === 0) return;
+  if (rewrite.length === 0) return 0;
   const opts = await plan.source.readOpts(rewrite.map((at) => ids[at]!));
   await carryOrders(plan, ordersOf(plan, ids, rewrite, opts, report), report);
+  return rewrite.length;
 }

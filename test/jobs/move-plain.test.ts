@@ -87,6 +87,40 @@ describe('a move within one store by ids alone (the store makes the options)', (
     expect(await source.count()).toBe(0);
   });
 
+  it('reads options ahead for the rest of the run once the first call found most need the service', async () => {
+    const source = queue('backoff');
+    const count = movesPerScript * 4;
+    const jobs = await source.addBulk(
+      Array.from({ length: count }, (_, n) => ({
+        name: 'j',
+        data: { n },
+        opts: { attempts: 3, backoff: { type: 'fixed', delay: 1000 } },
+      })),
+    );
+    const ids = jobs.map((job) => job.id!);
+    const reads: string[][] = [];
+    const plan = plainPlan(source, 'backoff-to', reads);
+    let byIds = 0;
+    const counted: MovePlan = {
+      ...plan,
+      carryPlain: (orders) => {
+        byIds++;
+        return plan.carryPlain!(orders);
+      },
+    };
+    const results = await moveJobIds(counted, ids);
+    expect(results.every((result) => result.ok)).toBe(true);
+    // One call by ids alone (every job answered `rewrite`, then read), the rest read ahead in one piece.
+    expect(byIds).toBe(1);
+    expect(reads).toEqual([ids.slice(0, movesPerScript), ids.slice(movesPerScript)]);
+    const moved = JSON.parse((await storedOpts('backoff-to', movedJobId('backoff', ids[count - 1]!)))!);
+    expect(moved).toEqual({
+      attempts: 3,
+      backoff: { type: 'fixed', delay: 1000 },
+      jobId: movedJobId('backoff', ids[count - 1]!),
+    });
+  });
+
   it('answers gone and taken jobs as the full path does, each in its place', async () => {
     const source = queue('gaps');
     const jobs = await source.addBulk(Array.from({ length: 5 }, (_, n) => ({ name: 'j', data: { n } })));
