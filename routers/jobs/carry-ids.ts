@@ -72,9 +72,14 @@ export async function carryIds(plan: MovePlan, ids: string[], report: Reporter):
     const opts = await options(places[0]!, places.length);
     await carryOrders(plan, ordersOf(plan, ids, places, opts, report), report);
   };
-  // The first call decides how the others go; they wait for its answer (and go the safe way if it failed).
+  // The first call decides how the others go. In a move's first batch they wait for its answer (and go
+  // the safe way if it failed); in later ones they go as the batch before found, while it looks again.
+  const before = plan.byIdsServed?.last;
   let decide: (byIds: boolean) => void = () => undefined;
-  const byIds = plan.carryPlain ? new Promise<boolean>((resolve) => (decide = resolve)) : Promise.resolve(false);
+  const byIds =
+    plan.carryPlain && before === undefined
+      ? new Promise<boolean>((resolve) => (decide = resolve))
+      : Promise.resolve(Boolean(plan.carryPlain && before));
   await eachInWindow(starts, plan.callsInFlight, async (start) => {
     const places = placesFrom(start, Math.min(plan.callSize, ids.length - start));
     if (start > 0 || !plan.carryPlain) {
@@ -86,7 +91,9 @@ export async function carryIds(plan: MovePlan, ids: string[], report: Reporter):
     try {
       rewritten = await carryByIds(plan, ids, places, report);
     } finally {
-      decide(rewritten * 2 <= places.length);
+      const served = rewritten * 2 <= places.length;
+      if (plan.byIdsServed) plan.byIdsServed.last = served;
+      decide(served);
     }
   });
 }

@@ -17,6 +17,8 @@ export interface MovePlan {
   carry: Carrier;
   /** Where the store can make a copy's options itself: carries ids alone (`rewrite`: the service must). */
   carryPlain?: (orders: PlainOrder[]) => Promise<PlainVerdict[]>;
+  /** With carryPlain: whether the previous batch's first call found calls by ids alone served most jobs. */
+  byIdsServed?: { last?: boolean };
   /** Jobs a carry takes, and carries sent at once (more than one only where carries of disjoint jobs may overlap). */
   callSize: number;
   callsInFlight: number;

@@ -38,7 +38,7 @@ export function planMove(ends: MoveEnds): MovePlan & { tally(): Promise<number> 
     carry: within
       ? (orders) => within.carry(orders, counted)
       : (orders) => moveAcrossStores({ source: sourceEnd, target: targetEnd, mover, tallied: ends.tallied }, orders),
-    ...(within ? { carryPlain: (orders: PlainOrder[]) => within.carryPlain(orders, counted) } : {}),
+    ...(within ? { carryPlain: (orders: PlainOrder[]) => within.carryPlain(orders, counted), byIdsServed: {} } : {}),
     // Within a store each call is one atomic script on disjoint jobs, so calls may overlap; across
     // stores a call is three steps under the journal, taken one call at a time.
     callSize: movesPerScript,

@@ -121,6 +121,45 @@ describe('a move within one store by ids alone (the store makes the options)', (
     });
   });
 
+  it('a later batch of the same move goes as the batch before found, without waiting for its first call', async () => {
+    const source = queue('shaped');
+    const added = await source.addBulk(
+      Array.from({ length: movesPerScript * 8 }, (_, n) => ({
+        name: 'j',
+        data: { n },
+        opts: { backoff: { type: 'fixed', delay: 10 } },
+      })),
+    );
+    const ids = added.map((job) => job.id!);
+    const events: string[] = [];
+    const reads: string[][] = [];
+    const plan = { ...plainPlan(source, 'shaped-to', reads), byIdsServed: {} as { last?: boolean } };
+    const traced: MovePlan = {
+      ...plan,
+      source: {
+        ...plan.source,
+        readOpts: (jobIds) => {
+          events.push(`read ${jobIds.length}`);
+          return plan.source.readOpts(jobIds);
+        },
+      },
+      carryPlain: async (orders) => {
+        events.push('by ids');
+        const verdicts = await plan.carryPlain!(orders);
+        events.push('by ids answered');
+        return verdicts;
+      },
+    };
+    const half = movesPerScript * 4;
+    expect((await moveJobIds(traced, ids.slice(0, half))).every((result) => result.ok)).toBe(true);
+    expect(plan.byIdsServed.last).toBe(false);
+    events.length = 0;
+    expect((await moveJobIds(traced, ids.slice(half))).every((result) => result.ok)).toBe(true);
+    // The other calls read their options ahead at once, before the first call (by ids) is answered.
+    expect(events.indexOf(`read ${half - movesPerScript}`)).toBeLessThan(events.indexOf('by ids answered'));
+    expect(await source.count()).toBe(0);
+  });
+
   it('answers gone and taken jobs as the full path does, each in its place', async () => {
     const source = queue('gaps');
     const jobs = await source.addBulk(Array.from({ length: 5 }, (_, n) => ({ name: 'j', data: { n } })));
