@@ -7,10 +7,10 @@ import { refused, resultOf } from './move-results.js';
 import { optionsAhead } from './options-ahead.js';
 
 /** What became of one job of a move: moved, or the result of a job that stays where it was. */
-export type Outcome = 'moved' | BulkResult;
+type Outcome = 'moved' | BulkResult;
 
 /** Takes each job's outcome by its place among the move's ids. */
-export type Reporter = (index: number, outcome: Outcome) => void;
+type Reporter = (index: number, outcome: Outcome) => void;
 
 const targetIdOf = (plan: MovePlan, jobId: string) =>
   plan.target.keepIds ? jobId : movedJobId(plan.source.ref.name, jobId);

@@ -13,7 +13,7 @@ import {
   readJobOpts,
 } from '../../server/bullmq/move-within-store.js';
 import { waitFor } from '../helpers/jobs.js';
-import { moveBed } from './support/move-bed.js';
+import { logReads, moveBed } from './support/move-bed.js';
 
 const { fixture, opened, queue, ref } = moveBed();
 /** Across stores a plan carries one call at a time (as planMove makes it). */
@@ -92,14 +92,7 @@ describe('a move within one store: copy and removal in one step', () => {
     const events: string[] = [];
     let [inFlight, most] = [0, 0];
     const traced: MovePlan = {
-      ...plan,
-      source: {
-        ...plan.source,
-        readOpts: (ids) => {
-          events.push(`read ${ids.length}`);
-          return plan.source.readOpts(ids);
-        },
-      },
+      ...logReads(plan, events),
       carry: async (orders) => {
         events.push('carry');
         most = Math.max(most, ++inFlight);

@@ -9,7 +9,7 @@ import {
   movesPerScript,
   readJobOpts,
 } from '../../server/bullmq/move-within-store.js';
-import { moveBed } from './support/move-bed.js';
+import { logReads, moveBed } from './support/move-bed.js';
 
 const { fixture, queue, ref } = moveBed();
 const storedOpts = (queueName: string, id: string) =>
@@ -135,14 +135,7 @@ describe('a move within one store by ids alone (the store makes the options)', (
     const reads: string[][] = [];
     const plan = { ...plainPlan(source, 'shaped-to', reads), byIdsServed: {} as { last?: boolean } };
     const traced: MovePlan = {
-      ...plan,
-      source: {
-        ...plan.source,
-        readOpts: (jobIds) => {
-          events.push(`read ${jobIds.length}`);
-          return plan.source.readOpts(jobIds);
-        },
-      },
+      ...logReads(plan, events),
       carryPlain: async (orders) => {
         events.push('by ids');
         const verdicts = await plan.carryPlain!(orders);

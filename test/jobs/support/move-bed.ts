@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { afterAll } from 'vitest';
+import type { MovePlan } from '../../../routers/jobs/move-jobs.js';
 import { storeFixture } from '../../helpers/stores.js';
 
 /** A store for move tests: queues made on it are closed, and its keys removed, after the file's tests. */
@@ -17,4 +18,18 @@ export function moveBed() {
   };
   const ref = (name: string) => ({ prefix: fixture.prefix, name });
   return { fixture, opened, queue, ref };
+}
+
+/** `plan` with each options read written to `events` as `read <count>` (the order of reads and carries). */
+export function logReads(plan: MovePlan, events: string[]): MovePlan {
+  return {
+    ...plan,
+    source: {
+      ...plan.source,
+      readOpts: (ids) => {
+        events.push(`read ${ids.length}`);
+        return plan.source.readOpts(ids);
+      },
+    },
+  };
 }
