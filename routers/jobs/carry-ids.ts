@@ -12,7 +12,7 @@ type Outcome = 'moved' | BulkResult;
 /** Takes each job's outcome by its place among the move's ids. */
 type Reporter = (index: number, outcome: Outcome) => void;
 
-const targetIdOf = (plan: MovePlan, jobId: string) =>
+export const targetIdOf = (plan: MovePlan, jobId: string) =>
   plan.target.keepIds ? jobId : movedJobId(plan.source.ref.name, jobId);
 
 /** A job refused before anything is read: BullMQ does not accept a numeric id as a custom one. */
@@ -58,55 +58,31 @@ const placesFrom = (start: number, count: number) => Array.from({ length: count 
  * reporting each job's outcome by its place in `ids`. Calls of `plan.callSize` jobs,
  * `plan.callsInFlight` at once, each next one sent as soon as one ends, so the store is not left
  * waiting between chunks. Where the store makes a copy's options itself (`carryPlain`), calls send
- * ids alone, and only the jobs answered `rewrite` are read, rewritten and carried as full orders.
- * Elsewhere, or once the first call found most of its jobs' options naming a dropped key (a queue's
- * jobs tend to share a shape: a backoff's `delay` in every one), options are read a piece ahead
- * (optionsAhead) and rewritten call by call just before it is sent (the carrying script checks each
- * job's options against what was read: `changed`).
+ * ids alone, and only the jobs answered `rewrite` (options not as BullMQ writes them) are read,
+ * rewritten and carried as full orders. Elsewhere options are read a piece ahead (optionsAhead) and
+ * rewritten call by call just before it is sent (the carrying script checks each job's options
+ * against what was read: `changed`).
  */
 export async function carryIds(plan: MovePlan, ids: string[], report: Reporter): Promise<void> {
   const starts = Array.from({ length: Math.ceil(ids.length / plan.callSize) }, (_, call) => call * plan.callSize);
-  let options: ReturnType<typeof optionsAhead> | undefined;
-  const byReadOptions = async (places: number[]) => {
-    options ??= optionsAhead(ids, plan.source.readOpts, plan.callSize);
-    const opts = await options(places[0]!, places.length);
-    await carryOrders(plan, ordersOf(plan, ids, places, opts, report), report);
-  };
-  // The first call decides how the others go. In a move's first batch they wait for its answer (and go
-  // the safe way if it failed); in later ones they go as the batch before found, while it looks again.
-  const before = plan.byIdsServed?.last;
-  let decide: (byIds: boolean) => void = () => undefined;
-  const byIds =
-    plan.carryPlain && before === undefined
-      ? new Promise<boolean>((resolve) => (decide = resolve))
-      : Promise.resolve(Boolean(plan.carryPlain && before));
+  const options = plan.carryPlain ? undefined : optionsAhead(ids, plan.source.readOpts, plan.callSize);
   await eachInWindow(starts, plan.callsInFlight, async (start) => {
     const places = placesFrom(start, Math.min(plan.callSize, ids.length - start));
-    if (start > 0 || !plan.carryPlain) {
-      if (await byIds) await carryByIds(plan, ids, places, report);
-      else await byReadOptions(places);
-      return;
-    }
-    let rewritten = places.length;
-    try {
-      rewritten = await carryByIds(plan, ids, places, report);
-    } finally {
-      const served = rewritten * 2 <= places.length;
-      if (plan.byIdsServed) plan.byIdsServed.last = served;
-      decide(served);
-    }
+    if (!options) return carryByIds(plan, ids, places, report);
+    const opts = await options(places[0]!, places.length);
+    await carryOrders(plan, ordersOf(plan, ids, places, opts, report), report);
   });
 }
 
-/** One call by ids alone; the jobs answered `rewrite` then go as full orders. Answers how many did. */
-async function carryByIds(plan: MovePlan, ids: string[], places: number[], report: Reporter): Promise<number> {
+/** One call by ids alone; the jobs answered `rewrite` then go as full orders. */
+async function carryByIds(plan: MovePlan, ids: string[], places: number[], report: Reporter): Promise<void> {
   const sent: Array<{ at: number; jobId: string; targetId: string }> = [];
   for (const at of places) {
     const refusal = numericKept(plan, ids[at]!);
     if (refusal) report(at, refusal);
     else sent.push({ at, jobId: ids[at]!, targetId: targetIdOf(plan, ids[at]!) });
   }
-  if (sent.length === 0) return 0;
+  if (sent.length === 0) return;
   const verdicts = await plan.carryPlain!(sent);
   const rewrite: number[] = [];
   sent.forEach((order, index) => {
@@ -114,8 +90,7 @@ async function carryByIds(plan: MovePlan, ids: string[], places: number[], repor
     if (verdict === 'rewrite') rewrite.push(order.at);
     else report(order.at, outcomeOf(order, verdict));
   });
-  if (rewrite.length === 0) return 0;
+  if (rewrite.length === 0) return;
   const opts = await plan.source.readOpts(rewrite.map((at) => ids[at]!));
   await carryOrders(plan, ordersOf(plan, ids, rewrite, opts, report), report);
-  return rewrite.length;
 }

@@ -1,9 +1,11 @@
 import type { Queue } from 'bullmq';
 import type { BulkResult } from '../../contracts/job-actions.js';
+import type { StatusMove } from '../../server/bullmq/move-from-status.js';
 import type { PlainOrder, PlainVerdict } from '../../server/bullmq/move-plain.js';
 import type { MoveOrder, MoveVerdict } from '../../server/bullmq/move-within-store.js';
 import type { QueueRef } from '../../server/bullmq/queue-key.js';
 import { carryIds } from './carry-ids.js';
+import { moveStatusByPicks, type StatusBatch } from './move-status-picks.js';
 
 export { movedJobId, movedOpts } from './moved-job.js';
 
@@ -17,8 +19,8 @@ export interface MovePlan {
   carry: Carrier;
   /** Where the store can make a copy's options itself: carries ids alone (`rewrite`: the service must). */
   carryPlain?: (orders: PlainOrder[]) => Promise<PlainVerdict[]>;
-  /** With carryPlain: whether the previous batch's first call found calls by ids alone served most jobs. */
-  byIdsServed?: { last?: boolean };
+  /** Where the store picks a status's jobs itself: the status-wide move of `status` (see moveStatusByPicks). */
+  statusMove?: (status: string) => StatusMove | undefined;
   /** Jobs a carry takes, and carries sent at once (more than one only where carries of disjoint jobs may overlap). */
   callSize: number;
   callsInFlight: number;
@@ -34,6 +36,9 @@ export async function moveJobIds(plan: MovePlan, jobIds: string[]): Promise<Bulk
   return results;
 }
 
+/** Lets go of a status-wide move's place in its status, once the move is over. */
+export const endStatusMove = (plan: MovePlan, status: string) => plan.statusMove?.(status)?.forget();
+
 /** The query form's action: move each matched id. */
 export const moveEach = (plan: MovePlan) => (jobIds: string[]) => moveJobIds(plan, jobIds);
 
@@ -45,14 +50,17 @@ export const moveScope = (to: { connectionId: string; queueName: string; prefix:
  * One batch of a status-wide move: the `batchSize` oldest-listed jobs after `skip` (the ones
  * refused earlier stay at the head and are skipped), counted, not listed. Moved jobs leave the
  * status, so the next batch starts at the same place. A job another move took first is in
- * neither count: each job is counted by the move that moved it.
+ * neither count: each job is counted by the move that moved it. Where the store picks the jobs
+ * itself (plan.statusMove), it keeps the move's place, and `skip` is where a move without one starts.
  */
 export async function moveStatusBatch(
   plan: MovePlan,
   status: string,
   skip: number,
   batchSize: number,
-): Promise<{ moved: number; refused: number; more: boolean }> {
+): Promise<StatusBatch> {
+  const picks = plan.statusMove?.(status);
+  if (picks) return moveStatusByPicks(plan, picks, skip, batchSize);
   const ids = await plan.source.queue.getRanges([status as 'failed'], skip, skip + batchSize - 1, true);
   let [moved, refused] = [0, 0];
   await carryIds(plan, [...new Set(ids)], (_, outcome) => {

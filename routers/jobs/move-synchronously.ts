@@ -6,7 +6,7 @@ import { countingMidway } from '../../server/stores/store-errors.js';
 import { countJobs } from './job-status.js';
 import { actOnQuery } from './bulk/act-on-query.js';
 import { maxStatusBatches, statusBatchSize } from './bulk/status-batches.js';
-import { moveEach, moveJobIds, moveScope, moveStatusBatch, type MovePlan } from './move-jobs.js';
+import { endStatusMove, moveEach, moveJobIds, moveScope, moveStatusBatch, type MovePlan } from './move-jobs.js';
 
 /** A move within one request: named ids, a count for a dry run, bounded batches of a status, or a query's matches. */
 export async function moveSynchronously({
@@ -66,6 +66,8 @@ export async function moveSynchronously({
         refused += moved.refused;
         more = moved.more;
       }
+      // The request is the mover: a later request starts its own move at the head.
+      await endStatusMove(plan, status);
     },
   );
   return {

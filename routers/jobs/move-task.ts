@@ -3,7 +3,7 @@ import type { JobQuery } from '../../contracts/job-query.js';
 import type { JobStatus } from '../../contracts/jobs.js';
 import type { TaskHandler } from '../../server/tasks/task-handler.js';
 import { runQueryTask } from './bulk/query-task.js';
-import { moveEach, moveJobIds, moveScope, moveStatusBatch } from './move-jobs.js';
+import { endStatusMove, moveEach, moveJobIds, moveScope, moveStatusBatch } from './move-jobs.js';
 import { planMove } from './move-plan.js';
 
 interface MoveParams {
@@ -62,8 +62,11 @@ export const moveTask: TaskHandler = {
       moved += batch.moved;
       refused += batch.refused;
       if (!(await context.progress(batch.moved + batch.refused, { moved, refused }))) return { moved, refused };
-      // Jobs moved by a run that died after its last progress are in the tally, not in the cursor's count.
-      if (!batch.more) return { moved: await plan.tally(), refused };
+      if (!batch.more) {
+        await endStatusMove(plan, params.status!);
+        // Jobs moved by a run that died after its last progress are in the tally, not in the cursor's count.
+        return { moved: await plan.tally(), refused };
+      }
       await context.throttle();
     }
   },

@@ -1,4 +1,5 @@
 import type { PlainOrder, PlainVerdict } from './move-plain.js';
+import type { StatusMove } from './move-from-status.js';
 import type { MoveOrder, MoveVerdict } from './move-within-store.js';
 import { movesPerScript } from './move-within-store.js';
 import type { QueueRef } from './queue-key.js';
@@ -48,6 +49,12 @@ export type WithinStore = (orders: MoveOrder[], mover: string) => Promise<MoveVe
 /** The same by ids alone, the store making each copy's options where it can (`rewrite` where the service must). */
 export type WithinStorePlain = (orders: PlainOrder[], mover: string) => Promise<PlainVerdict[]>;
 
+/** A status-wide move whose ids the store picks itself (undefined where the status is not one it takes). */
+export type WithinStatus = (
+  status: string,
+  move: { mover: string; tallied: boolean; idPrefix: string },
+) => StatusMove | undefined;
+
 /**
  * A store's ends of a move (QueueStore.moveEnds), whatever its kind: a queue as the source, a queue
  * as the target of another queue's jobs (journaled per source connection and queue), and, where
@@ -56,7 +63,7 @@ export type WithinStorePlain = (orders: PlainOrder[], mover: string) => Promise<
 export interface StoreMoveEnds {
   source(ref: QueueRef): MoveSource;
   target(ref: QueueRef, from: { connectionId: string; ref: QueueRef }): MoveTarget;
-  within?(from: QueueRef, to: QueueRef): { carry: WithinStore; carryPlain: WithinStorePlain };
+  within?(from: QueueRef, to: QueueRef): { carry: WithinStore; carryPlain: WithinStorePlain; status: WithinStatus };
 }
 
 export interface AcrossEnds {

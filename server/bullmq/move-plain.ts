@@ -1,6 +1,7 @@
 import type { StoreClient } from '../stores/redis-client.js';
 import { LuaScript } from './lua-script.js';
 import { moveJobLua } from './move-job-lua.js';
+import { movedOptsLua } from './moved-opts-lua.js';
 import { carryInCalls, tallyLua, type MoveVerdict } from './move-within-store.js';
 import type { QueueRef } from './queue-key.js';
 
@@ -16,32 +17,22 @@ export type PlainVerdict = MoveVerdict | 'rewrite';
 /**
  * The move script of moveWithinStore for jobs sent by id alone: the options the copy gets are made
  * here, from the stored ones in the same atomic step (so a job cannot change between a read and the
- * move): the new id appended as text, when the stored text names none of the options a move drops
- * (`"de…` covers delay, debounce, deduplication and de; `"repeat…` repeatJobKey too), as the
- * service's movedOpts does. Any other job stays untouched with `rewrite`: the service reads, parses and
- * moves it as a full order. ARGV: source base, target base, tally key or '', then per job id, target
- * id, target id as a JSON string.
+ * move), as the service's movedOpts does (movedOptsLua). A job whose options are not as BullMQ writes
+ * them stays untouched with `rewrite`: the service reads, parses and moves it as a full order. ARGV:
+ * source base, target base, tally key or '', held key (unused), then per job id, target id, target id
+ * as a JSON string.
  */
-const plainScript = new LuaScript(`${moveJobLua}
+const plainScript = new LuaScript(`${moveJobLua}${movedOptsLua}
 local src, dst, tally = ARGV[1], ARGV[2], ARGV[3]
-local named = { '"jobId"', '"de', '"repeat', '"parent"', '"timestamp"', '"prevMillis"' }
-local function withNewId(opts, quotedId)
-  if not opts or string.byte(opts, 1) ~= 123 or string.byte(opts, -1) ~= 125 then return nil end
-  for _, name in ipairs(named) do
-    if string.find(opts, name, 1, true) then return nil end
-  end
-  if #opts == 2 then return '{"jobId":' .. quotedId .. '}' end
-  return string.sub(opts, 1, -2) .. ',"jobId":' .. quotedId .. '}'
-end
 local staying = {}
 local moved = 0
-for i = 4, #ARGV, 3 do
+for i = 5, #ARGV, 3 do
   local id, targetId = ARGV[i], ARGV[i + 1]
   local job = readJob(src, id)
   local verdict = sourceVerdict(src, id, job, job.opts or '')
   local opts
   if not verdict then
-    opts = withNewId(job.opts, ARGV[i + 2])
+    opts = movedOptsText(job.opts, ARGV[i + 2])
     if not opts then verdict = 'rewrite' end
   end
   if not verdict and rcall('EXISTS', dst .. targetId) == 1 then verdict = 'taken' end
@@ -50,7 +41,7 @@ for i = 4, #ARGV, 3 do
     removeJob(src, id, job)
     moved = moved + 1
   else
-    staying[#staying + 1] = (i - 4) / 3 + 1
+    staying[#staying + 1] = (i - 5) / 3 + 1
     staying[#staying + 1] = verdict
   end
 end

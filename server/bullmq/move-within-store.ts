@@ -1,9 +1,7 @@
-import { Cluster } from 'ioredis';
 import type { StoreClient } from '../stores/redis-client.js';
 import { eachInWindow } from '../tasks/call-window.js';
 import { LuaScript } from './lua-script.js';
 import { moveJobLua } from './move-job-lua.js';
-import { keyed, runPipelined } from './pipelined.js';
 import { queueKey, type QueueRef } from './queue-key.js';
 
 /** One job to move: its id, the id it takes in the target, its options as read and as the target gets them. */
@@ -38,33 +36,55 @@ if tally ~= '' and moved > 0 then
 end`;
 
 /**
+ * The key holding a status-wide move's place in its status (`at`: how many jobs at the head it left
+ * there, refused or still to be carried by the service) and its count of refused jobs (`refused`).
+ * Beside the source's keys; it outlives a crash of the service, so a resumed run starts where the
+ * dead one got to.
+ */
+export const moveHeldKey = (source: QueueRef, mover: string) => queueKey(source, `bullpen-move-held:${mover}`);
+
+/** The end of a script that frees places: `freed` jobs gone from the head, `refusedNow` more refused. */
+export const heldLua = `
+if held ~= '' and (freed ~= 0 or refusedNow > 0) then
+  if freed ~= 0 then rcall('HINCRBY', held, 'at', -freed) end
+  if refusedNow > 0 then rcall('HINCRBY', held, 'refused', refusedNow) end
+  rcall('EXPIRE', held, ${tallyTtlSeconds})
+end`;
+
+/**
  * Copy and removal in one script per batch: Redis runs it whole or not at all, so however the
  * service dies, each job is in exactly one of the two queues, and whatever a worker on the target
  * does with the copy, the source no longer holds it. Two moves of the same job: the second finds
  * it `missing`. With a tally key (a task's), the count of jobs moved grows in the same step, so a
- * task resumed after a crash still reports every job it moved. ARGV: source base, target base,
- * tally key or '', then per job id, target id, read opts, moved opts. Answers only the jobs not
- * moved, as their place among the call's jobs (from 1) and verdict: nearly always nothing.
+ * task resumed after a crash still reports every job it moved. With a held key (a status-wide
+ * move's, see pickFromStatus), the places of the jobs that left the status are freed in the same step.
+ * ARGV: source base, target base, tally key or '', held key or '', then per job id, target id, read
+ * opts, moved opts. Answers only the jobs not moved, as their place among the call's jobs (from 1) and
+ * verdict: nearly always nothing.
  */
 const script = new LuaScript(`${moveJobLua}
-local src, dst, tally = ARGV[1], ARGV[2], ARGV[3]
+local src, dst, tally, held = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local staying = {}
-local moved = 0
-for i = 4, #ARGV, 4 do
+local moved, freed, refusedNow = 0, 0, 0
+for i = 5, #ARGV, 4 do
   local id, targetId = ARGV[i], ARGV[i + 1]
   local job = readJob(src, id)
   local verdict = sourceVerdict(src, id, job, ARGV[i + 2])
+  if held ~= '' then rcall('HDEL', held, 'p:' .. id) end
   if not verdict and rcall('EXISTS', dst .. targetId) == 1 then verdict = 'taken' end
   if not verdict then
     insertJob(dst, targetId, job, ARGV[i + 3], rcall('LRANGE', src .. id .. ':logs', 0, -1))
     removeJob(src, id, job)
     moved = moved + 1
+    freed = freed + 1
   else
-    staying[#staying + 1] = (i - 4) / 4 + 1
+    staying[#staying + 1] = (i - 5) / 4 + 1
     staying[#staying + 1] = verdict
+    if verdict == 'missing' then freed = freed + 1 else refusedNow = refusedNow + 1 end
   end
 end
 ${tallyLua}
+${heldLua}
 return staying`);
 
 /** Jobs per script call: each call holds Redis for its length (about 1 ms per 20 jobs). */
@@ -78,7 +98,7 @@ export const movesPerScript = 100;
 export const moveCallsInFlight = 4;
 
 /**
- * Sends `orders` to a carrying script (ARGV: source base, target base, tally key, then `argsOf` each
+ * Sends `orders` to a carrying script (ARGV: source base, target base, tally key, held key, then `argsOf` each
  * order; answer: the jobs that stay, as place from 1 and verdict) in calls of `movesPerScript`,
  * `moveCallsInFlight` at once. The calls carry disjoint jobs, so their order in Redis changes nothing;
  * the verdicts keep the orders'.
@@ -86,13 +106,13 @@ export const moveCallsInFlight = 4;
 export async function carryInCalls<Order, Verdict extends string>(
   client: StoreClient,
   script: LuaScript,
-  ends: { from: QueueRef; to: QueueRef; tally: string },
+  ends: { from: QueueRef; to: QueueRef; tally: string; held?: string },
   orders: Order[],
   argsOf: (order: Order) => string[],
 ): Promise<Array<Verdict | 'moved'>> {
   const starts = Array.from({ length: Math.ceil(orders.length / movesPerScript) }, (_, call) => call * movesPerScript);
   const verdicts: Array<Verdict | 'moved'> = new Array(orders.length);
-  const bases = [queueKey(ends.from, ''), queueKey(ends.to, ''), ends.tally];
+  const bases = [queueKey(ends.from, ''), queueKey(ends.to, ''), ends.tally, ends.held ?? ''];
   await eachInWindow(starts, moveCallsInFlight, async (start) => {
     const call = orders.slice(start, start + movesPerScript);
     const staying = (await script.run(
@@ -114,36 +134,11 @@ export const moveWithinStore = (
   to: QueueRef,
   orders: MoveOrder[],
   tally = '',
+  held = '',
 ): Promise<MoveVerdict[]> =>
-  carryInCalls<MoveOrder, MoveVerdict>(client, script, { from, to, tally }, orders, (order) => [
+  carryInCalls<MoveOrder, MoveVerdict>(client, script, { from, to, tally, held }, orders, (order) => [
     order.jobId,
     order.targetId,
     order.readOpts,
     order.movedOpts,
   ]);
-
-/** Each job's options, or false when it is gone. ARGV: the queue's key base, then the job ids. */
-const optsScript = new LuaScript(`local base = ARGV[1]
-local opts = {}
-for i = 2, #ARGV do
-  opts[i - 1] = redis.call('HGET', base .. ARGV[i], 'opts') or false
-end
-return opts`);
-
-/**
- * The raw options of each job (null when it is gone), read in one round trip: on a standalone store one
- * script call (a thousand HGETs sent as commands cost the service a command object each, and Redis a
- * command's parsing each); on a cluster, whose job keys may sit on other nodes than the queue's, HGETs.
- */
-export async function readJobOpts(client: StoreClient, ref: QueueRef, jobIds: string[]): Promise<Array<string | null>> {
-  if (jobIds.length === 0) return [];
-  if (!(client instanceof Cluster))
-    return (await optsScript.run(client, [queueKey(ref, 'meta')], [queueKey(ref, ''), ...jobIds])) as Array<
-      string | null
-    >;
-  const replies = await runPipelined(
-    client,
-    jobIds.map((id) => keyed('hget', queueKey(ref, id), 'opts')),
-  );
-  return replies.map((reply) => (typeof reply === 'string' ? reply : null));
-}

@@ -1,8 +1,10 @@
 import { Cluster } from 'ioredis';
 import type { StoreClient } from '../stores/redis-client.js';
 import type { StoreMoveEnds } from './move-across-stores.js';
+import { statusMove } from './move-from-status.js';
 import { moveWithinStorePlain } from './move-plain.js';
-import { moveTallyKey, moveWithinStore, readJobOpts } from './move-within-store.js';
+import { moveTallyKey, moveWithinStore } from './move-within-store.js';
+import { readJobOpts } from './read-job-opts.js';
 import { moveJournalKey, redisMoveSource, redisMoveTarget } from './redis-move-ends.js';
 
 /**
@@ -24,6 +26,7 @@ export function redisStoreMoveEnds(client: StoreClient): StoreMoveEnds {
             carry: (orders, mover) => moveWithinStore(client, from, to, orders, mover && moveTallyKey(to, mover)),
             carryPlain: (orders, mover) =>
               moveWithinStorePlain(client, from, to, orders, mover && moveTallyKey(to, mover)),
+            status: (status, move) => statusMove({ client, from, to, status, ...move }),
           }),
         }),
   };

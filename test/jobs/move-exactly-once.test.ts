@@ -10,8 +10,8 @@ import {
   moveTallyKey,
   moveWithinStore,
   movesPerScript,
-  readJobOpts,
 } from '../../server/bullmq/move-within-store.js';
+import { readJobOpts } from '../../server/bullmq/read-job-opts.js';
 import { waitFor } from '../helpers/jobs.js';
 import { logReads, moveBed } from './support/move-bed.js';
 

@@ -1,0 +1,152 @@
+import type { StoreClient } from '../stores/redis-client.js';
+import { LuaScript } from './lua-script.js';
+import { moveJobLua } from './move-job-lua.js';
+import type { PlainVerdict } from './move-plain.js';
+import {
+  moveHeldKey,
+  moveTallyKey,
+  moveWithinStore,
+  tallyLua,
+  tallyTtlSeconds,
+  type MoveOrder,
+  type MoveVerdict,
+} from './move-within-store.js';
+import { movedOptsLua } from './moved-opts-lua.js';
+import { queueKey, type QueueRef } from './queue-key.js';
+
+/**
+ * One call of a status-wide move: the script takes the next `count` jobs of the status itself (the
+ * oldest first, past the `at` jobs the move left at the head) and moves each as moveWithinStorePlain
+ * does, in one atomic step: no ids cross the wire, and calls in flight at once each find the head as
+ * the ones before left it. A job that stays keeps its place: `at` grows by one, and `refused` too
+ * unless it is `missing` (an id whose job is gone) or `rewrite` (the service carries it next and frees
+ * the place). ARGV: source base, target base, tally key or '', held key, status key name, '1' for a
+ * list (oldest at its tail), count, target id prefix ('' keeps ids), `at` where the move has none yet.
+ */
+const pickScript = new LuaScript(`${moveJobLua}${movedOptsLua}
+local src, dst, tally, held = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local statusKey, count, idPrefix = src .. ARGV[5], tonumber(ARGV[7]), ARGV[8]
+local place = rcall('HMGET', held, 'at', 'refused')
+local at, refused = tonumber(place[1] or ARGV[9]), tonumber(place[2] or ARGV[9])
+local ids
+if ARGV[6] == '1' then
+  ids = rcall('LRANGE', statusKey, -(at + count), -(at + 1))
+  for i = 1, math.floor(#ids / 2) do ids[i], ids[#ids + 1 - i] = ids[#ids + 1 - i], ids[i] end
+else
+  ids = rcall('ZRANGE', statusKey, at, at + count - 1)
+end
+local staying = {}
+local moved, refusedNow = 0, 0
+for _, id in ipairs(ids) do
+  local targetId = idPrefix .. id
+  local job = readJob(src, id)
+  local verdict = sourceVerdict(src, id, job, job.opts or '')
+  if not verdict and idPrefix == '' and string.find(id, '^%d+$') then verdict = 'numeric' end
+  local opts
+  if not verdict then
+    if string.find(targetId, '[%c"\\\\]') then verdict = 'rewrite'
+    else
+      opts = movedOptsText(job.opts, '"' .. targetId .. '"')
+      if not opts then verdict = 'rewrite' end
+    end
+  end
+  if not verdict and rcall('EXISTS', dst .. targetId) == 1 then verdict = 'taken' end
+  if not verdict then
+    insertJob(dst, targetId, job, opts, rcall('LRANGE', src .. id .. ':logs', 0, -1))
+    removeJob(src, id, job)
+    moved = moved + 1
+  else
+    staying[#staying + 1] = id
+    staying[#staying + 1] = verdict
+    if verdict == 'rewrite' then rcall('HSET', held, 'p:' .. id, 1)
+    elseif verdict ~= 'missing' then refusedNow = refusedNow + 1 end
+  end
+end
+${tallyLua}
+if #staying > 0 or not place[1] then
+  rcall('HSET', held, 'at', at + #staying / 2, 'refused', refused + refusedNow)
+  rcall('EXPIRE', held, ${tallyTtlSeconds})
+end
+return { #ids, staying }`);
+
+/** A job a pick left where it was: its id and why (`numeric`: a kept id BullMQ would not take as custom). */
+export type PickedStaying = { jobId: string; verdict: PlainVerdict | 'numeric' };
+
+export interface StatusPick {
+  /** Jobs the call found at the head (fewer than asked: the status has no more past the held ones). */
+  found: number;
+  staying: PickedStaying[];
+}
+
+/** The statuses a move takes jobs from, as BullMQ keeps them: the key, and whether it is a list. */
+const statusKeys: Record<string, { key: string; list: boolean }> = {
+  waiting: { key: 'wait', list: true },
+  delayed: { key: 'delayed', list: false },
+  completed: { key: 'completed', list: false },
+  failed: { key: 'failed', list: false },
+  prioritized: { key: 'prioritized', list: false },
+};
+
+export interface StatusMoveEnds {
+  client: StoreClient;
+  from: QueueRef;
+  to: QueueRef;
+  status: string;
+  /** Who moves: names the move's place in the status (and its tally, if `tallied`). */
+  mover: string;
+  tallied: boolean;
+  /** What moved jobs' ids start with ('' keeps them). */
+  idPrefix: string;
+}
+
+/** A status-wide move within one standalone store, its ids picked by the store (see pickScript). */
+export interface StatusMove {
+  /** One call: up to `count` jobs from the head; `at` is where it starts if the move holds no place yet. */
+  pick(count: number, at: number): Promise<StatusPick>;
+  /** Carries the jobs picks left `rewrite` as full orders, freeing their places in the same step. */
+  carryHeld(orders: MoveOrder[]): Promise<MoveVerdict[]>;
+  /** The move's count of refused jobs and its pending `rewrite` jobs, if it holds a place. */
+  place(): Promise<{ refused: number; pending: string[] } | undefined>;
+  /** Lets go of the place (the move is over). */
+  forget(): Promise<void>;
+}
+
+/** The status move of `ends`, or undefined when the status is not one a move takes jobs from. */
+export function statusMove(ends: StatusMoveEnds): StatusMove | undefined {
+  if (!(ends.status in statusKeys)) return undefined;
+  const held = moveHeldKey(ends.from, ends.mover);
+  const tally = ends.tallied ? moveTallyKey(ends.to, ends.mover) : '';
+  return {
+    pick: (count, at) => pick(ends, count, at),
+    carryHeld: (orders) => moveWithinStore(ends.client, ends.from, ends.to, orders, tally, held),
+    async place() {
+      const fields = await ends.client.hgetall(held);
+      if (fields.at === undefined) return undefined;
+      const pending = Object.keys(fields).filter((name) => name.startsWith('p:'));
+      return { refused: Number(fields.refused ?? 0), pending: pending.map((name) => name.slice(2)) };
+    },
+    forget: async () => void (await ends.client.del(held)),
+  };
+}
+
+/** One pick call (pickScript). */
+async function pick(ends: StatusMoveEnds, count: number, at: number): Promise<StatusPick> {
+  const { key, list } = statusKeys[ends.status]!;
+  const tally = ends.tallied ? moveTallyKey(ends.to, ends.mover) : '';
+  const [found, staying] = (await pickScript.run(
+    ends.client,
+    [queueKey(ends.from, 'meta')],
+    [
+      queueKey(ends.from, ''),
+      queueKey(ends.to, ''),
+      tally,
+      moveHeldKey(ends.from, ends.mover),
+      key,
+      list ? '1' : '0',
+    ].concat([String(count), ends.idPrefix, String(at)]),
+  )) as [number, string[]];
+  const stayed: PickedStaying[] = [];
+  for (let index = 0; index < staying.length; index += 2)
+    stayed.push({ jobId: staying[index]!, verdict: staying[index + 1] as PickedStaying['verdict'] });
+  return { found, staying: stayed };
+}
