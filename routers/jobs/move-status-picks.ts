@@ -1,4 +1,4 @@
-import type { StatusMove } from '../../server/bullmq/move-from-status.js';
+import { pickCallsInFlight, type StatusMove } from '../../server/bullmq/move-from-status.js';
 import { callInWindow } from '../../server/tasks/call-window.js';
 import { targetIdOf } from './carry-ids.js';
 import type { MovePlan } from './move-jobs.js';
@@ -16,7 +16,7 @@ const rewritesPerRead = 1000;
 
 /**
  * One batch of a status-wide move whose jobs the store picks (StatusMove): calls of `plan.callSize`,
- * `plan.callsInFlight` at once, until `batchSize` jobs were taken or a call found the status empty
+ * `pickCallsInFlight` at once, until `batchSize` jobs were taken or a call found the status empty
  * past the jobs the move left at its head. No ids cross the wire but those of the jobs that stay.
  * The jobs a call left for the service (`rewrite`: options not as BullMQ writes them) are read,
  * rewritten and carried after the calls, as are those a run that died left pending. The refused
@@ -31,7 +31,7 @@ export async function moveStatusByPicks(
 ): Promise<StatusBatch> {
   let moved = await carryRewrites(plan, picks, (await picks.place())?.pending ?? []);
   const rewrites: string[] = [];
-  const window = { size: plan.callSize, inFlight: plan.callsInFlight };
+  const window = { size: plan.callSize, inFlight: Math.min(plan.callsInFlight, pickCallsInFlight) };
   const emptied = await callInWindow(
     batchSize,
     window,
