@@ -8,8 +8,9 @@ import { expandSelectors } from './purge-statuses.js';
 /**
  * Purge as a background task: each status emptied in batches until a clean call removes nothing, with
  * no batch cap (the synchronous route keeps the spec's cap and its 409), resumable status by status.
- * A batch goes to Redis as the synchronous purge sends it (`cleanCallPlan`), with as many calls in flight as the
- * store takes (bulkCallsInFlight: a task runs long, so the store's idle time between calls adds up); progress is recorded,
+ * A batch goes to Redis as the synchronous purge sends it (`cleanCallPlan`: two calls of 250 in flight, not the
+ * store's bulkCallsInFlight: Redis runs every call already sent before another client's command, so a PING waits
+ * behind all of them, and a clean call leaves the service nothing to do between two); progress is recorded,
  * and a cancel seen, between batches. A task records counts only, so its calls answer counts, not ids (countUpTo).
  */
 export const purgeTask: TaskHandler = {
@@ -22,7 +23,7 @@ export const purgeTask: TaskHandler = {
     for (let index = Number(context.cursor?.statusIndex ?? 0); index < statuses.length; index++) {
       const status = statuses[index]!;
       removedByStatus[status] ??= 0;
-      const plan = cleanCallPlan(status, context.batchSize, context.store.bulkCallsInFlight);
+      const plan = cleanCallPlan(status, context.batchSize);
       for (let emptied = false; !emptied; ) {
         let removed = 0;
         emptied = await countUpTo(cleaner, status, context.jobsPerProgress, plan, (count) => (removed += count));
