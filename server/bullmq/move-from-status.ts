@@ -20,8 +20,9 @@ import { queueKey, type QueueRef } from './queue-key.js';
  * does, in one atomic step: no ids cross the wire, and calls in flight at once each find the head as
  * the ones before left it. A job that stays keeps its place: `at` grows by one, and `refused` too
  * unless it is `missing` (an id whose job is gone) or `rewrite` (the service carries it next and frees
- * the place). ARGV: source base, target base, tally key or '', held key, status key name, '1' for a
- * list (oldest at its tail), count, target id prefix ('' keeps ids), `at` where the move has none yet.
+ * the place; until then it is marked pending, `p:<id>`, so a run resumed after a crash carries it).
+ * ARGV: source base, target base, tally key or '', held key, status key name, '1' for a list (oldest
+ * at its tail), count, target id prefix ('' keeps ids), `at` where the move has none yet.
  */
 const pickScript = new LuaScript(`${moveJobLua}${movedOptsLua}
 local src, dst, tally, held = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
