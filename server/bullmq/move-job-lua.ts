@@ -10,6 +10,7 @@ import { jobKeySuffixes } from './clean-finished-set.js';
  * `insertJob` writes a job as BullMQ's addStandardJob/addPrioritizedJob leave it (waiting, or
  * prioritized), keeping its name, data, options, creation time, attempts made and logs.
  * `removeJob` takes it out of whatever status holds it and deletes its keys, as BullMQ's remove does.
+ * `carryJob` does both, with the job's logs, unless the target already holds the id (`taken`).
  */
 export const moveJobLua = `
 local rcall = redis.call
@@ -69,5 +70,11 @@ local function removeJob(base, id, job)
   rcall('DEL', ${jobKeySuffixes.map((suffix) => `key .. '${suffix}'`).join(', ')})
   if job.deid and rcall('GET', base .. 'de:' .. job.deid) == id then rcall('DEL', base .. 'de:' .. job.deid) end
   rcall('XADD', base .. 'events', 'MAXLEN', '~', maxEventsOf(base), '*', 'event', 'removed', 'jobId', id, 'prev', prev)
+end
+local function carryJob(src, dst, id, targetId, job, opts)
+  if rcall('EXISTS', dst .. targetId) == 1 then return 'taken' end
+  insertJob(dst, targetId, job, opts, rcall('LRANGE', src .. id .. ':logs', 0, -1))
+  removeJob(src, id, job)
+  return nil
 end
 `;

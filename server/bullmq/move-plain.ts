@@ -35,10 +35,8 @@ for i = 5, #ARGV, 3 do
     opts = movedOptsText(job.opts, ARGV[i + 2])
     if not opts then verdict = 'rewrite' end
   end
-  if not verdict and rcall('EXISTS', dst .. targetId) == 1 then verdict = 'taken' end
+  if not verdict then verdict = carryJob(src, dst, id, targetId, job, opts) end
   if not verdict then
-    insertJob(dst, targetId, job, opts, rcall('LRANGE', src .. id .. ':logs', 0, -1))
-    removeJob(src, id, job)
     moved = moved + 1
   else
     staying[#staying + 1] = (i - 5) / 3 + 1

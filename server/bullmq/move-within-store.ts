@@ -71,10 +71,8 @@ for i = 5, #ARGV, 4 do
   local job = readJob(src, id)
   local verdict = sourceVerdict(src, id, job, ARGV[i + 2])
   if held ~= '' then rcall('HDEL', held, 'p:' .. id) end
-  if not verdict and rcall('EXISTS', dst .. targetId) == 1 then verdict = 'taken' end
+  if not verdict then verdict = carryJob(src, dst, id, targetId, job, ARGV[i + 3]) end
   if not verdict then
-    insertJob(dst, targetId, job, ARGV[i + 3], rcall('LRANGE', src .. id .. ':logs', 0, -1))
-    removeJob(src, id, job)
     moved = moved + 1
     freed = freed + 1
   else
