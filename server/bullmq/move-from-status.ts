@@ -1,7 +1,9 @@
+import type { JobStatus } from '../../contracts/jobs.js';
 import type { StoreClient } from '../stores/redis-client.js';
 import type { PlainVerdict } from './move-plain.js';
 import { moveHeldKey, moveTallyKey, moveWithinStore, type MoveOrder, type MoveVerdict } from './move-within-store.js';
 import { pickScript } from './pick-script.js';
+import { keyByStatus, listStatuses } from './status-keys.js';
 import { queueKey, type QueueRef } from './queue-key.js';
 
 /**
@@ -20,15 +22,6 @@ export interface StatusPick {
   found: number;
   staying: PickedStaying[];
 }
-
-/** The statuses a move takes jobs from, as BullMQ keeps them: the key, and whether it is a list. */
-const statusKeys: Record<string, { key: string; list: boolean }> = {
-  waiting: { key: 'wait', list: true },
-  delayed: { key: 'delayed', list: false },
-  completed: { key: 'completed', list: false },
-  failed: { key: 'failed', list: false },
-  prioritized: { key: 'prioritized', list: false },
-};
 
 export interface StatusMoveEnds {
   client: StoreClient;
@@ -56,7 +49,7 @@ export interface StatusMove {
 
 /** The status move of `ends`, or undefined when the status is not one a move takes jobs from. */
 export function statusMove(ends: StatusMoveEnds): StatusMove | undefined {
-  if (!(ends.status in statusKeys)) return undefined;
+  if (!(ends.status in keyByStatus)) return undefined;
   const held = moveHeldKey(ends.from, ends.mover);
   const tally = ends.tallied ? moveTallyKey(ends.to, ends.mover) : '';
   return {
@@ -74,7 +67,8 @@ export function statusMove(ends: StatusMoveEnds): StatusMove | undefined {
 
 /** One pick call (pickScript). */
 async function pick(ends: StatusMoveEnds, count: number, at: number): Promise<StatusPick> {
-  const { key, list } = statusKeys[ends.status]!;
+  const status = ends.status as JobStatus;
+  const [key, list] = [keyByStatus[status], listStatuses.has(status)];
   const tally = ends.tallied ? moveTallyKey(ends.to, ends.mover) : '';
   const [found, staying] = (await pickScript.run(
     ends.client,
